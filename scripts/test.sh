@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs everything the tests need on a fresh machine, then runs every check:
+# ruff, mypy --strict on the rules core, and the whole pytest suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System parts the tests use for real: Chromium (pages), poppler-utils (PDF pages to images),
+# DejaVu fonts (Hebrew glyphs in the browser).
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    sudo apt-get update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
+
+.venv/bin/ruff check companion tests
+.venv/bin/mypy
+mkdir -p artifacts
+.venv/bin/pytest "$@"
