@@ -1,0 +1,70 @@
+"""Why a move or an input is refused: one exception class per stable code.
+
+The web layer maps `code` to a translated sentence; the message names the offending value.
+"""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """A move or input the rules refuse; nothing changes."""
+
+    code = "rule/invalid"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotYourTurn(RuleError):
+    code = "rule/not_your_turn"
+
+
+class WrongPhase(RuleError):
+    code = "rule/wrong_phase"
+
+
+class CannotAfford(RuleError):
+    code = "rule/cannot_afford"
+
+
+class SoldOut(RuleError):
+    code = "rule/sold_out"
+
+
+class AlreadyOwned(RuleError):
+    """A second copy of a purple card, or a landmark built twice."""
+
+    code = "rule/already_own"
+
+
+class UnknownCard(RuleError):
+    code = "rule/unknown_card"
+
+
+class AlreadyBuilt(RuleError):
+    """A second build in one turn."""
+
+    code = "rule/already_built"
+
+
+class BadDice(RuleError):
+    code = "rule/bad_dice"
+
+
+class InvalidChoice(RuleError):
+    code = "rule/invalid_choice"
+
+
+class GameOver(RuleError):
+    code = "rule/game_over"
+
+
+class BadMove(RuleError):
+    """A move the rules do not know, or one with missing or malformed fields."""
+
+    code = "move/invalid"
+
+
+class CatalogError(ValueError):
+    """A catalog file that cannot be used; the message names file, entry and field."""
