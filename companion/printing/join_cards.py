@@ -1,0 +1,108 @@
+"""Join cards: one business card per seat with its QR, on Avery card sheets with cut marks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from companion.printing import qr
+from companion.printing.cutmarks import draw_cut_marks
+from companion.printing.fonts import BOLD, REGULAR
+from companion.printing.i18n import is_rtl, text
+from companion.printing.layouts import CardGrid, Rect, card_grid
+from companion.printing.model import SeatCard, Wifi
+from companion.printing.pdf import render
+from companion.printing.textfit import draw_block
+
+PAD = 3.5 * mm  # inner margin of the text
+QR_INSET = 2 * mm  # from the card's top and side edges to the QR's quiet zone
+QR_BOX = 36 * mm  # the QR with its quiet zone; the symbol alone is at least 22 mm
+HINT_Y = 13.5 * mm
+LABEL_Y = 8 * mm
+URL_Y = 3.8 * mm
+
+
+def qr_box(card: Rect, rtl: bool) -> Rect:
+    """Where the QR goes on a card: the top corner at the end of the reading direction."""
+    x = card.x + QR_INSET if rtl else card.x + card.w - QR_INSET - QR_BOX
+    return Rect(x, card.y + card.h - QR_INSET - QR_BOX, QR_BOX, QR_BOX)
+
+
+def text_column(card: Rect, rtl: bool) -> tuple[float, float]:
+    """Left and right x of the text beside the QR."""
+    if rtl:
+        return card.x + QR_INSET + QR_BOX + 1 * mm, card.x + card.w - PAD
+    return card.x + PAD, card.x + card.w - QR_INSET - QR_BOX - 1 * mm
+
+
+def draw_seat_card(c: Canvas, card: Rect, seat: SeatCard, lang: str) -> None:
+    """One seat's card: event, table, seat number, player, QR and the short URL to type."""
+    rtl = is_rtl(lang)
+    box = qr_box(card, rtl)
+    qr.draw(c, seat.join_url, box.x, box.y, box.w)
+    x0, x1 = text_column(card, rtl)
+    c.setFillColorRGB(0, 0, 0)
+    top = draw_block(c, seat.event_name, (x0, x1, card.y + card.h - PAD), (BOLD, 8.5, 2), rtl)
+    top = draw_block(c, seat.table_name, (x0, x1, top), (REGULAR, 8, 1), rtl)
+    seat_line = f"{text(lang, 'seat')} {seat.seat_number}"
+    top = draw_block(c, seat_line, (x0, x1, top - 1.2 * mm), (BOLD, 18, 1), rtl)
+    if seat.player_name:
+        draw_block(c, seat.player_name, (x0, x1, top - 0.5 * mm), (BOLD, 11, 2), rtl)
+    else:
+        blank = f"{text(lang, 'name_blank')} ____________"
+        draw_block(c, blank, (x0, x1, top - 3 * mm), (REGULAR, 9, 1), rtl)
+    hint = text(lang, "scan_to_join")
+    draw_block(c, hint, (x0, x1, card.y + HINT_Y + 6.5), (REGULAR, 6.5, 1), rtl)
+    _draw_short_url(c, card, seat.short_url, lang)
+
+
+def _draw_short_url(c: Canvas, card: Rect, url: str, lang: str) -> None:
+    """The short URL across the bottom of the card, for phones that cannot scan."""
+    rtl = is_rtl(lang)
+    x0, x1 = card.x + PAD, card.x + card.w - PAD
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    draw_block(c, text(lang, "or_type"), (x0, x1, card.y + LABEL_Y + 6.5), (REGULAR, 6.5, 1), rtl)
+    c.setFillColorRGB(0, 0, 0)
+    draw_block(c, url, (x0, x1, card.y + URL_Y + 9), (BOLD, 9, 1), rtl, base="L")
+
+
+def draw_wifi_card(c: Canvas, card: Rect, wifi: Wifi, lang: str) -> None:
+    """The sheet's Wi-Fi card: a QR that joins the hall network, with name and password."""
+    rtl = is_rtl(lang)
+    box = qr_box(card, rtl)
+    qr.draw(c, qr.wifi_payload(wifi), box.x, box.y, box.w, level="M")
+    x0, x1 = text_column(card, rtl)
+    c.setFillColorRGB(0, 0, 0)
+    top = draw_block(c, text(lang, "wifi"), (x0, x1, card.y + card.h - PAD), (BOLD, 18, 1), rtl)
+    top = draw_block(c, text(lang, "wifi_hint"), (x0, x1, top - 1 * mm), (REGULAR, 7, 2), rtl)
+    for key, value in (("network", wifi.ssid), ("password", wifi.password)):
+        top = draw_block(c, text(lang, key), (x0, x1, top - 1.5 * mm), (REGULAR, 7, 1), rtl)
+        top = draw_block(c, value, (x0, x1, top), (BOLD, 10, 2), rtl, base="L")
+
+
+def pages(cards: Sequence[SeatCard], grid: CardGrid, wifi: Wifi | None) -> list[list[SeatCard]]:
+    """Seats split into sheets; a Wi-Fi card takes the last place of every sheet."""
+    per_page = grid.per_page - (1 if wifi else 0)
+    return [list(cards[i : i + per_page]) for i in range(0, len(cards), per_page)]
+
+
+def join_cards(
+    cards: Sequence[SeatCard], paper: str = "a4", lang: str = "en", wifi: Wifi | None = None
+) -> bytes:
+    """Join cards for every seat on business-card sheets (A4: Avery C32011, Letter: 5371)."""
+    grid = card_grid(paper)
+    text(lang, "seat")  # refuse an unknown language before drawing anything
+
+    def draw(c: Canvas) -> None:
+        for sheet in pages(cards, grid, wifi) or [[]]:
+            draw_cut_marks(c, grid)
+            for seat, slot in zip(sheet, grid.cards, strict=False):
+                draw_seat_card(c, slot, seat, lang)
+            if wifi:
+                draw_wifi_card(c, grid.cards[-1], wifi, lang)
+            c.showPage()
+
+    title = cards[0].event_name if cards else "Join cards"
+    return render(grid.page, title, draw)
