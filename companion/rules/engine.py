@@ -1,0 +1,355 @@
+"""The referee: `decide` checks a move and returns events, `evolve` applies one event.
+
+`decide` may refuse with a RuleError and never changes anything; `evolve` never fails.
+Replaying a table is `functools.reduce(evolve, events, start)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from functools import reduce
+from typing import Any
+
+from companion.rules import activation
+from companion.rules.catalog import Catalog, load_catalog
+from companion.rules.errors import (
+    AlreadyBuilt,
+    AlreadyOwned,
+    BadDice,
+    BadMove,
+    CannotAfford,
+    GameOver,
+    InvalidChoice,
+    NotYourTurn,
+    SoldOut,
+    UnknownCard,
+    WrongPhase,
+)
+from companion.rules.events import (
+    ChoiceAnswered,
+    CoinsTransferred,
+    DiceCountChosen,
+    DiceRolled,
+    EstablishmentBought,
+    EstablishmentsSwapped,
+    Event,
+    GameWon,
+    LandmarkBuilt,
+    RerollOffered,
+    RollResolved,
+    TurnEnded,
+)
+from companion.rules.moves import (
+    Build,
+    ChooseDice,
+    DeclineSwap,
+    EndTurn,
+    KeepRoll,
+    Move,
+    Reroll,
+    Roll,
+    SwapEstablishments,
+    TargetTvStation,
+)
+from companion.rules.state import BANK, Choice, Phase, Player, TableState, frozen_counts
+
+# ---------------------------------------------------------------- decide
+
+
+def decide(state: TableState, seat: int, move: Move, catalog: Catalog | None = None) -> list[Event]:
+    """The events `move` by `seat` causes, or a RuleError saying why it is refused."""
+    catalog = catalog or load_catalog()
+    if state.phase is Phase.FINISHED:
+        raise GameOver(f"the game is over: {state.players[state.winner or 0].name} won")
+    if not 0 <= seat < len(state.players):
+        raise NotYourTurn(f"there is no seat {seat!r} at this table")
+    if isinstance(move, ChooseDice):
+        return _choose_dice(state, seat, move, catalog)
+    if seat != state.active:
+        raise NotYourTurn(f"it is {state.roller.name}'s turn, not {state.players[seat].name}'s")
+    handler = _HANDLERS.get(type(move))
+    if handler is None:
+        raise BadMove(f"unknown move {move!r}")
+    return handler(state, move, catalog)
+
+
+def _choose_dice(state: TableState, seat: int, move: ChooseDice, catalog: Catalog) -> list[Event]:
+    if move.count not in (1, 2):
+        raise BadDice(f"roll 1 or 2 dice, not {move.count!r}")
+    if move.count == 2 and not _has_effect(catalog, state.players[seat], "two_dice"):
+        raise BadDice("two dice need a Train Station")
+    return [DiceCountChosen(seat, move.count)]
+
+
+def _roll(state: TableState, move: Roll, catalog: Catalog) -> list[Event]:
+    _need_phase(state, Phase.ROLL)
+    _check_dice(move.dice, state.roller.dice_count)
+    rolled = DiceRolled(state.active, move.dice)
+    if not state.rerolled and _has_effect(catalog, state.roller, "reroll"):
+        return [rolled, RerollOffered()]
+    return [rolled, *_income(state, move.dice, catalog)]
+
+
+def _keep(state: TableState, move: KeepRoll, catalog: Catalog) -> list[Event]:
+    _need_phase(state, Phase.REROLL)
+    return _income(state, state.dice, catalog)
+
+
+def _reroll(state: TableState, move: Reroll, catalog: Catalog) -> list[Event]:
+    _need_phase(state, Phase.REROLL)
+    _check_dice(move.dice, len(state.dice))
+    return [DiceRolled(state.active, move.dice, reroll=True), *_income(state, move.dice, catalog)]
+
+
+def _income(state: TableState, dice: tuple[int, ...], catalog: Catalog) -> list[Event]:
+    transfers, pending = activation.resolve_income(state, catalog, sum(dice))
+    doubles = len(dice) == 2 and dice[0] == dice[1]
+    extra = (
+        doubles and not state.bonus_turn
+        and _has_effect(catalog, state.roller, "extra_turn_on_doubles")
+    )
+    return [*transfers, RollResolved(pending, extra)]
+
+
+def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog) -> list[Event]:
+    _need_choice(state, Choice.TV_STATION)
+    target = move.target
+    if not isinstance(target, int) or target == state.active or not (
+        0 <= target < len(state.players)
+    ):
+        raise InvalidChoice(f"the TV Station needs another player's seat, not {target!r}")
+    card = catalog.establishment("tv_station") if "tv_station" in catalog.establishments else None
+    amount = card.amount if card else 5
+    paid = min(amount, state.players[target].coins)
+    transfer = CoinsTransferred(target, state.active, paid, "tv_station", forgiven=amount - paid)
+    return [transfer, ChoiceAnswered(Choice.TV_STATION)]
+
+
+def _swap(state: TableState, move: SwapEstablishments, catalog: Catalog) -> list[Event]:
+    _need_choice(state, Choice.BUSINESS_CENTER)
+    other = move.other
+    if not isinstance(other, int) or other == state.active or not (
+        0 <= other < len(state.players)
+    ):
+        raise InvalidChoice(f"swap with another player's seat, not {other!r}")
+    for card_id, owner in ((move.give, state.roller), (move.take, state.players[other])):
+        if card_id not in catalog.establishments:
+            raise UnknownCard(f"unknown establishment {card_id!r}")
+        if catalog.establishments[card_id].is_purple:
+            raise InvalidChoice(f"a Business Center cannot swap the purple card {card_id!r}")
+        if not owner.owns(card_id):
+            raise InvalidChoice(f"{owner.name} owns no {card_id!r}")
+    swapped = EstablishmentsSwapped(state.active, other, move.give, move.take)
+    return [swapped, ChoiceAnswered(Choice.BUSINESS_CENTER)]
+
+
+def _decline(state: TableState, move: DeclineSwap, catalog: Catalog) -> list[Event]:
+    _need_choice(state, Choice.BUSINESS_CENTER)
+    return [ChoiceAnswered(Choice.BUSINESS_CENTER)]
+
+
+def _build(state: TableState, move: Build, catalog: Catalog) -> list[Event]:
+    _need_phase(state, Phase.BUILD)
+    if state.built:
+        raise AlreadyBuilt("one build per turn: this turn's build is done")
+    player, seat = state.roller, state.active
+    if move.card in catalog.landmarks:
+        landmark = catalog.landmarks[move.card]
+        if move.card in player.landmarks:
+            raise AlreadyOwned(f"{player.name} has already built the {move.card!r}")
+        _need_coins(player, landmark.cost, move.card)
+        built = LandmarkBuilt(seat, move.card)
+        events: list[Event] = [CoinsTransferred(seat, BANK, landmark.cost, move.card), built]
+        if len(player.landmarks) + 1 == len(catalog.landmarks):
+            events.append(GameWon(seat))
+        return events
+    if move.card not in catalog.establishments:
+        raise UnknownCard(f"unknown card {move.card!r}")
+    card = catalog.establishments[move.card]
+    if state.supply.get(move.card, 0) <= 0:
+        raise SoldOut(f"the supply has no {move.card!r} left")
+    if card.is_purple and player.owns(move.card):
+        raise AlreadyOwned(f"{player.name} already owns a {move.card!r}")
+    _need_coins(player, card.cost, move.card)
+    return [CoinsTransferred(seat, BANK, card.cost, move.card), EstablishmentBought(seat, move.card)]
+
+
+def _end_turn(state: TableState, move: EndTurn, catalog: Catalog) -> list[Event]:
+    _need_phase(state, Phase.BUILD)
+    if state.extra_turn:
+        return [TurnEnded(state.active, bonus_turn=True)]
+    return [TurnEnded((state.active + 1) % len(state.players), bonus_turn=False)]
+
+
+_HANDLERS: dict[type, Callable[[TableState, Any, Catalog], list[Event]]] = {
+    Roll: _roll,
+    KeepRoll: _keep,
+    Reroll: _reroll,
+    TargetTvStation: _target_tv,
+    SwapEstablishments: _swap,
+    DeclineSwap: _decline,
+    Build: _build,
+    EndTurn: _end_turn,
+}
+
+
+def _has_effect(catalog: Catalog, player: Player, effect: str) -> bool:
+    return any(catalog.landmarks[lm].effect == effect for lm in player.landmarks)
+
+
+def _need_phase(state: TableState, phase: Phase) -> None:
+    if state.phase is not phase:
+        raise WrongPhase(f"this is the {state.phase.value} phase, not {phase.value}")
+
+
+def _need_choice(state: TableState, choice: Choice) -> None:
+    if state.phase is not Phase.CHOOSE or state.pending[0] is not choice:
+        asked = state.pending[0].value if state.pending else "nothing"
+        raise WrongPhase(f"the table waits for {asked}, not a {choice.value} answer")
+
+
+def _need_coins(player: Player, cost: int, card: str) -> None:
+    if player.coins < cost:
+        raise CannotAfford(f"{card!r} costs {cost}, {player.name} has {player.coins}")
+
+
+def _check_dice(dice: tuple[int, ...], count: int) -> None:
+    if not isinstance(dice, tuple) or len(dice) != count:
+        raise BadDice(f"expected {count} dice, got {dice!r}")
+    for value in dice:
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+            raise BadDice(f"a die shows 1 to 6, not {value!r}")
+
+
+# ---------------------------------------------------------------- defaults
+
+
+def default_move(state: TableState) -> Move | None:
+    """What happens when a waiting choice times out (RULES.md 11): keep the roll, the
+    automatic TV Station target, no swap. None when nothing waits."""
+    if state.phase is Phase.REROLL:
+        return KeepRoll()
+    if state.phase is Phase.CHOOSE and state.pending[0] is Choice.TV_STATION:
+        return TargetTvStation(activation.richest_other(state))
+    if state.phase is Phase.CHOOSE:
+        return DeclineSwap()
+    return None
+
+
+# ---------------------------------------------------------------- evolve
+
+
+def evolve(state: TableState, event: Event) -> TableState:
+    """The state after `event`. Never fails: events were checked when they were decided."""
+    return _APPLY[type(event)](state, event)
+
+
+def replay(start: TableState, events: Iterable[Event]) -> TableState:
+    return reduce(evolve, events, start)
+
+
+def _with_player(state: TableState, seat: int, **changes: Any) -> tuple[Player, ...]:
+    players = list(state.players)
+    players[seat] = replace(players[seat], **changes)
+    return tuple(players)
+
+
+def _add_card(player: Player, card: str, count: int) -> dict[str, int]:
+    cards = dict(player.cards)
+    cards[card] = cards.get(card, 0) + count
+    return cards
+
+
+def _dice_count_chosen(state: TableState, event: DiceCountChosen) -> TableState:
+    return replace(state, players=_with_player(state, event.seat, dice_count=event.count))
+
+
+def _dice_rolled(state: TableState, event: DiceRolled) -> TableState:
+    return replace(state, dice=event.dice, rerolled=state.rerolled or event.reroll)
+
+
+def _reroll_offered(state: TableState, event: RerollOffered) -> TableState:
+    return replace(state, phase=Phase.REROLL)
+
+
+def _coins_transferred(state: TableState, event: CoinsTransferred) -> TableState:
+    players = list(state.players)
+    bank = state.bank
+    if event.source == BANK:
+        bank -= event.amount
+    else:
+        payer = players[event.source]
+        players[event.source] = replace(payer, coins=payer.coins - event.amount)
+    if event.target == BANK:
+        bank += event.amount
+    else:
+        payee = players[event.target]
+        players[event.target] = replace(payee, coins=payee.coins + event.amount)
+    return replace(state, players=tuple(players), bank=bank)
+
+
+def _roll_resolved(state: TableState, event: RollResolved) -> TableState:
+    phase = Phase.CHOOSE if event.pending else Phase.BUILD
+    return replace(
+        state, phase=phase, pending=event.pending, extra_turn=event.extra_turn, rerolled=True,
+    )
+
+
+def _choice_answered(state: TableState, event: ChoiceAnswered) -> TableState:
+    pending = state.pending[1:]
+    return replace(state, pending=pending, phase=Phase.CHOOSE if pending else Phase.BUILD)
+
+
+def _swapped(state: TableState, event: EstablishmentsSwapped) -> TableState:
+    roller, other = state.players[event.seat], state.players[event.other]
+    roller_cards = _add_card(roller, event.give, -1)
+    roller_cards[event.take] = roller_cards.get(event.take, 0) + 1
+    other_cards = _add_card(other, event.take, -1)
+    other_cards[event.give] = other_cards.get(event.give, 0) + 1
+    players = list(state.players)
+    players[event.seat] = replace(roller, cards=frozen_counts(roller_cards))
+    players[event.other] = replace(other, cards=frozen_counts(other_cards))
+    return replace(state, players=tuple(players))
+
+
+def _bought(state: TableState, event: EstablishmentBought) -> TableState:
+    cards = frozen_counts(_add_card(state.players[event.seat], event.card, 1))
+    supply = dict(state.supply)
+    supply[event.card] -= 1
+    return replace(
+        state, players=_with_player(state, event.seat, cards=cards),
+        supply=frozen_counts(supply), built=True,
+    )
+
+
+def _landmark_built(state: TableState, event: LandmarkBuilt) -> TableState:
+    landmarks = state.players[event.seat].landmarks | {event.landmark}
+    players = _with_player(state, event.seat, landmarks=landmarks)
+    return replace(state, players=players, built=True)
+
+
+def _game_won(state: TableState, event: GameWon) -> TableState:
+    return replace(state, phase=Phase.FINISHED, winner=event.seat)
+
+
+def _turn_ended(state: TableState, event: TurnEnded) -> TableState:
+    return replace(
+        state, active=event.next_active, phase=Phase.ROLL, turn=state.turn + 1, dice=(),
+        rerolled=False, built=False, extra_turn=False, bonus_turn=event.bonus_turn, pending=(),
+    )
+
+
+_APPLY: dict[type, Callable[[TableState, Any], TableState]] = {
+    DiceCountChosen: _dice_count_chosen,
+    DiceRolled: _dice_rolled,
+    RerollOffered: _reroll_offered,
+    CoinsTransferred: _coins_transferred,
+    RollResolved: _roll_resolved,
+    ChoiceAnswered: _choice_answered,
+    EstablishmentsSwapped: _swapped,
+    EstablishmentBought: _bought,
+    LandmarkBuilt: _landmark_built,
+    GameWon: _game_won,
+    TurnEnded: _turn_ended,
+}

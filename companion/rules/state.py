@@ -1,0 +1,99 @@
+"""A Machi Koro table as an immutable value; moves and events make new ones."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Literal
+
+from companion.rules.catalog import Catalog
+
+BANK: Literal["bank"] = "bank"
+Account = int | Literal["bank"]
+"""A seat index, or the bank."""
+
+
+class Phase(StrEnum):
+    """Where a turn stands: what the active seat may do next."""
+
+    ROLL = "roll"
+    REROLL = "reroll"  # a Radio Tower owner decides to keep or reroll
+    CHOOSE = "choose"  # a purple card waits for the roller's answer
+    BUILD = "build"
+    FINISHED = "finished"
+
+
+class Choice(StrEnum):
+    """A purple card's question to the roller."""
+
+    TV_STATION = "tv_station"
+    BUSINESS_CENTER = "business_center"
+
+
+def frozen_counts(counts: Mapping[str, int]) -> Mapping[str, int]:
+    """A read-only copy of card counts without zero entries."""
+    return MappingProxyType({card: n for card, n in counts.items() if n})
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat's city: coins, establishments, built landmarks and the dice it rolls."""
+
+    name: str
+    coins: int
+    cards: Mapping[str, int]
+    landmarks: frozenset[str]
+    dice_count: int = 1
+
+    def owns(self, card_id: str) -> int:
+        return self.cards.get(card_id, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """Everything the referee knows about one table between two events."""
+
+    ruleset: str
+    players: tuple[Player, ...]
+    bank: int
+    supply: Mapping[str, int]
+    active: int = 0
+    phase: Phase = Phase.ROLL
+    turn: int = 1
+    dice: tuple[int, ...] = ()
+    rerolled: bool = False  # the Radio Tower was used (or declined) this turn
+    built: bool = False  # this turn's one build is done
+    extra_turn: bool = False  # doubles with an Amusement Park earned another turn
+    bonus_turn: bool = False  # this turn is that extra turn: doubles give no more
+    pending: tuple[Choice, ...] = ()
+    winner: int | None = None
+    bank_pays_players: bool = False  # co-op: the bank pays what players would pay each other
+
+    @property
+    def roller(self) -> Player:
+        return self.players[self.active]
+
+    def total_coins(self) -> int:
+        """Coins of all players plus the bank: constant for a table."""
+        return self.bank + sum(player.coins for player in self.players)
+
+
+def new_table(
+    catalog: Catalog, names: tuple[str, ...], *, ruleset: str = "machi-koro", first: int = 0,
+) -> TableState:
+    """A table at set-up: starting cards and coins dealt, the supply stacked, the bank formed."""
+    starting = {card.id: card.starting for card in catalog.establishments.values() if card.starting}
+    players = tuple(
+        Player(name, catalog.starting_coins, frozen_counts(starting), frozenset()) for name in names
+    )
+    supply = frozen_counts({card.id: card.copies for card in catalog.establishments.values()})
+    return TableState(
+        ruleset=ruleset,
+        players=players,
+        bank=catalog.bank_coins - catalog.starting_coins * len(names),
+        supply=supply,
+        active=first,
+        bank_pays_players=ruleset == "machi-koro-coop",
+    )
