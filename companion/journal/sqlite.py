@@ -1,10 +1,4 @@
-"""The journal: an append-only, crash-safe record of every accepted move, per table.
-
-A stream is one table's history. A table's state is rebuilt by replaying its stream, so the
-journal is the only thing that must survive a crash. Writers name the sequence number they
-expect to extend (so two phones racing for one turn cannot both win) and may name a request id
-(so a repeated request is answered with the first answer and applied once).
-"""
+"""The journal in one SQLite file, the default for a hall: nothing to install."""
 
 from __future__ import annotations
 
@@ -13,113 +7,21 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from os import PathLike
 from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import Any, Self
 
-__all__ = [
-    "AppendRequest",
-    "AppendResult",
-    "Journal",
-    "JournalError",
-    "Record",
-    "SqliteJournal",
-    "StaleSequence",
-]
-
-Event = tuple[str, Mapping[str, Any]]
-
-
-class JournalError(Exception):
-    """Something the journal refused or could not do."""
-
-
-class StaleSequence(JournalError):
-    """The stream moved on since the writer read it; nothing was written."""
-
-    def __init__(self, stream: str, expected: int, actual: int) -> None:
-        super().__init__(f"stream {stream!r}: expected last seq {expected}, but it is {actual}")
-        self.stream = stream
-        self.expected = expected
-        self.actual = actual
-
-
-@dataclass(frozen=True)
-class Record:
-    """One stored event: its place in its stream, what happened, who asked and when."""
-
-    stream: str
-    seq: int
-    kind: str
-    data: dict[str, Any]
-    request_id: str | None
-    author: str
-    at: str
-
-
-@dataclass(frozen=True)
-class AppendRequest:
-    """Events to add to one stream right after `expected_seq`, as one unit of `append_many`."""
-
-    stream: str
-    expected_seq: int
-    events: Sequence[Event]
-    request_id: str | None = None
-    author: str = ""
-    answer: Mapping[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class AppendResult:
-    """What an append did: the seqs it wrote (or wrote first time) and the answer to give.
-
-    `duplicate` is true when the request id had been seen: nothing was written and `answer`,
-    `first_seq` and `last_seq` are those of the first time.
-    """
-
-    duplicate: bool
-    answer: dict[str, Any]
-    first_seq: int
-    last_seq: int
-
-
-class Journal(Protocol):
-    """The journal every backend offers; one contract test suite checks them all."""
-
-    def append(
-        self,
-        stream: str,
-        expected_seq: int,
-        events: Sequence[Event],
-        *,
-        request_id: str | None = None,
-        author: str = "",
-        answer: Mapping[str, Any] | None = None,
-    ) -> AppendResult: ...
-
-    def append_many(self, batch: Sequence[AppendRequest]) -> list[AppendResult]: ...
-
-    def read(self, stream: str, after_seq: int = 0) -> list[Record]: ...
-
-    def last_seq(self, stream: str) -> int: ...
-
-    def streams(self) -> list[str]: ...
-
-    def answer_for(self, stream: str, request_id: str) -> dict[str, Any] | None: ...
-
-    def close(self) -> None: ...
-
-    def __enter__(self) -> Self: ...
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None: ...
-
+from companion.journal.interface import (
+    AppendRequest,
+    AppendResult,
+    Event,
+    JournalError,
+    Record,
+    StaleSequence,
+    check_request,
+    to_json,
+    utc_now,
+)
 
 _SCHEMA_VERSION = 1
 
@@ -154,22 +56,6 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS requests_no_delete BEFORE DELETE ON requests
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
-
-
-def _utc_now() -> str:
-    """The current time as ISO-8601 UTC; the journal owns the clock, the rules never see it."""
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def _to_json(value: Mapping[str, Any]) -> str:
-    """Serialize a payload strictly (no NaN), keeping non-ASCII text readable in the file."""
-    return json.dumps(dict(value), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-def _check_request(request: AppendRequest) -> None:
-    """Refuse an append that could never make sense, before any transaction starts."""
-    if not request.events:
-        raise ValueError(f"stream {request.stream!r}: an append needs at least one event")
 
 
 class SqliteJournal:
@@ -225,8 +111,8 @@ class SqliteJournal:
     def append_many(self, batch: Sequence[AppendRequest]) -> list[AppendResult]:
         """Write several appends in one transaction: all of them, or none if any is stale."""
         for request in batch:
-            _check_request(request)
-        at = _utc_now()
+            check_request(request)
+        at = utc_now()
         with self._transaction() as conn:
             return [_append_one(conn, request, at) for request in batch]
 
@@ -287,6 +173,8 @@ def _configure(conn: sqlite3.Connection) -> None:
     if mode != "wal":
         raise JournalError(f"SQLite refused WAL mode (got {mode!r})")
     conn.execute("PRAGMA synchronous=FULL")
+    # macOS's plain fsync leaves the write in the drive's cache; elsewhere this does nothing.
+    conn.execute("PRAGMA fullfsync=ON")
     conn.execute("PRAGMA foreign_keys=ON")
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version == 0:
@@ -309,13 +197,11 @@ def _append_one(conn: sqlite3.Connection, request: AppendRequest, at: str) -> Ap
     if actual != expected:
         raise StaleSequence(stream, expected, actual)
     rows = [
-        (stream, expected + i, kind, _to_json(data), request.request_id, request.author, at)
+        (stream, expected + i, kind, to_json(data), request.request_id, request.author, at)
         for i, (kind, data) in enumerate(request.events, start=1)
     ]
-    try:
-        conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-    except sqlite3.IntegrityError as error:  # another writer took these seqs first
-        raise StaleSequence(stream, expected, _last_seq(conn, stream)) from error
+    # The primary key (stream, seq) would refuse a second writer even without the check above.
+    conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
     result = AppendResult(False, dict(request.answer or {}), expected + 1, expected + len(rows))
     if request.request_id is not None:
         conn.execute(
@@ -323,7 +209,7 @@ def _append_one(conn: sqlite3.Connection, request: AppendRequest, at: str) -> Ap
             (
                 stream,
                 request.request_id,
-                _to_json(result.answer),
+                to_json(result.answer),
                 result.first_seq,
                 result.last_seq,
             ),

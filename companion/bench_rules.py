@@ -1,0 +1,51 @@
+"""`companion bench rules`: table-rolls resolved per second by the pure engine, one core."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from companion.rules.catalog import load_catalog
+from companion.rules.engine import decide, evolve
+from companion.rules.moves import Roll
+from companion.rules.state import Phase
+from companion.simulate import random_game
+
+
+def bench_rules(seconds: float = 5.0, seed: int = 1) -> dict[str, Any]:
+    """Two figures: random whole games (every move), and roll resolution alone on the
+    positions those games reach (decide a Roll and evolve its events)."""
+    catalog = load_catalog()
+    positions = []
+    moves = rolls = games = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds / 2:
+        for step in random_game(2 + games % 3, seed + games, catalog=catalog):
+            moves += 1
+            if isinstance(step.move, Roll):
+                rolls += 1
+                if len(positions) < 20_000:
+                    positions.append((step.before, step.move))
+        games += 1
+    game_time = time.perf_counter() - started
+
+    rng = random.Random(seed)
+    resolved = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds / 2:
+        for state, move in rng.sample(positions, min(1000, len(positions))):
+            dice = move.dice
+            if state.phase is Phase.ROLL:
+                for event in decide(state, state.active, Roll(dice), catalog):
+                    state = evolve(state, event)
+                resolved += 1
+    roll_time = time.perf_counter() - started
+    return {
+        "games": games,
+        "moves_per_second": round(moves / game_time),
+        "rolls_in_games_per_second": round(rolls / game_time),
+        "table_rolls_resolved_per_second": round(resolved / roll_time),
+        "method": "one process, one core; roll resolution = decide(Roll) + evolve of its events "
+                  "on positions reached by random legal games of 2-4 seats",
+    }

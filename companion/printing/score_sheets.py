@@ -1,0 +1,54 @@
+"""Result sheets: a Machi Koro table's places, landmarks and coins, signed by every player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, PageBreak, Spacer
+
+from companion.printing.flow import heading, para, render_story, table
+from companion.printing.i18n import is_rtl, text
+from companion.printing.layouts import page_spec
+from companion.printing.model import TableResult
+
+SIGNATURE_ROW = 13 * mm  # room to sign by hand
+
+
+def _blank(value: int | None) -> str:
+    """A number, or nothing so the box can be filled in by hand."""
+    return "" if value is None else str(value)
+
+
+def _result_page(result: TableResult, lang: str, width: float) -> list[Flowable]:
+    """One table's result: a header and the ruled table with a signature box per player."""
+    rtl = is_rtl(lang)
+    keys = ("place", "player", "landmarks_built", "coins", "signature")
+    header = [text(lang, k) for k in keys]
+    rows = [
+        [_blank(r.place), r.player_name, _blank(r.landmarks_built), _blank(r.coins), ""]
+        for r in result.rows
+    ]
+    widths = [f * width for f in (0.1, 0.3, 0.16, 0.12, 0.32)]
+    story: list[Flowable] = []
+    if result.event_name:
+        story.append(para(result.event_name, rtl))
+    story += [
+        heading(f"{text(lang, 'results_title')}: {result.table_name}", rtl, 18),
+        Spacer(1, 4 * mm),
+        table(header, rows, widths, rtl, row_height=SIGNATURE_ROW, size=10),
+    ]
+    return story
+
+
+def score_sheets(results: Sequence[TableResult], lang: str = "en", paper: str = "a4") -> bytes:
+    """A result sheet for every table, one page each."""
+    spec = page_spec(paper)
+    width = spec.page[0] - 2 * spec.margin
+    story: list[Flowable] = []
+    for i, result in enumerate(results):
+        if i:
+            story.append(PageBreak())
+        story.extend(_result_page(result, lang, width))
+    title = results[0].event_name if results else "Results"
+    return render_story(paper, title or "Results", story or [Spacer(1, 1)])
