@@ -1,0 +1,38 @@
+"""How long join cards take for a big hall: `python -m companion.printing.bench [seats]`."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from companion.printing.join_cards import join_cards
+from companion.printing.model import SeatCard, Wifi
+
+
+def hall_cards(seats: int) -> list[SeatCard]:
+    """Seats of four-player tables with realistic URLs (22-character tokens)."""
+    return [
+        SeatCard(
+            event_name="Machi Koro Night",
+            table_name=f"Table {n // 4 + 1}",
+            seat_number=n % 4 + 1,
+            player_name=f"Player {n + 1}" if n % 3 else None,
+            join_url=f"http://192.168.178.20:5000/j/{n:06d}Xq7LmP2vR9sT4wY8zA",
+            short_url=f"192.168.178.20:5000/s/{n:05d}",
+        )
+        for n in range(seats)
+    ]
+
+
+def bench_join_cards(seats: int = 1100, paper: str = "a4") -> dict[str, float]:
+    """Render join cards for `seats` seats once; the time includes QR encoding."""
+    cards = hall_cards(seats)
+    start = time.perf_counter()
+    pdf = join_cards(cards, paper=paper, wifi=Wifi("HallNet", "correct horse"))
+    seconds = time.perf_counter() - start
+    return {"seats": seats, "seconds": round(seconds, 3), "bytes": len(pdf),
+            "pages": -(-seats // 9)}
+
+
+if __name__ == "__main__":
+    print(bench_join_cards(int(sys.argv[1]) if len(sys.argv) > 1 else 1100))
