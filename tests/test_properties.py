@@ -1,0 +1,89 @@
+"""Invariants over thousands of random legal games of 2, 3 and 4 seats (hypothesis)."""
+
+import random
+
+from builders import CATALOG
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.rules.engine import decide, replay
+from companion.rules.errors import RuleError
+from companion.rules.moves import (
+    Build,
+    ChooseDice,
+    DeclineSwap,
+    EndTurn,
+    KeepRoll,
+    Reroll,
+    Roll,
+    SwapEstablishments,
+    TargetTvStation,
+)
+from companion.rules.state import Phase
+from companion.simulate import random_game
+
+GAMES = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_invariants(state, total):
+    assert all(player.coins >= 0 for player in state.players), "coins never below zero"
+    assert state.total_coins() == total, "players' coins plus the bank are constant"
+    for card in CATALOG.establishments.values():
+        stock = state.supply.get(card.id, 0)
+        assert 0 <= stock <= card.copies, "stock within the box"
+        owned = sum(player.owns(card.id) for player in state.players)
+        starting = card.starting * len(state.players)
+        assert owned + stock == card.copies + starting, "no card made or lost"
+        if card.is_purple:
+            assert all(player.owns(card.id) <= 1 for player in state.players)
+
+
+@GAMES
+@given(seats=st.integers(2, 4), seed=st.integers(0, 2**32))
+def test_property_random_games_keep_the_invariants(seats, seed):
+    steps = list(random_game(seats, seed, max_turns=120))
+    start = steps[0].before
+    total = start.total_coins()
+    events = []
+    for step in steps:
+        for event in step.events:
+            events.append(event)
+        check_invariants(step.after, total)
+    assert replay(start, events) == steps[-1].after, "replaying the events gives the same state"
+    final = steps[-1].after
+    if final.phase is Phase.FINISHED:
+        assert len(final.players[final.winner].landmarks) == len(CATALOG.landmarks)
+
+
+ANY_CARD = sorted([*CATALOG.establishments, *CATALOG.landmarks, "castle"])
+
+
+def any_move(rng):
+    """A move of any kind with arbitrary fields: often illegal."""
+    dice = tuple(rng.randint(0, 7) for _ in range(rng.randint(0, 3)))
+    return rng.choice([
+        ChooseDice(rng.randint(0, 3)), Roll(dice), KeepRoll(), Reroll(dice),
+        TargetTvStation(rng.randint(-1, 4)), DeclineSwap(),
+        SwapEstablishments(rng.randint(-1, 4), rng.choice(ANY_CARD), rng.choice(ANY_CARD)),
+        Build(rng.choice(ANY_CARD)), EndTurn(),
+    ])
+
+
+@settings(max_examples=300, deadline=None)
+@given(seats=st.integers(2, 4), seed=st.integers(0, 2**32))
+def test_property_illegal_moves_are_refused_without_change(seats, seed):
+    rng = random.Random(seed)
+    refusals = 0
+    for step in random_game(seats, seed, max_turns=40):
+        state = step.before
+        seat, move = rng.randrange(seats + 1), any_move(rng)
+        try:
+            events = decide(state, seat, move, CATALOG)
+        except RuleError as error:
+            refusals += 1
+            assert error.code.startswith(("rule/", "move/"))
+            assert state == step.before
+            continue
+        after = replay(state, events)
+        check_invariants(after, state.total_coins())
+    assert refusals > 0
