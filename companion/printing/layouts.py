@@ -50,7 +50,8 @@ def _read(name: str) -> dict[str, Any]:
     """One layout file, parsed."""
     path = resource_dir("printables") / "layouts" / f"{name}.toml"
     if not path.is_file():
-        raise ValueError(f"no layout {name!r} at {path}")
+        known = sorted(p.stem for p in path.parent.glob("*.toml"))
+        raise ValueError(f"no layout {name!r} in {path.parent}; known: {known}")
     with path.open("rb") as handle:
         return tomllib.load(handle)
 
@@ -58,7 +59,7 @@ def _read(name: str) -> dict[str, Any]:
 @cache
 def card_grid(paper: str) -> CardGrid:
     """The card grid for `paper` (a4, letter): rows top to bottom, columns left to right."""
-    data = _read(f"cards-{paper}")
+    data = _read(f"cards-{paper}")  # an unknown paper names the file it looked for
     unit = UNITS[data["unit"]]
     page_w, page_h = (v * unit for v in data["page"])
     card_w, card_h = (v * unit for v in data["card"])

@@ -37,16 +37,19 @@ def draw(c: Canvas, data: str, x: float, y: float, box: float, level: str = "Q")
     module = box / len(rows)
     path = c.beginPath()
     for r, row in enumerate(rows):
-        top = y + box - (r + 1) * module
         start = None
         for col, dark in enumerate((*row, False)):
             if dark and start is None:
                 start = col
             elif not dark and start is not None:
-                path.rect(x + start * module, top, (col - start) * module, module)
+                path.rect(start, len(rows) - 1 - r, col - start, 1)
                 start = None
+    c.saveState()
+    c.translate(x, y)
+    c.scale(module, module)  # integer module coordinates keep the content stream short
     c.setFillColorRGB(0, 0, 0)
     c.drawPath(path, stroke=0, fill=1)
+    c.restoreState()
     return module
 
 

@@ -1,0 +1,175 @@
+"""Printing pieces checked without rasterising: geometry from the layouts, QR sizes, bidi."""
+
+from __future__ import annotations
+
+import pytest
+from bidi.algorithm import get_display
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reportlab.lib.units import inch, mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable
+
+from companion.printing import (
+    SECTIONS,
+    SeatCard,
+    TableSheet,
+    Wifi,
+    join_cards,
+    poster,
+    register,
+    setup_sheets,
+)
+from companion.printing.catalog import Card
+from companion.printing.cutmarks import draw_cut_marks
+from companion.printing.flow import para
+from companion.printing.fonts import BOLD, register_fonts
+from companion.printing.join_cards import QR_BOX, qr_box, text_column
+from companion.printing.layouts import Rect, card_grid, page_spec
+from companion.printing.model import Poster
+from companion.printing.qr import QUIET_ZONE, matrix, symbol_size, wifi_payload
+from companion.printing.textfit import fit
+
+TOKEN_URL = "http://192.168.178.20:5000/j/kq7LmP2vR9sT4wY8zAbC3d"
+LONG_URL = "http://companion-hall-server.local:5000/join/" + "x" * 43  # a 128-bit token, hex
+
+
+def approx(a: float, b: float) -> bool:
+    """Equal to a hundredth of a point."""
+    return abs(a - b) < 0.01
+
+
+def test_printing_a4_grid_is_avery_c32011() -> None:
+    grid = card_grid("a4")
+    assert grid.per_page == 10 and approx(grid.page[0], 210 * mm)
+    first, second, third = grid.cards[:3]
+    assert approx(first.x, 15 * mm) and approx(grid.page[1] - first.y - first.h, 13.5 * mm)
+    assert approx(first.w, 85 * mm) and approx(first.h, 54 * mm)
+    assert approx(second.x - first.x, 95 * mm) and approx(first.y - third.y, 54 * mm)
+
+
+def test_printing_letter_grid_is_avery_5371() -> None:
+    grid = card_grid("letter")
+    first, second, third = grid.cards[:3]
+    assert approx(first.x, 0.75 * inch) and approx(grid.page[1] - first.y - first.h, 0.5 * inch)
+    assert approx(first.w, 3.5 * inch) and approx(first.h, 2 * inch)
+    assert approx(second.x, first.x + first.w) and approx(third.y + third.h, first.y)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_printing_cards_lie_on_the_page_apart(paper: str) -> None:
+    grid = card_grid(paper)
+    for i, a in enumerate(grid.cards):
+        assert a.x >= 0 and a.y >= 0 and a.x + a.w <= grid.page[0] and a.y + a.h <= grid.page[1]
+        for b in grid.cards[i + 1:]:
+            overlap_x = min(a.x + a.w, b.x + b.w) - max(a.x, b.x)
+            overlap_y = min(a.y + a.h, b.y + b.h) - max(a.y, b.y)
+            assert overlap_x <= 0.01 or overlap_y <= 0.01
+
+
+@pytest.mark.parametrize("url", [TOKEN_URL, LONG_URL])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("rtl", [False, True])
+def test_printing_card_qr_is_big_enough_and_on_the_card(url: str, paper: str, rtl: bool) -> None:
+    for card in card_grid(paper).cards:
+        box = qr_box(card, rtl)
+        assert card.x <= box.x and box.x + box.w <= card.x + card.w
+        assert card.y <= box.y and box.y + box.h <= card.y + card.h
+        x0, x1 = text_column(card, rtl)
+        assert x1 <= box.x or x0 >= box.x + box.w  # text never runs under the QR
+    modules = len(matrix(url)) - 2 * QUIET_ZONE
+    assert symbol_size(url, QR_BOX) >= 22 * mm
+    assert QR_BOX / (modules + 2 * QUIET_ZONE) >= 0.5 * mm  # a module a phone camera resolves
+
+
+class Recorder:
+    """Stands in for a canvas and keeps the lines drawn."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[float, float, float, float]] = []
+
+    def line(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        self.lines.append((x0, y0, x1, y1))
+
+    def __getattr__(self, name: str) -> object:
+        return lambda *args: None
+
+
+def inside(card: Rect, x: float, y: float) -> bool:
+    """True when (x, y) lies strictly inside the card."""
+    return card.x < x < card.x + card.w and card.y < y < card.y + card.h
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_printing_cut_marks_stay_off_the_cards(paper: str) -> None:
+    grid, recorder = card_grid(paper), Recorder()
+    draw_cut_marks(recorder, grid)  # type: ignore[arg-type]
+    assert len(recorder.lines) >= 4 * 2
+    for x0, y0, x1, y1 in recorder.lines:
+        for t in (0, 0.5, 1):
+            x, y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+            assert not any(inside(card, x, y) for card in grid.cards)
+            assert 0 <= x <= grid.page[0] and 0 <= y <= grid.page[1]
+
+
+def test_printing_wifi_payload_escapes_reserved_characters() -> None:
+    wifi = Wifi('a;b,c:d\\e"f', 'p;w:"')
+    assert wifi_payload(wifi) == 'WIFI:T:WPA;S:a\\;b\\,c\\:d\\\\e\\"f;P:p\\;w\\:\\";;'
+    assert wifi_payload(Wifi("Open", "", "nopass")) == "WIFI:T:nopass;S:Open;;"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="abc דניכהן XYZ-/:0123456789", min_size=1, max_size=120),
+       st.integers(min_value=1, max_value=3))
+def test_printing_fitted_lines_never_overflow(text: str, max_lines: int) -> None:
+    register_fonts()
+    width = 40 * mm
+    size, lines = fit(text, BOLD, 11, width, max_lines=max_lines, min_size=6)
+    assert 6 <= size <= 11 and len(lines) <= max_lines
+    assert all(stringWidth(line, BOLD, size) <= width + 0.01 for line in lines)
+
+
+def test_printing_hebrew_is_wrapped_before_it_is_reordered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each drawn line is get_display of a logical line, and the first words come first."""
+    drawn: list[str] = []
+    for method in ("drawString", "drawRightString", "drawCentredString"):
+        monkeypatch.setattr(Canvas, method, lambda self, x, y, s, *a, **k: drawn.append(s))
+    name = "אברהם בן דוד מירושלים הבירה"  # wraps onto two lines on a card
+    join_cards([SeatCard("ערב מאצ'י קורו", "שולחן 1", 2, name, TOKEN_URL, "h/s/1")], lang="he")
+    lines = [get_display(line) for line in drawn if "םהרבא" in line or "הריבה" in line]
+    assert len(lines) == 2  # back in logical order: the name took two lines
+    assert lines[0].startswith("אברהם") and lines[1].endswith("הבירה")
+    assert get_display("כיסא 2") in drawn and "h/s/1" in drawn
+
+
+def test_printing_setup_registry_takes_new_rulesets() -> None:
+    def dice_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
+        return [para("Roll the event deck", False)]
+
+    register("test-ruleset", dice_section)
+    try:
+        pdf = setup_sheets([TableSheet("E", "T", "test-ruleset", ("A",))])
+    finally:
+        del SECTIONS["test-ruleset"]
+    assert b"%PDF" in pdf[:8]
+
+
+def test_printing_refuses_unknown_language_and_paper() -> None:
+    with pytest.raises(ValueError, match="'fr'"):
+        join_cards([], lang="fr")
+    with pytest.raises(ValueError, match="'a5'"):
+        poster(Poster("E", "http://j", "http://h"), paper="a5")
+    with pytest.raises(ValueError, match="'cards-a3'"):
+        join_cards([], paper="a3")
+
+
+def test_printing_card_names_fall_back_to_english() -> None:
+    card = Card("ranch", {"en": "Ranch", "he": "TODO", "nl": "Veehouderij"}, 1, 6)
+    assert card.name("he") == "Ranch" and card.name("nl") == "Veehouderij"
+
+
+def test_printing_page_specs_exist_for_every_paper() -> None:
+    for paper in ("a4", "letter", "a3"):
+        spec = page_spec(paper)
+        assert spec.margin > 0 and spec.page[0] < spec.page[1]
