@@ -7,9 +7,8 @@ import time
 from typing import Any
 
 from companion.rules.catalog import load_catalog
-from companion.rules.engine import decide, evolve
+from companion.rules.engine import decide, evolve_all
 from companion.rules.moves import Roll
-from companion.rules.state import Phase
 from companion.simulate import random_game
 
 
@@ -35,17 +34,14 @@ def bench_rules(seconds: float = 5.0, seed: int = 1) -> dict[str, Any]:
     started = time.perf_counter()
     while time.perf_counter() - started < seconds / 2:
         for state, move in rng.sample(positions, min(1000, len(positions))):
-            dice = move.dice
-            if state.phase is Phase.ROLL:
-                for event in decide(state, state.active, Roll(dice), catalog):
-                    state = evolve(state, event)
-                resolved += 1
+            evolve_all(state, decide(state, state.active, move, catalog))
+            resolved += 1
     roll_time = time.perf_counter() - started
     return {
         "games": games,
         "moves_per_second": round(moves / game_time),
         "rolls_in_games_per_second": round(rolls / game_time),
         "table_rolls_resolved_per_second": round(resolved / roll_time),
-        "method": "one process, one core; roll resolution = decide(Roll) + evolve of its events "
+        "method": "one process, one core; roll resolution = decide(Roll) + evolve_all of its events "
                   "on positions reached by random legal games of 2-4 seats",
     }

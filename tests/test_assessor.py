@@ -7,7 +7,6 @@ from companion.rules.assessor import ASSESSOR_DECK, assessor_turn, resolve_asses
 from companion.rules.errors import RuleError
 
 
-
 def turn(coins, assessed, draws):
     return assessor_turn(CATALOG, coins, assessed, draws)
 

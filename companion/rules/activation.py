@@ -18,6 +18,8 @@ def counter_clockwise(state: TableState) -> list[int]:
 
 def mall_bonus(catalog: Catalog, player: Player, card: Establishment) -> int:
     """The Shopping Mall's extra coins per copy for a card with a bread or cup icon."""
+    if not player.landmarks:
+        return 0
     for landmark in player.landmarks:
         mall = catalog.landmarks[landmark]
         if mall.effect == "mall_bonus" and card.icon in mall.bonus_icons:
@@ -33,6 +35,7 @@ class IncomeRun:
         self.catalog = catalog
         self.coins = [player.coins for player in state.players]
         self.transfers: list[CoinsTransferred] = []
+        self.others = counter_clockwise(state)
 
     def from_bank(self, seat: int, amount: int, card: str, copies: int, bonus: int) -> None:
         if amount:
@@ -62,33 +65,35 @@ def resolve_income(
     """The transfers a roll of `total` causes, and the purple questions left for the roller."""
     run = IncomeRun(state, catalog)
     cards = catalog.by_roll[total] if 0 < total < len(catalog.by_roll) else ()
-    roller = state.active
-    for seat in counter_clockwise(state):
-        _pay_red(run, seat, cards)
-    n = len(state.players)
-    for seat in [(roller + step) % n for step in range(n)]:
-        _pay_blue_green(run, seat, cards)
-    pending = _pay_purple(run, cards)
+    red = [card for card in cards if card.colour == "red"]
+    if red:
+        for seat in run.others:
+            _pay_red(run, seat, red)
+    income = [card for card in cards if card.colour in ("blue", "green")]
+    if income:
+        for seat in (state.active, *reversed(run.others)):
+            _pay_blue_green(run, seat, income)
+    pending = _pay_purple(run, cards) if state.roller.cards.keys() & catalog.purple else ()
     return run.transfers, pending
 
 
-def _pay_red(run: IncomeRun, creditor: int, cards: tuple[Establishment, ...]) -> None:
+def _pay_red(run: IncomeRun, creditor: int, cards: list[Establishment]) -> None:
     """One creditor's red cards, all paid before the next creditor gets anything."""
     player = run.state.players[creditor]
     for card in cards:
-        copies = player.owns(card.id)
-        if card.colour == "red" and copies:
+        copies = player.cards.get(card.id, 0)
+        if copies:
             bonus = mall_bonus(run.catalog, player, card)
             due = copies * (card.amount + bonus)
             run.from_player(run.state.active, creditor, due, card.id, copies, bonus)
 
 
-def _pay_blue_green(run: IncomeRun, seat: int, cards: tuple[Establishment, ...]) -> None:
+def _pay_blue_green(run: IncomeRun, seat: int, cards: list[Establishment]) -> None:
     """Blue pays every owner; green pays only the roller. Both come from the bank."""
     player = run.state.players[seat]
     for card in cards:
-        copies = player.owns(card.id)
-        if not copies or card.colour not in ("blue", "green"):
+        copies = player.cards.get(card.id, 0)
+        if not copies:
             continue
         if card.colour == "green" and seat != run.state.active:
             continue
@@ -114,13 +119,13 @@ def _pay_purple(run: IncomeRun, cards: tuple[Establishment, ...]) -> tuple[Choic
         if card.colour != "purple" or not state.roller.owns(card.id):
             continue
         if card.effect == "take_from_each":
-            for seat in counter_clockwise(state):
+            for seat in run.others:
                 run.from_player(seat, roller, card.amount, card.id, 1, 0)
         elif card.effect == "take_from_one":
             if state.bank_pays_players:
                 run.from_bank(roller, card.amount, card.id, 1, 0)
                 continue
-            with_coins = [seat for seat in counter_clockwise(state) if run.coins[seat] > 0]
+            with_coins = [seat for seat in run.others if run.coins[seat] > 0]
             if len(with_coins) == 1:
                 run.from_player(with_coins[0], roller, card.amount, card.id, 1, 0)
             elif with_coins:

@@ -70,6 +70,7 @@ class Catalog:
     establishments: Mapping[str, Establishment]
     landmarks: Mapping[str, Landmark]
     by_roll: tuple[tuple[Establishment, ...], ...]
+    purple: frozenset[str]
 
     def establishment(self, card_id: str) -> Establishment:
         try:
@@ -124,6 +125,7 @@ def load_catalog_file(path: Path) -> Catalog:
         establishments=MappingProxyType({card.id: card for card in ordered}),
         landmarks=MappingProxyType({lm.id: lm for lm in landmarks}),
         by_roll=by_roll,
+        purple=frozenset(card.id for card in establishments if card.is_purple),
     )
 
 

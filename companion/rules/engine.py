@@ -1,14 +1,13 @@
 """The referee: `decide` checks a move and returns events, `evolve` applies one event.
 
 `decide` may refuse with a RuleError and never changes anything; `evolve` never fails.
-Replaying a table is `functools.reduce(evolve, events, start)`.
+Replaying a table is a fold of `evolve` over its events (`replay`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
-from functools import reduce
+from dataclasses import fields, replace
 from typing import Any
 
 from companion.rules import activation
@@ -52,7 +51,15 @@ from companion.rules.moves import (
     SwapEstablishments,
     TargetTvStation,
 )
-from companion.rules.state import BANK, Choice, Phase, Player, TableState, frozen_counts
+from companion.rules.state import (
+    BANK,
+    Account,
+    Choice,
+    Phase,
+    Player,
+    TableState,
+    frozen_counts,
+)
 
 # ---------------------------------------------------------------- decide
 
@@ -242,17 +249,50 @@ def default_move(state: TableState) -> Move | None:
 
 def evolve(state: TableState, event: Event) -> TableState:
     """The state after `event`. Never fails: events were checked when they were decided."""
-    return _APPLY[type(event)](state, event)
+    return evolve_all(state, (event,))
+
+
+def evolve_all(state: TableState, events: Iterable[Event]) -> TableState:
+    """The state after every event in turn: the same as folding `evolve`, but the new state
+    is built once (a roll makes several events, and building a state is the costly part)."""
+    draft = _Draft(state)
+    for event in events:
+        _APPLY[type(event)](draft, event)
+    return draft.build()
 
 
 def replay(start: TableState, events: Iterable[Event]) -> TableState:
-    return reduce(evolve, events, start)
+    return evolve_all(start, events)
 
 
-def _with_player(state: TableState, seat: int, **changes: Any) -> tuple[Player, ...]:
-    players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return tuple(players)
+_STATE_FIELDS = tuple(field.name for field in fields(TableState))
+
+
+class _Draft:
+    """A private, mutable copy of a state while events are applied to it."""
+
+    __slots__ = ("values", "players")
+
+    def __init__(self, state: TableState) -> None:
+        self.values: dict[str, Any] = {name: getattr(state, name) for name in _STATE_FIELDS}
+        self.players = list(state.players)
+
+    def change_player(self, seat: int, **changes: Any) -> None:
+        self.players[seat] = replace(self.players[seat], **changes)
+
+    def move_coins(self, account: Account, amount: int) -> None:
+        if account == BANK:
+            self.values["bank"] += amount
+        else:
+            player = self.players[account]
+            self.players[account] = Player(
+                player.name, player.coins + amount, player.cards, player.landmarks,
+                player.dice_count,
+            )
+
+    def build(self) -> TableState:
+        self.values["players"] = tuple(self.players)
+        return TableState(**self.values)
 
 
 def _add_card(player: Player, card: str, count: int) -> dict[str, int]:
@@ -261,86 +301,73 @@ def _add_card(player: Player, card: str, count: int) -> dict[str, int]:
     return cards
 
 
-def _dice_count_chosen(state: TableState, event: DiceCountChosen) -> TableState:
-    return replace(state, players=_with_player(state, event.seat, dice_count=event.count))
+def _dice_count_chosen(draft: _Draft, event: DiceCountChosen) -> None:
+    draft.change_player(event.seat, dice_count=event.count)
 
 
-def _dice_rolled(state: TableState, event: DiceRolled) -> TableState:
-    return replace(state, dice=event.dice, rerolled=state.rerolled or event.reroll)
+def _dice_rolled(draft: _Draft, event: DiceRolled) -> None:
+    draft.values["dice"] = event.dice
+    draft.values["rerolled"] = draft.values["rerolled"] or event.reroll
 
 
-def _reroll_offered(state: TableState, event: RerollOffered) -> TableState:
-    return replace(state, phase=Phase.REROLL)
+def _reroll_offered(draft: _Draft, event: RerollOffered) -> None:
+    draft.values["phase"] = Phase.REROLL
 
 
-def _coins_transferred(state: TableState, event: CoinsTransferred) -> TableState:
-    players = list(state.players)
-    bank = state.bank
-    if event.source == BANK:
-        bank -= event.amount
-    else:
-        payer = players[event.source]
-        players[event.source] = replace(payer, coins=payer.coins - event.amount)
-    if event.target == BANK:
-        bank += event.amount
-    else:
-        payee = players[event.target]
-        players[event.target] = replace(payee, coins=payee.coins + event.amount)
-    return replace(state, players=tuple(players), bank=bank)
+def _coins_transferred(draft: _Draft, event: CoinsTransferred) -> None:
+    draft.move_coins(event.source, -event.amount)
+    draft.move_coins(event.target, event.amount)
 
 
-def _roll_resolved(state: TableState, event: RollResolved) -> TableState:
-    phase = Phase.CHOOSE if event.pending else Phase.BUILD
-    return replace(
-        state, phase=phase, pending=event.pending, extra_turn=event.extra_turn, rerolled=True,
+def _roll_resolved(draft: _Draft, event: RollResolved) -> None:
+    draft.values.update(
+        phase=Phase.CHOOSE if event.pending else Phase.BUILD, pending=event.pending,
+        extra_turn=event.extra_turn, rerolled=True,
     )
 
 
-def _choice_answered(state: TableState, event: ChoiceAnswered) -> TableState:
-    pending = state.pending[1:]
-    return replace(state, pending=pending, phase=Phase.CHOOSE if pending else Phase.BUILD)
+def _choice_answered(draft: _Draft, event: ChoiceAnswered) -> None:
+    pending = draft.values["pending"][1:]
+    draft.values.update(pending=pending, phase=Phase.CHOOSE if pending else Phase.BUILD)
 
 
-def _swapped(state: TableState, event: EstablishmentsSwapped) -> TableState:
-    roller, other = state.players[event.seat], state.players[event.other]
+def _swapped(draft: _Draft, event: EstablishmentsSwapped) -> None:
+    roller, other = draft.players[event.seat], draft.players[event.other]
     roller_cards = _add_card(roller, event.give, -1)
     roller_cards[event.take] = roller_cards.get(event.take, 0) + 1
     other_cards = _add_card(other, event.take, -1)
     other_cards[event.give] = other_cards.get(event.give, 0) + 1
-    players = list(state.players)
-    players[event.seat] = replace(roller, cards=frozen_counts(roller_cards))
-    players[event.other] = replace(other, cards=frozen_counts(other_cards))
-    return replace(state, players=tuple(players))
+    draft.change_player(event.seat, cards=frozen_counts(roller_cards))
+    draft.change_player(event.other, cards=frozen_counts(other_cards))
 
 
-def _bought(state: TableState, event: EstablishmentBought) -> TableState:
-    cards = frozen_counts(_add_card(state.players[event.seat], event.card, 1))
-    supply = dict(state.supply)
-    supply[event.card] -= 1
-    return replace(
-        state, players=_with_player(state, event.seat, cards=cards),
-        supply=frozen_counts(supply), built=True,
+def _bought(draft: _Draft, event: EstablishmentBought) -> None:
+    draft.change_player(
+        event.seat, cards=frozen_counts(_add_card(draft.players[event.seat], event.card, 1)),
     )
+    supply = dict(draft.values["supply"])
+    supply[event.card] -= 1
+    draft.values.update(supply=frozen_counts(supply), built=True)
 
 
-def _landmark_built(state: TableState, event: LandmarkBuilt) -> TableState:
-    landmarks = state.players[event.seat].landmarks | {event.landmark}
-    players = _with_player(state, event.seat, landmarks=landmarks)
-    return replace(state, players=players, built=True)
+def _landmark_built(draft: _Draft, event: LandmarkBuilt) -> None:
+    landmarks = draft.players[event.seat].landmarks | {event.landmark}
+    draft.change_player(event.seat, landmarks=landmarks)
+    draft.values["built"] = True
 
 
-def _game_won(state: TableState, event: GameWon) -> TableState:
-    return replace(state, phase=Phase.FINISHED, winner=event.seat)
+def _game_won(draft: _Draft, event: GameWon) -> None:
+    draft.values.update(phase=Phase.FINISHED, winner=event.seat)
 
 
-def _turn_ended(state: TableState, event: TurnEnded) -> TableState:
-    return replace(
-        state, active=event.next_active, phase=Phase.ROLL, turn=state.turn + 1, dice=(),
+def _turn_ended(draft: _Draft, event: TurnEnded) -> None:
+    draft.values.update(
+        active=event.next_active, phase=Phase.ROLL, turn=draft.values["turn"] + 1, dice=(),
         rerolled=False, built=False, extra_turn=False, bonus_turn=event.bonus_turn, pending=(),
     )
 
 
-_APPLY: dict[type, Callable[[TableState, Any], TableState]] = {
+_APPLY: dict[type, Callable[[_Draft, Any], None]] = {
     DiceCountChosen: _dice_count_chosen,
     DiceRolled: _dice_rolled,
     RerollOffered: _reroll_offered,
