@@ -21,6 +21,7 @@ from companion.printing import (
     register,
     setup_sheets,
 )
+from companion.printing.bench import bench_join_cards
 from companion.printing.catalog import Card
 from companion.printing.cutmarks import draw_cut_marks
 from companion.printing.flow import para
@@ -173,3 +174,9 @@ def test_printing_page_specs_exist_for_every_paper() -> None:
     for paper in ("a4", "letter", "a3"):
         spec = page_spec(paper)
         assert spec.margin > 0 and spec.page[0] < spec.page[1]
+
+
+def test_printing_bench_reports_time_and_size() -> None:
+    result = bench_join_cards(seats=20)
+    assert result["seats"] == 20 and result["pages"] == 3
+    assert result["seconds"] > 0 and result["bytes"] > 10_000

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import TypeAlias
 
 from reportlab.lib import colors
 from reportlab.platypus import Flowable, SimpleDocTemplate, Table, TableStyle
@@ -12,10 +13,10 @@ from companion.printing.fonts import BOLD, REGULAR, register_fonts
 from companion.printing.layouts import page_spec
 from companion.printing.textfit import base_direction, draw_line, wrap
 
-Cell = str | Flowable
+Cell: TypeAlias = str | Flowable
 
 
-class BidiParagraph(Flowable):
+class BidiParagraph(Flowable):  # type: ignore[misc]  # reportlab has no type stubs
     """Text wrapped in logical order, then each line reordered with bidi and aligned.
 
     reportlab's Paragraph cannot reorder Hebrew without rlbidi, so we do it ourselves.
