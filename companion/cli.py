@@ -17,6 +17,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     resolve.add_argument("scenario", help="path to the scenario, or - for standard input")
     resolve.set_defaults(run=_resolve)
 
+    serve = commands.add_parser("serve", help="serve the hall on the LAN")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--db", help="the SQLite file (default: instance/companion.db)")
+    serve.add_argument("--demo", action="store_true", help="create a demo event first")
+    serve.set_defaults(run=_serve)
+
+    demo = commands.add_parser("demo", help="create the demo event and print it as JSON")
+    demo.add_argument("--db", required=True, help="the SQLite file")
+    demo.set_defaults(run=_demo)
+
     bench = commands.add_parser("bench", help="measure speed (not a test)")
     bench.add_argument("what", choices=["rules"])
     bench.add_argument("--seconds", type=float, default=5.0, help="how long to play")
@@ -50,6 +61,24 @@ def _resolve(args: argparse.Namespace) -> int:
     except RuleError as exc:
         return _refuse(exc.message)
     _print_json(outcome)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from companion.server import serve
+
+    return serve(args.host, args.port, args.db, demo=args.demo)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.hall import HallService
+    from companion.hall.demo import create_demo
+    from companion.journal import SqliteJournal
+
+    with SqliteJournal(Path(args.db)) as journal:
+        _print_json(create_demo(HallService(journal)))
     return 0
 
 

@@ -27,6 +27,7 @@ from companion.rules.errors import (
 )
 from companion.rules.events import (
     ChoiceAnswered,
+    CoinsAdjusted,
     CoinsTransferred,
     DiceCountChosen,
     DiceRolled,
@@ -229,6 +230,19 @@ def _check_dice(dice: tuple[int, ...], count: int) -> None:
             raise BadDice(f"a die shows 1 to 6, not {value!r}")
 
 
+def adjust(state: TableState, seat: int, amount: int, reason: str) -> list[Event]:
+    """The organizer's correction of a seat's coins, with a reason; never below zero."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.players):
+        raise InvalidChoice(f"there is no seat {seat!r} at this table")
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount == 0:
+        raise InvalidChoice(f"an adjustment is a whole number of coins other than 0, not {amount!r}")
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidChoice("an adjustment needs a reason")
+    if state.players[seat].coins + amount < 0:
+        raise CannotAfford(f"{state.players[seat].name} has {state.players[seat].coins} coins")
+    return [CoinsAdjusted(seat, amount, reason.strip())]
+
+
 # ---------------------------------------------------------------- defaults
 
 
@@ -319,6 +333,11 @@ def _coins_transferred(draft: _Draft, event: CoinsTransferred) -> None:
     draft.move_coins(event.target, event.amount)
 
 
+def _coins_adjusted(draft: _Draft, event: CoinsAdjusted) -> None:
+    draft.move_coins(BANK, -event.amount)
+    draft.move_coins(event.seat, event.amount)
+
+
 def _roll_resolved(draft: _Draft, event: RollResolved) -> None:
     draft.values.update(
         phase=Phase.CHOOSE if event.pending else Phase.BUILD, pending=event.pending,
@@ -372,6 +391,7 @@ _APPLY: dict[type, Callable[[_Draft, Any], None]] = {
     DiceRolled: _dice_rolled,
     RerollOffered: _reroll_offered,
     CoinsTransferred: _coins_transferred,
+    CoinsAdjusted: _coins_adjusted,
     RollResolved: _roll_resolved,
     ChoiceAnswered: _choice_answered,
     EstablishmentsSwapped: _swapped,

@@ -39,6 +39,15 @@ class CoinsTransferred:
 
 
 @dataclass(frozen=True, slots=True)
+class CoinsAdjusted:
+    """The organizer's correction: `amount` from the bank to the seat (negative: back)."""
+
+    seat: int
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class RollResolved:
     """Income is done; the purple questions still open, and whether doubles earned a turn."""
 
@@ -85,5 +94,5 @@ class TurnEnded:
 Event = (
     DiceCountChosen | DiceRolled | RerollOffered | CoinsTransferred | RollResolved
     | ChoiceAnswered | EstablishmentsSwapped | EstablishmentBought | LandmarkBuilt | GameWon
-    | TurnEnded
+    | TurnEnded | CoinsAdjusted
 )

@@ -1,0 +1,60 @@
+"""The hall's registry: events, tables and seats, rebuilt from the journal at start."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.rules.events import Event
+from companion.rules.state import TableState
+
+
+@dataclass
+class Seat:
+    name: str
+    token: str
+
+
+@dataclass
+class Move:
+    """One accepted action at a table: its journal records' move number and its events."""
+
+    number: int
+    author: str
+    events: list[Event]
+    before: TableState
+    reverted: bool = False
+
+
+@dataclass
+class Table:
+    id: str
+    event_id: str
+    name: str
+    ruleset: str
+    roll_mode: str  # "hall" or "own"
+    seats: list[Seat]
+    status: str = "setup"  # setup | running | paused | ended
+    state: TableState | None = None
+    seq: int = 0  # the journal's last sequence number for this table's stream
+    moves: list[Move] = field(default_factory=list)
+    waiting_since: float | None = None  # monotonic time a choice started waiting
+
+    @property
+    def stream(self) -> str:
+        return f"table:{self.id}"
+
+
+@dataclass
+class HallEvent:
+    id: str
+    name: str
+    dice_mode: str = "random"  # random | balanced
+    choice_seconds: int = 45
+    tables: list[str] = field(default_factory=list)
+    rolls: list[list[int]] = field(default_factory=list)
+    deck: list[list[int]] = field(default_factory=list)
+    seq: int = 0
+
+    @property
+    def stream(self) -> str:
+        return f"event:{self.id}"

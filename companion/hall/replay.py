@@ -1,0 +1,66 @@
+"""A table rebuilt from its journal records: the one fold used at start and by tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from companion.hall.model import Move, Seat, Table
+from companion.journal import Record
+from companion.rules.catalog import Catalog
+from companion.rules.codec import EVENT_TYPES, decode_event
+from companion.rules.engine import evolve_all
+from companion.rules.state import new_table
+
+
+def start_state(table: Table, catalog: Catalog) -> None:
+    """Deal the cards when a table first starts."""
+    names = tuple(seat.name for seat in table.seats)
+    table.state = new_table(catalog, names, ruleset=table.ruleset)
+
+
+def apply_record(table: Table, kind: str, data: dict[str, Any], author: str, catalog: Catalog) -> None:
+    """Apply one registry record (names, seats, status, undo) to a table."""
+    if kind == "renamed":
+        table.name = data["name"]
+    elif kind == "player_added":
+        table.seats.append(Seat(data["name"], data["token"]))
+    elif kind == "player_removed":
+        del table.seats[data["seat"]]
+    elif kind == "seat_reassigned":
+        table.seats[data["seat"]] = Seat(data["name"], data["token"])
+    elif kind == "status":
+        table.status = data["status"]
+        if table.status == "running" and table.state is None:
+            start_state(table, catalog)
+    elif kind == "reverted":
+        undone = table.moves.pop()
+        table.state = undone.before
+
+
+def rebuild_table(records: Iterable[Record], catalog: Catalog) -> Table:
+    """The table a stream's records describe, moves grouped by their move number."""
+    table: Table | None = None
+    for record in records:
+        data = record.data
+        if record.kind == "table_created":
+            table = Table(
+                id=data["id"], event_id=data["event_id"], name=data["name"],
+                ruleset=data["ruleset"], roll_mode=data["roll_mode"],
+                seats=[Seat(s["name"], s["token"]) for s in data["seats"]],
+            )
+        elif table is None:
+            raise ValueError(f"stream {record.stream!r} does not start with table_created")
+        elif record.kind in EVENT_TYPES:
+            assert table.state is not None
+            event = decode_event(record.kind, data)
+            if not table.moves or table.moves[-1].number != data["move"]:
+                table.moves.append(Move(data["move"], record.author, [], table.state))
+            table.moves[-1].events.append(event)
+            table.state = evolve_all(table.state, (event,))
+        else:
+            apply_record(table, record.kind, data, record.author, catalog)
+        table.seq = record.seq
+    if table is None:
+        raise ValueError("an empty table stream")
+    return table

@@ -1,0 +1,142 @@
+"""What each audience sees: pure functions of the hall's state. The same dict renders the
+first page and every Socket.IO update; no view ever holds a seat token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.hall.model import HallEvent, Table
+from companion.rules.catalog import Catalog
+from companion.rules.codec import encode_event
+from companion.rules.events import CoinsAdjusted, CoinsTransferred, DiceRolled, Event
+from companion.rules.moves import Build, ChooseDice, Reroll, Roll
+from companion.rules.options import legal_moves
+from companion.rules.state import BANK, Phase
+
+
+def table_header(table: Table) -> dict[str, Any]:
+    return {"id": table.id, "name": table.name, "ruleset": table.ruleset,
+            "roll_mode": table.roll_mode, "status": table.status}
+
+
+def last_roll_entries(table: Table) -> list[dict[str, Any]]:
+    """The coin movements since the latest roll (income, payments, builds, corrections)."""
+    collected: list[Event] = []
+    for move in reversed(table.moves):
+        for event in reversed(move.events):
+            collected.append(event)
+            if isinstance(event, DiceRolled) and not event.reroll:
+                return [entry_json(table, e) for e in reversed(collected)
+                        if isinstance(e, CoinsTransferred | CoinsAdjusted)]
+    return [entry_json(table, e) for e in reversed(collected)
+            if isinstance(e, CoinsTransferred | CoinsAdjusted)]
+
+
+def entry_json(table: Table, event: CoinsTransferred | CoinsAdjusted) -> dict[str, Any]:
+    def party(account: int | str) -> str:
+        return BANK if account == BANK else table.seats[int(account)].name
+
+    if isinstance(event, CoinsAdjusted):
+        source, target = (BANK, event.seat) if event.amount > 0 else (event.seat, BANK)
+        return {"from": party(source), "to": party(target), "from_seat": source,
+                "to_seat": target, "amount": abs(event.amount), "card": "adjustment",
+                "copies": 0, "mall_bonus": 0, "forgiven": 0, "reason": event.reason}
+    return {"from": party(event.source), "to": party(event.target), "from_seat": event.source,
+            "to_seat": event.target, "amount": event.amount, "card": event.card,
+            "copies": event.copies, "mall_bonus": event.mall_bonus, "forgiven": event.forgiven}
+
+
+def players_json(table: Table) -> list[dict[str, Any]]:
+    if table.state is None:
+        return [{"seat": i, "name": s.name, "coins": None, "cards": {}, "landmarks": [],
+                 "dice_count": 1} for i, s in enumerate(table.seats)]
+    return [{"seat": i, "name": p.name, "coins": p.coins, "cards": dict(p.cards),
+             "landmarks": sorted(p.landmarks), "dice_count": p.dice_count}
+            for i, p in enumerate(table.state.players)]
+
+
+def choices_json(table: Table, seat: int, catalog: Catalog) -> list[dict[str, Any]]:
+    """The moves this seat may make now, in the wire form of docs/api.md."""
+    state = table.state
+    if state is None or table.status != "running":
+        return []
+    choices = []
+    for move in legal_moves(state, seat, catalog):
+        if isinstance(move, Roll) and table.roll_mode == "hall":
+            continue
+        if isinstance(move, ChooseDice) and move.count == state.players[seat].dice_count:
+            continue
+        kind, data = _wire(move)
+        choices.append({"kind": kind, **data})
+    return choices
+
+
+_WIRE_KINDS = {"ChooseDice": "dice_count", "Roll": "roll", "KeepRoll": "keep",
+               "Reroll": "reroll", "TargetTvStation": "tv_station",
+               "SwapEstablishments": "business_center", "DeclineSwap": "business_center",
+               "Build": "build", "EndTurn": "end_turn"}
+
+
+def _wire(move: Any) -> tuple[str, dict[str, Any]]:
+    name = type(move).__name__
+    if isinstance(move, Roll | Reroll):
+        return _WIRE_KINDS[name], {}
+    if name == "TargetTvStation":
+        return "tv_station", {"target": move.target}
+    if name == "SwapEstablishments":
+        return "business_center", {"with": move.other, "give": move.give, "take": move.take}
+    if name == "DeclineSwap":
+        return "business_center", {"decline": True}
+    if isinstance(move, Build):
+        return "build", {"card": move.card}
+    if isinstance(move, ChooseDice):
+        return "dice_count", {"count": move.count}
+    return _WIRE_KINDS[name], {}
+
+
+def game_json(table: Table) -> dict[str, Any]:
+    state = table.state
+    return {
+        "active": state.active if state else None,
+        "phase": state.phase.value if state else "setup",
+        "turn": state.turn if state else 0,
+        "dice": list(state.dice) if state else [],
+        "pending": [c.value for c in state.pending] if state else [],
+        "extra_turn": state.extra_turn if state else False,
+        "winner": state.winner if state else None,
+        "entries": last_roll_entries(table),
+        "seq": table.seq,
+    }
+
+
+def seat_view(table: Table, seat: int, catalog: Catalog) -> dict[str, Any]:
+    """What one phone shows."""
+    return {"table": table_header(table), "seat": seat, "players": players_json(table),
+            **game_json(table), "choices": choices_json(table, seat, catalog)}
+
+
+def table_summary(table: Table) -> dict[str, Any]:
+    """One tile of the hall screen."""
+    state = table.state
+    waiting = None
+    if state is not None and state.phase in (Phase.REROLL, Phase.CHOOSE):
+        waiting = "reroll" if state.phase is Phase.REROLL else state.pending[0].value
+    return {**table_header(table), "players": [
+        {k: p[k] for k in ("seat", "name", "coins", "landmarks")} for p in players_json(table)
+    ], **game_json(table), "waiting": waiting,
+        "active_name": table.seats[state.active].name if state else None}
+
+
+def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
+    """What the projector shows: every table's summary and the hall's rolls."""
+    return {"event": {"id": event.id, "name": event.name, "dice_mode": event.dice_mode,
+                      "choice_seconds": event.choice_seconds},
+            "rolls": event.rolls, "tables": [table_summary(t) for t in tables]}
+
+
+def audit_json(table: Table) -> list[dict[str, Any]]:
+    """Every accepted move of a table with its events, for the organizer's audit view."""
+    return [{"move": m.number, "author": m.author,
+             "events": [dict(zip(("kind", "data"), encode_event(e), strict=True))
+                        for e in m.events]}
+            for m in table.moves]

@@ -1,0 +1,91 @@
+"""Events and moves to and from plain JSON-able dicts, for the journal and the wire."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from companion.rules import events as ev
+from companion.rules import moves as mv
+from companion.rules.errors import BadMove
+from companion.rules.state import Choice
+
+EVENT_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        ev.DiceCountChosen, ev.DiceRolled, ev.RerollOffered, ev.CoinsTransferred, ev.RollResolved,
+        ev.ChoiceAnswered, ev.EstablishmentsSwapped, ev.EstablishmentBought, ev.LandmarkBuilt,
+        ev.GameWon, ev.TurnEnded, ev.CoinsAdjusted,
+    )
+}
+
+
+def encode_event(event: ev.Event) -> tuple[str, dict[str, Any]]:
+    """(kind, data) of an event; tuples become lists, choices their names."""
+    data: dict[str, Any] = {}
+    for field in fields(event):
+        value = getattr(event, field.name)
+        if isinstance(value, tuple):
+            value = [str(v) if isinstance(v, Choice) else v for v in value]
+        elif isinstance(value, Choice):
+            value = value.value
+        data[field.name] = value
+    return type(event).__name__, data
+
+
+def decode_event(kind: str, data: dict[str, Any]) -> ev.Event:
+    """The event `encode_event` wrote."""
+    cls = EVENT_TYPES[kind]
+    values = {field.name: data[field.name] for field in fields(cls) if field.name in data}
+    if "dice" in values:
+        values["dice"] = tuple(values["dice"])
+    if "pending" in values:
+        values["pending"] = tuple(Choice(v) for v in values["pending"])
+    if "choice" in values:
+        values["choice"] = Choice(values["choice"])
+    event: ev.Event = cls(**values)
+    return event
+
+
+def _seat(move: dict[str, Any], key: str) -> int:
+    value = move.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadMove(f"{key!r} must be a seat number, not {value!r}")
+    return value
+
+
+def _text(move: dict[str, Any], key: str) -> str:
+    value = move.get(key)
+    if not isinstance(value, str) or not value:
+        raise BadMove(f"{key!r} must be a card id, not {value!r}")
+    return value
+
+
+def parse_move(move: Any, dice: tuple[int, ...] = ()) -> mv.Move:
+    """The rules move for a wire move `{"kind": ...}` (docs/api.md). Dice moves take the dice
+    the service drew."""
+    if not isinstance(move, dict):
+        raise BadMove("a move is an object with a kind")
+    kind = move.get("kind")
+    if kind == "roll":
+        return mv.Roll(dice)
+    if kind == "reroll":
+        return mv.Reroll(dice)
+    if kind == "dice_count":
+        count = move.get("count")
+        if count not in (1, 2) or isinstance(count, bool):
+            raise BadMove(f"'count' must be 1 or 2, not {count!r}")
+        return mv.ChooseDice(count)
+    if kind == "keep":
+        return mv.KeepRoll()
+    if kind == "tv_station":
+        return mv.TargetTvStation(_seat(move, "target"))
+    if kind == "business_center":
+        if move.get("decline"):
+            return mv.DeclineSwap()
+        return mv.SwapEstablishments(_seat(move, "with"), _text(move, "give"), _text(move, "take"))
+    if kind == "build":
+        return mv.Build(_text(move, "card"))
+    if kind == "end_turn":
+        return mv.EndTurn()
+    raise BadMove(f"unknown move kind {kind!r}")

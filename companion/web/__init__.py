@@ -1,0 +1,52 @@
+"""The Flask app factory and the unbound Socket.IO extension."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_socketio import SocketIO
+
+from companion.hall import HallService
+from companion.journal import SqliteJournal
+from companion.paths import resource_dir
+
+# threading: simple, works with sqlite3 as it is; the hall benchmark (README) measures it.
+ASYNC_MODE = "threading"
+MAX_BODY = 64 * 1024
+
+socketio = SocketIO()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__, template_folder=str(resource_dir("templates")),
+        static_folder=str(resource_dir("static")), instance_relative_config=True,
+    )
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, DATABASE=None, BASE_URL=None)
+    if test_config:
+        app.config.update(test_config)
+    database = app.config["DATABASE"] or str(Path(app.instance_path) / "companion.db")
+    Path(database).parent.mkdir(parents=True, exist_ok=True)
+    service = HallService(SqliteJournal(Path(database)))
+    app.extensions["hall"] = service
+    # Sessions stay valid across restarts: the secret is derived from the stored organizer key.
+    app.secret_key = hashlib.sha256(f"session:{service.organizer_key}".encode()).hexdigest()
+    app.config.update(SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True)
+
+    from companion.web import api, errors, pages, sockets
+
+    errors.init_app(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    socketio.init_app(app, async_mode=ASYNC_MODE, max_http_buffer_size=MAX_BODY,
+                      ping_interval=10, ping_timeout=20)
+    sockets.subscribe(service)
+    return app
+
+
+def hall_service(app: Flask) -> HallService:
+    service: HallService = app.extensions["hall"]
+    return service

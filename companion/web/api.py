@@ -1,0 +1,158 @@
+"""The organizer's JSON API (docs/api.md): events, tables, the hall roll, corrections, export."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.hall import HallError
+from companion.hall.model import Table
+from companion.hall.views import audit_json, hall_view, players_json, table_header
+from companion.web.auth import organizer_required, service
+
+bp = Blueprint("api", __name__)
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object; a malformed one is a 400 with a message."""
+    data = request.get_json(silent=True)
+    if data is None and request.get_data():
+        raise HallError("request/malformed", "the body is not valid JSON", 400)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise HallError("request/malformed", "the body must be a JSON object", 400)
+    return data
+
+
+def join_url(token: str) -> str:
+    return request.host_url.rstrip("/") + f"/j/{token}"
+
+
+def table_json(table: Table, tokens: bool = True) -> dict[str, Any]:
+    seats = [{"seat": i, "name": s.name} for i, s in enumerate(table.seats)]
+    if tokens:
+        for entry, seat in zip(seats, table.seats, strict=True):
+            entry.update(token=seat.token, join_path=f"/j/{seat.token}", join_url=join_url(seat.token))
+    return {**table_header(table), "event_id": table.event_id, "seats": seats}
+
+
+@bp.get("/healthz")
+def healthz() -> Any:
+    return jsonify({"ok": True, "events": len(service().events), "tables": len(service().tables)})
+
+
+@bp.post("/api/events")
+@organizer_required
+def create_event() -> Any:
+    data = body()
+    event = service().create_event(data.get("name"), data.get("dice_mode", "random"))
+    return jsonify({"id": event.id, "name": event.name, "dice_mode": event.dice_mode}), 201
+
+
+@bp.get("/api/events")
+@organizer_required
+def list_events() -> Any:
+    return jsonify([{"id": e.id, "name": e.name, "tables": e.tables}
+                    for e in service().events.values()])
+
+
+@bp.get("/api/events/<event_id>")
+@organizer_required
+def get_event(event_id: str) -> Any:
+    hall = service()
+    with hall.lock:
+        event = hall.event(event_id)
+        tables = [hall.tables[t] for t in event.tables]
+        return jsonify({**hall_view(event, tables),
+                        "table_seats": [table_json(t) for t in tables]})
+
+
+@bp.post("/api/events/<event_id>/settings")
+@organizer_required
+def event_settings(event_id: str) -> Any:
+    event = service().update_event(event_id, body())
+    return jsonify({"id": event.id, "dice_mode": event.dice_mode,
+                    "choice_seconds": event.choice_seconds})
+
+
+@bp.post("/api/events/<event_id>/tables")
+@organizer_required
+def create_table(event_id: str) -> Any:
+    data = body()
+    table = service().create_table(event_id, data.get("name"), data.get("players"),
+                                   data.get("ruleset", "machi-koro"), data.get("roll_mode", "hall"))
+    return jsonify(table_json(table)), 201
+
+
+@bp.post("/api/events/<event_id>/roll")
+@organizer_required
+def hall_roll(event_id: str) -> Any:
+    return jsonify(service().hall_roll(event_id))
+
+
+@bp.post("/api/tables/<table_id>/<action>")
+@organizer_required
+def table_action(table_id: str, action: str) -> Any:
+    hall, data = service(), body()
+    statuses = {"start": "running", "pause": "paused", "resume": "running", "end": "ended"}
+    if action in statuses:
+        table = hall.set_status(table_id, statuses[action])
+    elif action == "adjust":
+        table = hall.adjust(table_id, data.get("seat"), data.get("amount"), data.get("reason"))
+    elif action == "undo":
+        table = hall.undo(table_id)
+    elif action == "rename":
+        table = hall.rename_table(table_id, data.get("name"))
+    elif action == "add_player":
+        table = hall.add_player(table_id, data.get("name"))
+    elif action == "remove_player":
+        table = hall.remove_player(table_id, data.get("seat"))
+    elif action == "reassign":
+        table = hall.reassign_seat(table_id, data.get("seat"), data.get("name"))
+    else:
+        raise HallError("request/unknown_action", f"unknown table action {action!r}", 404)
+    return jsonify({**table_json(table), "players": players_json(table)})
+
+
+@bp.get("/api/tables/<table_id>/journal")
+@organizer_required
+def table_journal(table_id: str) -> Any:
+    hall = service()
+    with hall.lock:
+        return jsonify(audit_json(hall.table(table_id)))
+
+
+@bp.get("/api/events/<event_id>/export")
+@organizer_required
+def export(event_id: str) -> Any:
+    hall = service()
+    form = request.args.get("format", "json")
+    if form not in ("json", "csv"):
+        raise HallError("request/invalid", "format is json or csv", 400)
+    with hall.lock:
+        event = hall.event(event_id)
+        tables = [hall.tables[t] for t in event.tables]
+        results = [result_row(t, p) for t in tables for p in players_json(t)]
+        journal = [{"table": t.id, "seq": r.seq, "kind": r.kind, "author": r.author, "at": r.at,
+                    "data": r.data} for t in tables for r in hall.journal.read(t.stream)
+                   if r.kind not in ("table_created", "player_added", "seat_reassigned")]
+    if form == "json":
+        return jsonify({"event": {"id": event.id, "name": event.name}, "rolls": event.rolls,
+                        "results": results, "journal": journal})
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(results[0]) if results else ["table"])
+    writer.writeheader()
+    writer.writerows(results)
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename=event-{event.id}.csv"})
+
+
+def result_row(table: Table, player: dict[str, Any]) -> dict[str, Any]:
+    state = table.state
+    return {"table": table.name, "seat": player["seat"], "player": player["name"],
+            "coins": player["coins"], "landmarks": len(player["landmarks"]),
+            "winner": state is not None and state.winner == player["seat"]}

@@ -1,0 +1,33 @@
+"""Who is asking: the organizer (key or signed-in browser) or a seat (token or cookie)."""
+
+from __future__ import annotations
+
+import functools
+import hmac
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app, request, session
+
+from companion.hall import HallError, HallService
+
+
+def service() -> HallService:
+    hall: HallService = current_app.extensions["hall"]
+    return hall
+
+
+def is_organizer_key(key: Any) -> bool:
+    return isinstance(key, str) and hmac.compare_digest(key.encode(), service().organizer_key.encode())
+
+
+def organizer_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        header = request.headers.get("Authorization", "")
+        key = header[7:] if header.startswith("Bearer ") else None
+        if not (is_organizer_key(key) or session.get("organizer") is True):
+            raise HallError("auth/organizer", "this needs the organizer's key", 401)
+        return view(*args, **kwargs)
+
+    return wrapped
