@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.hall import dice as hall_dice
 from companion.hall.model import HallEvent, Move, Seat, Table
-from companion.hall.replay import apply_record, rebuild_table, start_state
+from companion.hall.replay import apply_record, rebuild_table
 from companion.journal import AppendRequest, Journal
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.codec import encode_event, parse_move
