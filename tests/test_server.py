@@ -1,0 +1,394 @@
+"""The hall server through its real HTTP API and Socket.IO handlers (Flask-SocketIO's test
+client) on a real SQLite file: the organizer's API, seats, refusals that change nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.hall.replay import rebuild_table
+from companion.rules.catalog import load_catalog
+from companion.web import create_app, hall_service, socketio
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
+    yield app
+    hall_service(app).journal.close()
+
+
+@pytest.fixture
+def http(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def key(app):
+    return hall_service(app).organizer_key
+
+
+def api(http, key, method, path, body=None, **kwargs):
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    return getattr(http, method)(path, json=body, headers=headers, **kwargs)
+
+
+def journal_size(app):
+    journal = hall_service(app).journal
+    return sum(len(journal.read(stream)) for stream in journal.streams())
+
+
+@pytest.fixture
+def event(http, key):
+    """An event with a hall-roll table (A, B, C) and an own-roll table (D, E, F), started."""
+    event = api(http, key, "post", "/api/events", {"name": "Night"}).get_json()
+    tables = []
+    for name, mode, players in (("T1", "hall", ["A", "B", "C"]), ("T2", "own", ["D", "E", "F"])):
+        table = api(http, key, "post", f"/api/events/{event['id']}/tables",
+                    {"name": name, "players": players, "roll_mode": mode}).get_json()
+        assert api(http, key, "post", f"/api/tables/{table['id']}/start").status_code == 200
+        tables.append(table)
+    return {"id": event["id"], "tables": tables}
+
+
+def phone(app, http, token):
+    client = socketio.test_client(app, auth={"token": token}, flask_test_client=http)
+    assert client.is_connected()
+    return client
+
+
+def last_view(client):
+    views = [m["args"][0] for m in client.get_received() if m["name"] == "view"]
+    return views[-1] if views else None
+
+
+def move(client, kind, request_id, **fields):
+    return client.emit("move", {"request_id": request_id, "move": {"kind": kind, **fields}},
+                       callback=True)
+
+
+def token(event, table, seat):
+    return event["tables"][table]["seats"][seat]["token"]
+
+
+# ---------------------------------------------------------------- organizer API
+
+
+def test_server_healthz_needs_no_key(http):
+    assert http.get("/healthz").get_json()["ok"] is True
+
+
+def test_server_organizer_call_without_key_is_refused_and_changes_nothing(app, http, event):
+    before = journal_size(app)
+    for path in ("/api/events", f"/api/events/{event['id']}/roll",
+                 f"/api/tables/{event['tables'][0]['id']}/undo"):
+        response = api(http, None, "post", path, {"name": "x"})
+        assert response.status_code == 401
+        assert response.get_json()["code"] == "auth/organizer"
+    assert api(http, "wrong-key", "post", "/api/events", {"name": "x"}).status_code == 401
+    assert journal_size(app) == before
+
+
+def test_server_create_table_gives_tokens_of_128_bits_and_join_urls(event):
+    seats = event["tables"][0]["seats"]
+    assert [s["name"] for s in seats] == ["A", "B", "C"]
+    assert len({s["token"] for s in seats}) == 3
+    assert all(len(s["token"]) >= 22 for s in seats)  # 16 random bytes, url-safe base64
+    assert seats[0]["join_url"].endswith(f"/j/{seats[0]['token']}")
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [({"name": ""}, 400), ({"name": "T", "players": ["A"]}, 400),
+     ({"name": "T", "players": ["A", "B", "C", "D", "E"]}, 400),
+     ({"name": "T", "players": ["A", "B"], "roll_mode": "sometimes"}, 400),
+     ({"name": "T", "players": ["A", "B"], "ruleset": "chess"}, 400),
+     ({"name": "T", "players": "A,B"}, 400), ({"name": "x" * 41, "players": ["A", "B"]}, 400)],
+)
+def test_server_bad_table_bodies_are_refused(app, http, key, event, body, code):
+    before = journal_size(app)
+    response = api(http, key, "post", f"/api/events/{event['id']}/tables", body)
+    assert response.status_code == code and response.get_json()["ok"] is False
+    assert journal_size(app) == before
+
+
+def test_server_malformed_json_is_a_400_and_changes_nothing(app, http, key, event):
+    before = journal_size(app)
+    response = http.post("/api/events", data="{name: ", content_type="application/json",
+                         headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "request/malformed"
+    response = api(http, key, "post", "/api/events", [1, 2])
+    assert response.status_code == 400
+    assert journal_size(app) == before
+
+
+def test_server_oversize_body_is_a_413_and_changes_nothing(app, http, key, event):
+    before = journal_size(app)
+    response = api(http, key, "post", "/api/events", {"name": "x" * 100_000})
+    assert response.status_code == 413
+    assert response.get_json()["message"] == "the request is too large"
+    assert journal_size(app) == before
+
+
+def test_server_unknown_routes_and_tables_are_404_json(http, key):
+    assert api(http, key, "post", "/api/tables/999/start").status_code == 404
+    assert api(http, key, "post", "/api/events/999/roll").get_json()["code"] == "event/unknown"
+    assert api(http, key, "post", "/api/tables/1/explode").status_code == 404
+
+
+def test_server_hall_roll_pays_every_hall_table_and_skips_own_roll_tables(app, http, key, event):
+    answer = api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": [1, 5]}).get_json()
+    assert answer["dice"] == [1, 5] and answer["tables"] == [event["tables"][0]["id"]]
+    hall = hall_service(app)
+    hall_table, own_table = (hall.tables[t["id"]] for t in event["tables"])
+    assert [p.coins for p in hall_table.state.players] == [4, 4, 4]  # wheat fields on a 1
+    assert own_table.state.dice == ()
+
+
+def test_server_hall_roll_bad_dice_refused(app, http, key, event):
+    before = journal_size(app)
+    for dice in ([0, 3], [3], [3, 7], ["1", "2"], [True, 2]):
+        response = api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": dice})
+        assert response.status_code == 400
+    assert journal_size(app) == before
+
+
+def test_server_balanced_deck_deals_each_pair_once_before_reshuffling(app, http, key):
+    event = api(http, key, "post", "/api/events", {"name": "Deck", "dice_mode": "balanced"}).get_json()
+    rolls = [tuple(api(http, key, "post", f"/api/events/{event['id']}/roll").get_json()["dice"])
+             for _ in range(31)]
+    assert len(set(rolls)) == 31
+    api(http, key, "post", f"/api/events/{event['id']}/roll")
+    assert len(hall_service(app).events[event["id"]].deck) == 35
+
+
+def test_server_adjust_and_undo_append_and_rebuild(app, http, key, event):
+    table_id = event["tables"][0]["id"]
+    response = api(http, key, "post", f"/api/tables/{table_id}/adjust",
+                   {"seat": 1, "amount": 4, "reason": "found coins"})
+    assert response.get_json()["players"][1]["coins"] == 7
+    assert api(http, key, "post", f"/api/tables/{table_id}/adjust",
+               {"seat": 1, "amount": -20, "reason": "x"}).status_code == 400
+    assert api(http, key, "post", f"/api/tables/{table_id}/adjust",
+               {"seat": 1, "amount": 2}).status_code == 400
+    response = api(http, key, "post", f"/api/tables/{table_id}/undo")
+    assert response.get_json()["players"][1]["coins"] == 3
+    assert api(http, key, "post", f"/api/tables/{table_id}/undo").status_code == 409
+    hall = hall_service(app)
+    table = hall.tables[table_id]
+    rebuilt = rebuild_table(hall.journal.read(table.stream), load_catalog())
+    assert rebuilt.state == table.state
+    kinds = [r.kind for r in hall.journal.read(table.stream)]
+    assert kinds[-2:] == ["CoinsAdjusted", "reverted"]
+
+
+def test_server_export_json_and_csv(http, key, event):
+    api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": [2, 2]})
+    data = api(http, key, "get", f"/api/events/{event['id']}/export?format=json").get_json()
+    assert data["rolls"] == [[2, 2]] and len(data["results"]) == 6
+    assert all("token" not in json.dumps(r) for r in data["journal"])
+    text = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv").get_data(as_text=True)
+    assert text.splitlines()[0] == "table,seat,player,coins,landmarks,winner"
+    assert api(http, key, "get", f"/api/events/{event['id']}/export?format=xml").status_code == 400
+
+
+def test_server_restart_rebuilds_every_table_from_the_journal(tmp_path, http, key, event, app):
+    api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": [3, 4]})
+    before = {t: (table.state, table.seq) for t, table in hall_service(app).tables.items()}
+    again = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
+    try:
+        after = {t: (table.state, table.seq) for t, table in hall_service(again).tables.items()}
+        assert after == before
+        assert hall_service(again).organizer_key == key
+    finally:
+        hall_service(again).journal.close()
+
+
+# ---------------------------------------------------------------- seats
+
+
+def test_server_phone_gets_its_view_on_connect(app, http, event):
+    client = phone(app, http, token(event, 1, 0))
+    view = last_view(client)
+    assert view["seat"] == 0 and view["table"]["roll_mode"] == "own"
+    assert [p["coins"] for p in view["players"]] == [3, 3, 3]
+    assert {"kind": "roll"} in view["choices"]
+    client.disconnect()
+
+
+def test_server_unknown_token_refuses_the_connection(app, http):
+    client = socketio.test_client(app, auth={"token": "nope"}, flask_test_client=http)
+    assert not client.is_connected()
+
+
+def test_server_own_roll_table_move_flow_and_broadcast(app, http, event):
+    active = phone(app, http, token(event, 1, 0))
+    other = phone(app, http, token(event, 1, 1))
+    other.get_received()
+    ack = move(active, "roll", "r1")
+    assert ack["ok"] is True and ack["view"]["phase"] == "build"
+    assert len(ack["view"]["dice"]) == 1
+    assert last_view(other)["seq"] == ack["view"]["seq"], "the other phone got the new state"
+    ack = move(active, "end_turn", "r2")
+    assert ack["ok"] and ack["view"]["active"] == 1
+    active.disconnect()
+    other.disconnect()
+
+
+def test_server_wrong_turn_is_refused_and_changes_nothing(app, http, event):
+    client = phone(app, http, token(event, 1, 2))
+    before = journal_size(app)
+    ack = move(client, "roll", "x1")
+    assert ack == {"ok": False, "code": "rule/not_your_turn", "message": "it is D's turn, not F's"}
+    assert journal_size(app) == before
+    client.disconnect()
+
+
+def test_server_hall_table_refuses_a_phone_roll(app, http, event):
+    client = phone(app, http, token(event, 0, 0))
+    assert move(client, "roll", "x1")["code"] == "table/hall_roll"
+    client.disconnect()
+
+
+def test_server_repeated_request_id_returns_first_answer_and_changes_nothing(app, http, event):
+    client = phone(app, http, token(event, 1, 0))
+    first = move(client, "roll", "same-id")
+    size = journal_size(app)
+    client.disconnect()
+    client = phone(app, http, token(event, 1, 0))  # also after a reconnect
+    again = move(client, "roll", "same-id")
+    assert again["ok"] is True and journal_size(app) == size
+    assert again["view"]["dice"] == first["view"]["dice"]
+    refused = move(client, "build", "r-build", card="castle")
+    assert refused["code"] == "rule/unknown_card"
+    assert move(client, "build", "r-build", card="ranch") == refused, "a refusal is the first answer too"
+    client.disconnect()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [None, 5, "roll", {"move": {"kind": "roll"}}, {"request_id": "", "move": {"kind": "roll"}},
+     {"request_id": "a", "move": {"kind": "fly"}}, {"request_id": "b", "move": "roll"},
+     {"request_id": "c", "move": {"kind": "build"}},
+     {"request_id": "d", "move": {"kind": "dice_count", "count": 3}},
+     {"request_id": "e", "move": {"kind": "tv_station", "target": "B"}}],
+)
+def test_server_malformed_moves_are_refused_with_a_message(app, http, event, payload):
+    client = phone(app, http, token(event, 1, 0))
+    before = journal_size(app)
+    ack = client.emit("move", payload, callback=True)
+    assert ack["ok"] is False and ack["message"] and ack["code"].split("/")[0] in ("request", "move")
+    assert journal_size(app) == before
+    client.disconnect()
+
+
+def test_server_stale_token_after_reassignment_stops_at_once(app, http, key, event):
+    old = token(event, 1, 0)
+    client = phone(app, http, old)
+    table_id = event["tables"][1]["id"]
+    answer = api(http, key, "post", f"/api/tables/{table_id}/reassign", {"seat": 0}).get_json()
+    new = answer["seats"][0]["token"]
+    assert new != old
+    client.get_received()
+    before = journal_size(app)
+    ack = move(client, "roll", "r1")
+    assert ack["code"] == "seat/unknown_token" and journal_size(app) == before
+    assert last_view(client) is None, "the old phone gets no more views"
+    assert not socketio.test_client(app, auth={"token": old}, flask_test_client=http).is_connected()
+    assert phone(app, http, new).is_connected()
+    assert http.get(f"/j/{old}").status_code == 404
+    client.disconnect()
+
+
+def test_server_hall_screen_sees_no_tokens(app, http, event):
+    screen = socketio.test_client(app, auth={"hall": event["id"]}, flask_test_client=http)
+    assert screen.is_connected()
+    received = json.dumps(screen.get_received())
+    assert "T1" in received
+    for table in event["tables"]:
+        for seat in table["seats"]:
+            assert seat["token"] not in received
+    assert screen.emit("move", {"request_id": "h", "move": {"kind": "roll"}}, callback=True)["code"] == \
+        "auth/not_a_seat"
+    screen.disconnect()
+    bad = socketio.test_client(app, auth={"hall": "999"}, flask_test_client=http)
+    assert not bad.is_connected()
+
+
+def test_server_name_with_markup_shows_as_text(app, http, key, event):
+    table = api(http, key, "post", f"/api/events/{event['id']}/tables",
+                {"name": "<i>T</i>", "players": ["<b>x</b>", "B"]}).get_json()
+    page = http.get(f"/j/{table['seats'][0]['token']}", follow_redirects=True).get_data(as_text=True)
+    assert "&lt;b&gt;x&lt;/b&gt;" in page and "<b>x</b>" not in page
+    assert "&lt;i&gt;T&lt;/i&gt;" in page
+
+
+def test_server_join_link_sets_cookie_and_play_page_knows_the_seat(http, event):
+    response = http.get(f"/j/{token(event, 0, 1)}")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/play")
+    assert "B" in http.get("/play").get_data(as_text=True)
+
+
+def test_server_choice_left_open_takes_the_default_when_time_runs_out(app, http, key, event):
+    hall = hall_service(app)
+    table_id = event["tables"][1]["id"]
+    api(http, key, "post", f"/api/tables/{table_id}/adjust", {"seat": 0, "amount": 40, "reason": "t"})
+    client = phone(app, http, token(event, 1, 0))
+    for rid, kind, extra in (("1", "roll", {}), ("2", "build", {"card": "radio_tower"}),
+                             ("3", "end_turn", {})):
+        assert move(client, kind, rid, **extra)["ok"]
+    for seat in (1, 2):
+        other = phone(app, http, token(event, 1, seat))
+        assert move(other, "roll", f"o{seat}")["ok"] and move(other, "end_turn", f"e{seat}")["ok"]
+        other.disconnect()
+    table = hall.tables[table_id]
+    assert move(client, "roll", "4")["view"]["phase"] == "reroll"
+    assert hall.expire_choices(now=table.waiting_since + 10) == []
+    assert hall.expire_choices(now=table.waiting_since + 46) == [table_id]
+    assert table.state.phase.value == "build"
+    assert hall.journal.read(table.stream)[-1].author == "timer"
+    client.disconnect()
+
+
+# ---------------------------------------------------------------- fuzz
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3),
+    max_leaves=8,
+)
+KINDS = st.sampled_from(["roll", "dice_count", "keep", "reroll", "tv_station", "business_center",
+                         "build", "end_turn", "fly", ""])
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(kind=KINDS, fields=st.dictionaries(st.sampled_from(["count", "target", "with", "give", "take",
+                                                            "card", "decline"]), JSON, max_size=3),
+       seat=st.integers(0, 2))
+def test_server_fuzzed_moves_never_fail_and_refusals_change_nothing(app, http, event, kind, fields, seat):
+    client = phone(app, http, token(event, 1, seat))
+    before = journal_size(app)
+    payload = {"request_id": f"fz-{before}-{kind}-{seat}", "move": {"kind": kind, **fields}}
+    ack = client.emit("move", payload, callback=True)
+    assert isinstance(ack, dict) and ack["code" if not ack["ok"] else "view"]
+    assert ack.get("code") != "server/error"
+    if not ack["ok"]:
+        assert journal_size(app) == before
+    client.disconnect()
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(path=st.sampled_from(["/api/events", "/api/events/1/tables", "/api/events/1/roll",
+                             "/api/events/1/settings", "/api/tables/1/adjust", "/api/tables/1/rename",
+                             "/api/tables/1/reassign", "/api/tables/2/add_player"]),
+       data=JSON)
+def test_server_fuzzed_api_bodies_never_500(app, http, key, event, path, data):
+    response = api(http, key, "post", path, data)
+    assert response.status_code < 500, response.get_data(as_text=True)
+    assert response.is_json
