@@ -358,7 +358,8 @@ def test_server_choice_left_open_takes_the_default_when_time_runs_out(app, http,
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10) | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3),
+    lambda children: (st.lists(children, max_size=3)
+                      | st.dictionaries(st.text(max_size=6), children, max_size=3)),
     max_leaves=8,
 )
 KINDS = st.sampled_from(["roll", "dice_count", "keep", "reroll", "tv_station", "business_center",
