@@ -1,0 +1,533 @@
+"""`companion bench hall`: hall rolls delivered to every phone, and move acks, measured.
+
+One run: the app (`python -m companion serve` on 127.0.0.1, a temporary database) in a
+subprocess; an event with `tables` hall-mode tables of 4 players, started; `phones` Socket.IO
+clients (python-socketio AsyncClient, websocket transport, in 1-2 client processes) on the seats.
+While phones stream moves (a build when their view offers one, else `dice_count` 1, both
+accepted) at `moves_per_second`, the organizer rolls `rolls` times. A roll's delivery time to a
+phone runs from just before the organizer's `POST /api/events/ID/roll` to the phone's receipt of
+the first `view` whose turn or dice changed (time.monotonic, one clock for every process on the
+machine); the next roll waits until every phone has the last one. Then the same clients, rolls
+and move stream against the floor (`companion.bench_floor`): a bare python-socketio server in the
+same async mode that emits a view of the same size to each seat's room from the roll request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import multiprocessing
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+SEATS = 4
+ROLL_WAIT = 30.0  # seconds a roll may take to reach every phone before it counts as missed
+ROLL_GAP = 1.0  # seconds between a roll reaching every phone and the next roll
+CONNECT_CONCURRENCY = 50
+
+
+# ---------------------------------------------------------------- the run
+
+
+def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int = 100,
+               floor: bool = True, *, async_mode: str | None = None,
+               client_processes: int | None = None, tweaks: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Figures of one run as a JSON-able dict (times in ms, memory in MB). With `async_mode`
+    None and no `tweaks` the app runs as shipped (`companion serve`); otherwise through
+    `companion.bench_floor app`, and the floor gets the same mode and tweaks."""
+    if phones < 1 or tables < 1 or rolls < 1 or moves_per_second < 0:
+        raise ValueError("phones, tables and rolls are at least 1; moves_per_second at least 0")
+    from companion.web import ASYNC_MODE
+
+    mode = async_mode or ASYNC_MODE
+    processes = client_processes or (1 if phones <= 600 else 2)
+    result: dict[str, Any] = {
+        "phones": phones, "tables": tables, "seats": tables * SEATS, "rolls": rolls,
+        "moves_per_second": moves_per_second, "async_mode": mode, "client_processes": processes,
+        "cpus": os.cpu_count(), "tweaks": list(tweaks),
+    }
+    tweak_args = [arg for tweak in tweaks for arg in ("--tweak", tweak)]
+    with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp:
+        port = _free_port()
+        command = ([sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
+                    "--db", str(Path(tmp) / "hall.db")] if async_mode is None and not tweaks else
+                   [sys.executable, "-m", "companion.bench_floor", "app", "--port", str(port),
+                    "--db", str(Path(tmp) / "hall.db"), "--async-mode", mode, *tweak_args])
+        with _Server(command, Path(tmp) / "app.log", key_prefix="organizer: ") as server:
+            base = f"http://{HOST}:{port}"
+            started = time.monotonic()
+            event_id, tokens = _set_up(base, server.key, tables)
+            result["setup_seconds"] = round(time.monotonic() - started, 2)
+            phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
+            roll_url = f"{base}/api/events/{event_id}/roll"
+            result["app"] = _phase(base, roll_url, server, phone_tokens, rolls, moves_per_second,
+                                   processes)
+        if floor:
+            size = result["app"].get("view_bytes", {}).get("p50") or 1500
+            port = _free_port()
+            command = [sys.executable, "-m", "companion.bench_floor", "floor", "--port", str(port),
+                       "--payload-bytes", str(size), "--async-mode", mode, *tweak_args]
+            with _Server(command, Path(tmp) / "floor.log") as server:
+                base = f"http://{HOST}:{port}"
+                result["floor"] = _phase(base, f"{base}/roll", server, phone_tokens, rolls,
+                                         moves_per_second, processes)
+    result["targets"] = _targets(result)
+    return result
+
+
+def _targets(result: dict[str, Any]) -> dict[str, Any]:
+    app = result["app"]
+    checks: dict[str, Any] = {
+        "every_roll_reached_every_phone": app["every_roll_reached_every_phone"],
+        "move_ack_p99_le_50ms": app["move_ack_ms"].get("p99") is not None
+        and app["move_ack_ms"]["p99"] <= 50,
+        "server_under_300mb": app["server_peak_mb"] < 300,
+    }
+    p99 = app["roll_to_phone_ms"]["p99"]
+    if result["phones"] >= 1100:
+        checks["roll_p99_le_250ms"] = p99 is not None and p99 <= 250
+    floor = result.get("floor")
+    if floor and floor["roll_to_phone_ms"]["p99"]:
+        ratio = p99 / floor["roll_to_phone_ms"]["p99"] if p99 is not None else math.inf
+        checks["p99_over_floor"] = round(ratio, 2) if p99 is not None else None
+        checks["p99_within_1_3x_floor"] = ratio <= 1.3
+    checks["all_met"] = all(v for k, v in checks.items() if isinstance(v, bool))
+    return checks
+
+
+def _set_up(base: str, key: str, tables: int) -> tuple[str, list[str]]:
+    event = _http(base + "/api/events", key, {"name": "Bench hall", "dice_mode": "random"})
+    tokens = []
+    for number in range(1, tables + 1):
+        players = [f"P{number}-{seat + 1}" for seat in range(SEATS)]
+        table = _http(f"{base}/api/events/{event['id']}/tables", key,
+                      {"name": f"Table {number}", "players": players, "ruleset": "machi-koro",
+                       "roll_mode": "hall"})
+        _http(f"{base}/api/tables/{table['id']}/start", key, {})
+        tokens += [seat["token"] for seat in table["seats"]]
+    return str(event["id"]), tokens
+
+
+def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: int,
+           moves_per_second: int, processes: int) -> dict[str, Any]:
+    """Connect the phones to one server, roll, stream moves, and gather the figures."""
+    context = multiprocessing.get_context("spawn")
+    processes = max(1, min(processes, len(tokens)))
+    slices = [tokens[i::processes] for i in range(processes)]
+    workers, pipes = [], []
+    figures: dict[str, Any] = {}
+    try:
+        for index, part in enumerate(slices):
+            ours, theirs = context.Pipe()
+            worker = context.Process(target=_worker, daemon=True,
+                                     args=(theirs, base, part, moves_per_second / processes, index))
+            worker.start()
+            theirs.close()
+            workers.append(worker)
+            pipes.append(ours)
+        started = time.monotonic()
+        ready = [_receive(pipe, 240) for pipe in pipes]
+        figures["connect_seconds"] = round(time.monotonic() - started, 2)
+        figures["connected"] = sum(r["connected"] for r in ready)
+        figures["connect_failures"] = sum(r["failed"] for r in ready)
+        figures["connect_errors"] = sorted({e for r in ready for e in r["errors"]})[:5]
+        figures["server_threads_connected"] = server.status("Threads")
+        cpu_before = server.cpu_seconds()
+        for pipe in pipes:
+            pipe.send(("moves", True))
+        time.sleep(1.0)
+        starts, dice, http_ms = [], [], []
+        for number in range(1, rolls + 1):
+            for pipe in pipes:
+                pipe.send(("expect", number))
+            start = time.monotonic()
+            try:
+                answer = _http(roll_url, server.key, {}, timeout=ROLL_WAIT)
+            except OSError as error:  # a saturated server: the rest of the rolls count as missed
+                figures["roll_error"] = f"roll {number}: {type(error).__name__}: {error}"
+                break
+            http_ms.append((time.monotonic() - start) * 1000)
+            starts.append(start)
+            dice.append(answer["dice"])
+            waiting = set(range(len(pipes)))
+            deadline = start + ROLL_WAIT
+            while waiting and time.monotonic() < deadline:
+                for pipe in wait([pipes[i] for i in waiting], deadline - time.monotonic()):
+                    message = pipe.recv()
+                    if message == ("done", number):
+                        waiting.discard(pipes.index(pipe))  # type: ignore[arg-type]
+            time.sleep(ROLL_GAP)
+        for pipe in pipes:
+            pipe.send(("moves", False))
+        time.sleep(1.0)
+        figures["server_cpu_seconds"] = round(server.cpu_seconds() - cpu_before, 2)
+        figures["server_peak_mb"] = round(server.status("VmHWM") / 1024, 1)
+        figures["server_threads_peak"] = server.status("Threads")
+        reports = []
+        for pipe in pipes:
+            pipe.send(("report", starts, dice))
+            reports.append(_receive(pipe, 60))
+    finally:
+        for pipe in pipes:
+            with contextlib.suppress(OSError):
+                pipe.send(("quit",))
+        for worker in workers:
+            worker.join(30)
+            if worker.is_alive():
+                worker.kill()
+                worker.join()
+            worker.close()
+        for pipe in pipes:
+            pipe.close()
+    latencies = [ms for r in reports for ms in r["latencies"]]
+    missed = sum(r["missed"] for r in reports) + len(tokens) * (rolls - len(starts))
+    acks = [a for r in reports for a in r["acks"]]
+    sizes = [s for r in reports for s in r["view_bytes"]]
+    duration = (time.monotonic() - starts[0]) if starts else 0
+    windows = [(start, start + max(ms, default=ROLL_WAIT * 1000) / 1000)
+               for start, ms in zip(starts, _per_roll(reports, len(starts)), strict=True)]
+    quiet = [a[1] for a in acks if a[1] is not None
+             and not any(begin <= a[0] + a[1] / 1000 and a[0] <= end for begin, end in windows)]
+    figures.update({
+        "deliveries": len(latencies), "expected_deliveries": len(tokens) * rolls,
+        "missed_deliveries": missed,
+        "wrong_dice": sum(r["wrong_dice"] for r in reports),
+        "every_roll_reached_every_phone": missed == 0 and figures["connected"] == len(tokens),
+        "roll_to_phone_ms": _summary(latencies, (0.5, 0.99)),
+        "roll_per_roll_p99_ms": [_summary(r, (0.99,))["p99"] for r in _per_roll(reports, len(starts))],
+        "roll_request_ms": _summary(http_ms, (0.5,)),
+        "move_ack_ms": {**_summary([a[1] for a in acks if a[1] is not None], (0.5, 0.99)),
+                        "sent": len(acks), "accepted": sum(1 for a in acks if a[2]),
+                        "timeouts": sum(1 for a in acks if a[1] is None),
+                        "builds": sum(1 for a in acks if a[3] == "build"),
+                        "rate_per_second": round(len(acks) / duration, 1) if duration else 0},
+        # the moves whose ack did not overlap a roll's fan-out (from the roll request to its
+        # last delivery): what a phone sees between rolls
+        "move_ack_between_rolls_ms": {**_summary(quiet, (0.5, 0.99)), "count": len(quiet)},
+        "view_bytes": _summary(sizes, (0.5,)),
+    })
+    return figures
+
+
+def _per_roll(reports: list[dict[str, Any]], rolls: int) -> list[list[float]]:
+    return [[ms for r in reports for ms in r["by_roll"][i]] for i in range(rolls)]
+
+
+def _summary(values: list[float], quantiles: tuple[float, ...]) -> dict[str, Any]:
+    ordered = sorted(values)
+    out: dict[str, Any] = {}
+    for q in quantiles:
+        name = f"p{round(q * 100)}"
+        out[name] = round(ordered[max(0, math.ceil(q * len(ordered)) - 1)], 1) if ordered else None
+    out["max"] = round(ordered[-1], 1) if ordered else None
+    return out
+
+
+# ---------------------------------------------------------------- servers and HTTP
+
+
+class _Server:
+    """A server subprocess: started, its organizer key read, its /proc figures, stopped."""
+
+    def __init__(self, command: list[str], log: Path, key_prefix: str | None = None) -> None:
+        self.command, self.log_path, self.key_prefix = command, log, key_prefix
+        self.key = ""
+
+    def __enter__(self) -> _Server:
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 (closed in __exit__)
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=self.log,
+                                        stdin=subprocess.DEVNULL, env=env)
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def _wait_ready(self) -> None:
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + 60
+        lines: list[str] = []
+        while self.key_prefix and not self.key:
+            line = self.process.stdout.readline().decode(errors="replace")
+            if not line:
+                raise RuntimeError(f"server exited: {''.join(lines)}{self._log_tail()}")
+            lines.append(line)
+            if line.startswith(self.key_prefix):
+                self.key = line.rsplit("key=", 1)[1].strip()
+        self._drain = threading.Thread(target=self._read_rest, daemon=True)
+        self._drain.start()
+        url = self.command[self.command.index("--port") + 1]
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://{HOST}:{url}/healthz", timeout=2) as answer:
+                    answer.read()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"server exited: {self._log_tail()}") from None
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not answer: {self._log_tail()}")
+
+    def _read_rest(self) -> None:
+        assert self.process.stdout is not None
+        for _ in self.process.stdout:
+            pass
+
+    def _log_tail(self) -> str:
+        self.log.flush()
+        return self.log_path.read_bytes()[-2000:].decode(errors="replace")
+
+    def status(self, field: str) -> int:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+        return 0
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def __exit__(self, *_: Any) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        if hasattr(self, "_drain"):
+            self._drain.join(5)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self.log.close()
+
+
+def _http(url: str, key: str, body: dict[str, Any] | None = None, timeout: float = 60) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method="POST" if body is not None else "GET",
+                                     headers={"Authorization": f"Bearer {key}",
+                                              "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=timeout) as answer:
+        return json.loads(answer.read())
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def _receive(pipe: Connection, timeout: float) -> Any:
+    if not pipe.poll(timeout):
+        raise RuntimeError("a client process did not answer in time")
+    return pipe.recv()
+
+
+# ---------------------------------------------------------------- client processes
+
+
+class _Phone:
+    """One phone: its client, the last view, and when its turn or dice changed."""
+
+    __slots__ = ("token", "client", "view", "key", "changes", "worker")
+
+    def __init__(self, token: str, worker: _Worker) -> None:
+        self.token, self.worker = token, worker
+        self.client: Any = None
+        self.view: dict[str, Any] | None = None
+        self.key: tuple[Any, ...] = ()
+        self.changes: list[tuple[float, list[int]]] = []
+
+    def on_view(self, view: dict[str, Any]) -> None:
+        now = time.monotonic()
+        key = (view.get("turn"), tuple(view.get("dice") or ()))
+        first = self.view is None
+        self.view = view
+        if first:
+            self.key = key
+            self.worker.first_views += 1
+            self.worker.sample(view)
+        elif key != self.key:
+            self.key = key
+            self.changes.append((now, list(key[1])))
+            self.worker.changed(len(self.changes), view)
+
+
+class _Worker:
+    def __init__(self, pipe: Connection, url: str, tokens: list[str], rate: float, index: int) -> None:
+        self.pipe, self.url, self.rate, self.index = pipe, url, rate, index
+        self.phones = [_Phone(token, self) for token in tokens]
+        self.connected: list[_Phone] = []
+        self.counts: dict[int, int] = {}
+        self.expected = 0
+        self.first_views = 0
+        self.sizes: list[int] = []
+        self.acks: list[tuple[float, float | None, bool, str]] = []
+        self.moving = False
+        self.random = random.Random(index)
+        self.inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    def sample(self, view: dict[str, Any]) -> None:
+        if len(self.sizes) < 200:
+            self.sizes.append(len(json.dumps(view, separators=(",", ":"))))
+
+    def changed(self, number: int, view: dict[str, Any]) -> None:
+        self.counts[number] = self.counts.get(number, 0) + 1
+        self.sample(view)
+        self._check(number)
+
+    def _check(self, number: int) -> None:
+        if number == self.expected and self.counts.get(number, 0) >= len(self.connected):
+            self.pipe.send(("done", number))
+            self.expected = 0
+
+    async def run(self) -> None:
+        import socketio
+
+        loop = asyncio.get_running_loop()
+        loop.add_reader(self.pipe.fileno(), lambda: self.inbox.put_nowait(self.pipe.recv()))
+        gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+        errors: list[str] = []
+
+        async def connect(phone: _Phone) -> None:
+            client = socketio.AsyncClient(reconnection=False, handle_sigint=False)
+            client.on("view", phone.on_view)
+            async with gate:
+                try:
+                    await client.connect(self.url, auth={"token": phone.token},
+                                         transports=["websocket"], wait_timeout=60)
+                except Exception as error:  # counted and reported, not fatal
+                    errors.append(f"{type(error).__name__}: {error}")
+                    return
+            phone.client = client
+            self.connected.append(phone)
+
+        await asyncio.gather(*(connect(phone) for phone in self.phones))
+        deadline = time.monotonic() + 30
+        while self.first_views < len(self.connected) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        self.pipe.send({"connected": len(self.connected), "failed": len(errors),
+                        "errors": errors[:5], "first_views": self.first_views})
+        mover = loop.create_task(self.move_stream())
+        try:
+            while True:
+                message = await self.inbox.get()
+                if message[0] == "moves":
+                    self.moving = message[1]
+                elif message[0] == "expect":
+                    self.expected = message[1]
+                    self._check(message[1])
+                elif message[0] == "report":
+                    self.pipe.send(self.report(message[1], message[2]))
+                elif message[0] == "quit":
+                    break
+        finally:
+            mover.cancel()
+            for task in list(self.tasks):
+                task.cancel()
+            await asyncio.gather(mover, *self.tasks, return_exceptions=True)
+            await asyncio.gather(*(p.client.disconnect() for p in self.connected),
+                                 return_exceptions=True)
+            loop.remove_reader(self.pipe.fileno())
+
+    async def move_stream(self) -> None:
+        if self.rate <= 0 or not self.connected:
+            return
+        number = 0
+        due = time.monotonic()
+        while True:
+            if not self.moving:
+                await asyncio.sleep(0.05)
+                due = time.monotonic()
+                continue
+            due += 1 / self.rate
+            delay = due - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            phone = self.random.choice(self.connected)
+            builds = [c for c in (phone.view or {}).get("choices", ()) if c.get("kind") == "build"]
+            move = self.random.choice(builds) if builds else {"kind": "dice_count", "count": 1}
+            number += 1
+            task = asyncio.get_running_loop().create_task(
+                self.send(phone, f"bench-{self.index}-{number}", move))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def send(self, phone: _Phone, request_id: str, move: dict[str, Any]) -> None:
+        started = time.monotonic()
+        try:
+            answer = await phone.client.call("move", {"request_id": request_id, "move": move},
+                                             timeout=10)
+        except Exception:  # a timeout or a dropped connection: counted
+            self.acks.append((started, None, False, move["kind"]))
+            return
+        ok = isinstance(answer, dict) and bool(answer.get("ok"))
+        self.acks.append((started, (time.monotonic() - started) * 1000, ok, move["kind"]))
+
+    def report(self, starts: list[float], dice: list[list[int]]) -> dict[str, Any]:
+        latencies: list[float] = []
+        by_roll: list[list[float]] = [[] for _ in starts]
+        missed = wrong = 0
+        for phone in self.connected:
+            for number, start in enumerate(starts):
+                if number >= len(phone.changes):
+                    missed += 1
+                    continue
+                at, seen = phone.changes[number]
+                if not seen or seen[0] != dice[number][0]:
+                    wrong += 1
+                ms = (at - start) * 1000
+                latencies.append(ms)
+                by_roll[number].append(ms)
+        missed += (len(self.phones) - len(self.connected)) * len(starts)
+        return {"latencies": latencies, "by_roll": by_roll, "missed": missed, "wrong_dice": wrong,
+                "acks": self.acks, "view_bytes": self.sizes}
+
+
+def _worker(pipe: Connection, url: str, tokens: list[str], rate: float, index: int) -> None:
+    try:
+        asyncio.run(_Worker(pipe, url, tokens, rate, index).run())
+    finally:
+        pipe.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m companion.bench_hall PHONES TABLES [ROLLS] [--async-mode M]` until cli.py
+    wires `companion bench hall`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m companion.bench_hall")
+    parser.add_argument("--phones", type=int, default=100)
+    parser.add_argument("--tables", type=int)
+    parser.add_argument("--rolls", type=int, default=10)
+    parser.add_argument("--moves-per-second", type=int, default=100)
+    parser.add_argument("--no-floor", action="store_true")
+    parser.add_argument("--async-mode")
+    parser.add_argument("--client-processes", type=int)
+    parser.add_argument("--tweak", action="append", default=[])
+    args = parser.parse_args(argv)
+    tables = args.tables or math.ceil(args.phones / SEATS)
+    result = bench_hall(args.phones, tables, args.rolls, args.moves_per_second, not args.no_floor,
+                        async_mode=args.async_mode, client_processes=args.client_processes,
+                        tweaks=tuple(args.tweak))
+    print(json.dumps(result, indent=2), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

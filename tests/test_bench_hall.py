@@ -1,0 +1,43 @@
+"""`companion bench hall` run tiny: the figures' shape, and every roll reached every phone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.bench_floor import floor_view
+
+pytest.importorskip("aiohttp", reason="the bench's phones are python-socketio AsyncClients (aiohttp)")
+
+
+def test_the_floor_view_has_the_apps_shape_and_the_asked_size() -> None:
+    small, padded = floor_view(3, [4], 0), floor_view(3, [4], 1500)
+    assert {"table", "seat", "players", "phase", "turn", "dice", "entries", "seq", "choices"} <= set(small)
+    assert small["turn"] == 3 and small["dice"] == [4]
+    assert 1300 < len(json.dumps(padded)) <= 1500
+
+
+@pytest.mark.slow
+def test_a_tiny_hall_delivers_every_roll_to_every_phone() -> None:
+    from companion.bench_hall import bench_hall
+
+    result = bench_hall(8, 2, rolls=2, moves_per_second=20)
+    assert result["phones"] == 8 and result["seats"] == 8 and result["rolls"] == 2
+    for part in ("app", "floor"):
+        figures = result[part]
+        assert figures["connected"] == 8
+        assert figures["every_roll_reached_every_phone"], figures
+        assert figures["deliveries"] == figures["expected_deliveries"] == 16
+        assert figures["wrong_dice"] == 0
+        roll = figures["roll_to_phone_ms"]
+        assert 0 < roll["p50"] <= roll["p99"] <= roll["max"]
+        assert len(figures["roll_per_roll_p99_ms"]) == 2
+        assert 0 < figures["server_peak_mb"] < 300
+        acks = figures["move_ack_ms"]
+        assert acks["sent"] > 0 and acks["timeouts"] == 0
+        assert 0 < acks["p50"] <= acks["p99"] <= acks["max"]
+    assert result["app"]["move_ack_ms"]["accepted"] > 0
+    assert {"every_roll_reached_every_phone", "move_ack_p99_le_50ms", "server_under_300mb",
+            "p99_over_floor", "p99_within_1_3x_floor", "all_met"} <= set(result["targets"])
+    assert result["targets"]["every_roll_reached_every_phone"] is True
