@@ -29,9 +29,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.set_defaults(run=_demo)
 
     bench = commands.add_parser("bench", help="measure speed (not a test)")
-    bench.add_argument("what", choices=["rules"])
-    bench.add_argument("--seconds", type=float, default=5.0, help="how long to play")
+    bench.add_argument("what", choices=["rules", "hall"])
+    bench.add_argument("--seconds", type=float, default=5.0, help="rules: how long to play")
     bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--phones", type=int, default=1100, help="hall: phones to connect")
+    bench.add_argument("--tables", type=int, default=275, help="hall: tables (4 seats each)")
+    bench.add_argument("--rolls", type=int, default=10, help="hall: hall rolls to time")
+    bench.add_argument("--no-floor", action="store_true", help="hall: skip the bare server")
     bench.set_defaults(run=_bench)
 
     args = parser.parse_args(argv)
@@ -83,6 +87,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.what == "hall":
+        from companion.bench_hall import bench_hall
+
+        _print_json(bench_hall(args.phones, args.tables, rolls=args.rolls, floor=not args.no_floor))
+        return 0
     from companion.bench_rules import bench_rules
 
     _print_json(bench_rules(seconds=args.seconds, seed=args.seed))
