@@ -354,6 +354,39 @@ def test_server_choice_left_open_takes_the_default_when_time_runs_out(app, http,
     client.disconnect()
 
 
+def test_server_phone_request_id_cannot_shadow_the_hall_roll(app, http, event):
+    """A phone that happens to use the hall roll's own id must not make the roll a duplicate."""
+    hall = hall_service(app)
+    seat_token = token(event, 0, 1)
+    assert hall.move(seat_token, f"hall-roll-{event['id']}-1", {"kind": "dice_count", "count": 1})["ok"]
+    hall.hall_roll(event["id"], (1, 4))
+    table = hall.tables[event["tables"][0]["id"]]
+    rebuilt = rebuild_table(hall.journal.read(table.stream), load_catalog())
+    assert rebuilt.state == table.state and table.state.phase.value == "build"
+
+
+def test_server_choice_open_at_restart_still_times_out(tmp_path, app, http, key, event):
+    table_id = event["tables"][1]["id"]
+    api(http, key, "post", f"/api/tables/{table_id}/adjust", {"seat": 0, "amount": 40, "reason": "t"})
+    client = phone(app, http, token(event, 1, 0))
+    assert move(client, "roll", "1")["ok"] and move(client, "build", "2", card="radio_tower")["ok"]
+    assert move(client, "end_turn", "3")["ok"]
+    for seat in (1, 2):
+        other = phone(app, http, token(event, 1, seat))
+        assert move(other, "roll", f"o{seat}")["ok"] and move(other, "end_turn", f"e{seat}")["ok"]
+        other.disconnect()
+    assert move(client, "roll", "4")["view"]["phase"] == "reroll"
+    client.disconnect()
+    again = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
+    try:
+        hall = hall_service(again)
+        waiting = hall.tables[table_id].waiting_since
+        assert waiting is not None
+        assert hall.expire_choices(now=waiting + 60) == [table_id]
+    finally:
+        hall_service(again).journal.close()
+
+
 # ---------------------------------------------------------------- fuzz
 
 JSON = st.recursive(

@@ -84,6 +84,8 @@ class HallService:
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
             self.events[table.event_id].tables.append(table.id)
             self._index_tokens(table)
+            if table.state is not None and table.state.phase in (Phase.REROLL, Phase.CHOOSE):
+                table.waiting_since = time.monotonic()  # a choice open at a restart gets a full window
         if not self.organizer_key:
             key = secrets.token_urlsafe(16)
             self.journal.append("hall", 0, [("organizer_key", {"key": key})], author="server")
@@ -283,6 +285,9 @@ class HallService:
                 table, seat = self.seat_for(token)
             except HallError as error:
                 return refusal(error.code, error.message)
+            # Phones' ids live in their own namespace: a phone can never take an id the
+            # server uses for its own appends (the hall roll's).
+            request_id = f"phone:{request_id}"
             first = self.refused.get((table.id, request_id)) or self.journal.answer_for(
                 table.stream, request_id)
             if first is not None:
@@ -405,6 +410,8 @@ class HallService:
                                            request_id=f"hall-roll-{event.id}-{number}",
                                            author="hall"))
             results = self.journal.append_many(batch)
+            if any(result.duplicate for result in results):
+                raise RuntimeError("a hall roll's request id was already used; nothing applied")
             event.seq = results[0].last_seq
             self._apply_event_record(event, "hall_rolled", roll_data)
             for (table, groups, _), result in zip(plans, results[1:], strict=True):
