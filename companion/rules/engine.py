@@ -122,13 +122,8 @@ def _income(state: TableState, dice: tuple[int, ...], catalog: Catalog) -> list[
 
 def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog) -> list[Event]:
     _need_choice(state, Choice.TV_STATION)
-    target = move.target
-    if not isinstance(target, int) or target == state.active or not (
-        0 <= target < len(state.players)
-    ):
-        raise InvalidChoice(f"the TV Station needs another player's seat, not {target!r}")
-    card = catalog.establishment("tv_station") if "tv_station" in catalog.establishments else None
-    amount = card.amount if card else 5
+    target = _other_seat(state, move.target, "the TV Station")
+    amount = catalog.establishment("tv_station").amount
     paid = min(amount, state.players[target].coins)
     transfer = CoinsTransferred(target, state.active, paid, "tv_station", forgiven=amount - paid)
     return [transfer, ChoiceAnswered(Choice.TV_STATION)]
@@ -136,11 +131,7 @@ def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog) -> li
 
 def _swap(state: TableState, move: SwapEstablishments, catalog: Catalog) -> list[Event]:
     _need_choice(state, Choice.BUSINESS_CENTER)
-    other = move.other
-    if not isinstance(other, int) or other == state.active or not (
-        0 <= other < len(state.players)
-    ):
-        raise InvalidChoice(f"swap with another player's seat, not {other!r}")
+    other = _other_seat(state, move.other, "a Business Center swap")
     for card_id, owner in ((move.give, state.roller), (move.take, state.players[other])):
         if card_id not in catalog.establishments:
             raise UnknownCard(f"unknown establishment {card_id!r}")
@@ -150,6 +141,14 @@ def _swap(state: TableState, move: SwapEstablishments, catalog: Catalog) -> list
             raise InvalidChoice(f"{owner.name} owns no {card_id!r}")
     swapped = EstablishmentsSwapped(state.active, other, move.give, move.take)
     return [swapped, ChoiceAnswered(Choice.BUSINESS_CENTER)]
+
+
+def _other_seat(state: TableState, seat: object, what: str) -> int:
+    """A seat at this table other than the roller's, or InvalidChoice."""
+    if (not isinstance(seat, int) or isinstance(seat, bool) or seat == state.active
+            or not 0 <= seat < len(state.players)):
+        raise InvalidChoice(f"{what} needs another player's seat, not {seat!r}")
+    return seat
 
 
 def _decline(state: TableState, move: DeclineSwap, catalog: Catalog) -> list[Event]:
