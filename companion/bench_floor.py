@@ -110,12 +110,17 @@ def apply_tweaks(tweaks: list[str]) -> None:
     sent at most once a second and only when a hall screen or organizer is connected;
     with it, `views_once`: the part of the seat view common to a table built once per table, and
     `fanout_yield`: the publisher yields (socketio.sleep(0)) after every 100 emits, so sending
-    starts while the rest are encoded and moves are answered in between."""
+    starts while the rest are encoded and moves are answered in between;
+    `gc`: the cyclic collector runs after 50,000 allocations instead of 700 (fewer pauses)."""
     for tweak in tweaks:
         if tweak == "hall_coalesce":
             import companion.web.sockets
 
             companion.web.sockets.subscribe = subscribe_coalesced
+        elif tweak == "gc":
+            import gc
+
+            gc.set_threshold(50_000, 20, 100)
         elif tweak in ("views_once", "fanout_yield"):
             TWEAKS.add(tweak)
         elif tweak == "nodelay":
@@ -211,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db")
     parser.add_argument("--async-mode", default="threading")
     parser.add_argument("--tweak", action="append", default=[],
-                        choices=["nodelay", "hall_coalesce", "views_once", "fanout_yield"])
+                        choices=["nodelay", "hall_coalesce", "views_once", "fanout_yield", "gc"])
     args = parser.parse_args(argv)
     if args.what == "floor":
         run_floor(args.port, args.payload_bytes, args.async_mode, args.tweak)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import multiprocessing
@@ -418,6 +419,8 @@ class _Worker:
             self.connected.append(phone)
 
         await asyncio.gather(*(connect(phone) for phone in self.phones))
+        gc.collect()
+        gc.freeze()  # the phones' long-lived objects leave the collector's scans (fewer pauses)
         deadline = time.monotonic() + 30
         while self.first_views < len(self.connected) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
