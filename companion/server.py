@@ -4,9 +4,9 @@ organizer's link, and the timer that applies defaults to choices left waiting.""
 from __future__ import annotations
 
 import socket
-import sys
 import time
 
+from flask import Flask
 from werkzeug.serving import WSGIRequestHandler
 
 from companion.hall.demo import create_demo
@@ -24,19 +24,19 @@ def lan_addresses() -> list[str]:
     return sorted(address for address in found if not address.startswith("127."))
 
 
-def choice_timer() -> None:
+def choice_timer(app: Flask) -> None:
+    """Every second, apply the defaults to choices that waited too long (RULES.md 11)."""
     while True:
         time.sleep(1)
         try:
-            hall_service(_app).expire_choices()
+            hall_service(app).expire_choices()
         except Exception:  # the timer must outlive any one failure; it is logged
-            _app.logger.exception("choice timer")
+            app.logger.exception("choice timer")
 
 
 def serve(host: str, port: int, db: str | None, *, demo: bool = False) -> int:
-    global _app
-    _app = create_app({"DATABASE": db} if db else None)
-    hall = hall_service(_app)
+    app = create_app({"DATABASE": db} if db else None)
+    hall = hall_service(app)
     hosts = lan_addresses() if host in ("0.0.0.0", "") else [host]
     base = f"http://{(hosts or ['127.0.0.1'])[0]}:{port}"
     print(f"companion: serving on {host}:{port}", flush=True)
@@ -52,13 +52,8 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False) -> int:
     # Without TCP_NODELAY a move's view and its ack, two small writes on one socket, wait for
     # the phone's delayed ACK: about 40 ms per ack (measured by companion bench hall).
     WSGIRequestHandler.disable_nagle_algorithm = True
-    socketio.start_background_task(choice_timer)
-    socketio.run(_app, host=host, port=port, allow_unsafe_werkzeug=True, log_output=False,
+    socketio.start_background_task(choice_timer, app)
+    socketio.run(app, host=host, port=port, allow_unsafe_werkzeug=True, log_output=False,
                  use_reloader=False)
     return 0
 
-
-_app = None  # type: ignore[var-annotated]
-
-if __name__ == "__main__":
-    sys.exit(serve("127.0.0.1", 5000, None))

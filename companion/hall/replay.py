@@ -19,7 +19,7 @@ def start_state(table: Table, catalog: Catalog) -> None:
     table.state = new_table(catalog, names, ruleset=table.ruleset)
 
 
-def apply_record(table: Table, kind: str, data: dict[str, Any], author: str, catalog: Catalog) -> None:
+def apply_record(table: Table, kind: str, data: dict[str, Any], catalog: Catalog) -> None:
     """Apply one registry record (names, seats, status, undo) to a table."""
     if kind == "renamed":
         table.name = data["name"]
@@ -59,7 +59,7 @@ def rebuild_table(records: Iterable[Record], catalog: Catalog) -> Table:
             table.moves[-1].events.append(event)
             table.state = evolve_all(table.state, (event,))
         else:
-            apply_record(table, record.kind, data, record.author, catalog)
+            apply_record(table, record.kind, data, catalog)
         table.seq = record.seq
     if table is None:
         raise ValueError("an empty table stream")

@@ -265,7 +265,7 @@ class HallService:
             table = self.table(table_id)
             result = self.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
             table.seq = result.last_seq
-            apply_record(table, kind, data, "organizer", self.catalog)
+            apply_record(table, kind, data, self.catalog)
             self._index_tokens(table)
         self._publish(Change(tables=[table.id], events=[table.event_id]))
         return table
@@ -322,19 +322,13 @@ class HallService:
         while len(self.refused) > REFUSALS_KEPT:
             self.refused.popitem(last=False)
 
-    def _records(self, table: Table, events: list[Event], number: int) -> list[tuple[str, dict[str, Any]]]:
-        records = []
-        for event in events:
-            kind, data = encode_event(event)
-            records.append((kind, {**data, "move": number}))
-        return records
 
     def _commit(self, table: Table, events: list[Event], author: str,
                 request_id: str | None = None, answer: dict[str, Any] | None = None) -> None:
         """Append one move's events, then (only after the commit) evolve the table."""
         assert table.state is not None
-        number = (table.moves[-1].number + 1) if table.moves else 1
-        result = self.journal.append(table.stream, table.seq, self._records(table, events, number),
+        number = next_move_number(table)
+        result = self.journal.append(table.stream, table.seq, move_records(events, number),
                                      request_id=request_id, author=author, answer=answer)
         table.seq = result.last_seq
         self._evolve(table, number, author, events)
@@ -370,7 +364,7 @@ class HallService:
             result = self.journal.append(table.stream, table.seq, [("reverted", {"move": number})],
                                          author="organizer")
             table.seq = result.last_seq
-            apply_record(table, "reverted", {"move": number}, "organizer", self.catalog)
+            apply_record(table, "reverted", {"move": number}, self.catalog)
         self._publish(Change(tables=[table.id], events=[table.event_id]))
         return table
 
@@ -402,10 +396,9 @@ class HallService:
             number = len(event.rolls) + 1
             batch = [AppendRequest(event.stream, event.seq, event_records, author="organizer")]
             for table, groups, _ in plans:
-                records = []
-                first = (table.moves[-1].number + 1) if table.moves else 1
-                for offset, events in enumerate(groups):
-                    records += self._records(table, events, first + offset)
+                first = next_move_number(table)
+                records = [record for offset, events in enumerate(groups)
+                           for record in move_records(events, first + offset)]
                 batch.append(AppendRequest(table.stream, table.seq, records,
                                            request_id=f"hall-roll-{event.id}-{number}",
                                            author="hall"))
@@ -416,7 +409,7 @@ class HallService:
             self._apply_event_record(event, "hall_rolled", roll_data)
             for (table, groups, _), result in zip(plans, results[1:], strict=True):
                 table.seq = result.last_seq
-                first = (table.moves[-1].number + 1) if table.moves else 1
+                first = next_move_number(table)
                 for offset, events in enumerate(groups):
                     self._evolve(table, first + offset, "hall", events)
         self._publish(Change(tables=[t.id for t in playing], events=[event.id]))
@@ -467,6 +460,15 @@ class HallService:
     def _publish(self, change: Change) -> None:
         for listener in list(self.listeners):
             listener(change)
+
+
+def next_move_number(table: Table) -> int:
+    return table.moves[-1].number + 1 if table.moves else 1
+
+
+def move_records(events: list[Event], number: int) -> list[tuple[str, dict[str, Any]]]:
+    """A move's events as journal records, each tagged with the move they belong to."""
+    return [(kind, {**data, "move": number}) for kind, data in map(encode_event, events)]
 
 
 def refusal(code: str, message: str) -> dict[str, Any]:
