@@ -7,9 +7,9 @@ from typing import Any
 
 from companion.hall.model import HallEvent, Table
 from companion.rules.catalog import Catalog
-from companion.rules.codec import encode_event
+from companion.rules.codec import encode_event, wire_move
 from companion.rules.events import CoinsAdjusted, CoinsTransferred, DiceRolled, Event
-from companion.rules.moves import Build, ChooseDice, Reroll, Roll
+from companion.rules.moves import ChooseDice, Roll
 from companion.rules.options import legal_moves
 from companion.rules.state import BANK, Phase
 
@@ -66,32 +66,8 @@ def choices_json(table: Table, seat: int, catalog: Catalog) -> list[dict[str, An
             continue
         if isinstance(move, ChooseDice) and move.count == state.players[seat].dice_count:
             continue
-        kind, data = _wire(move)
-        choices.append({"kind": kind, **data})
+        choices.append(wire_move(move))
     return choices
-
-
-_WIRE_KINDS = {"ChooseDice": "dice_count", "Roll": "roll", "KeepRoll": "keep",
-               "Reroll": "reroll", "TargetTvStation": "tv_station",
-               "SwapEstablishments": "business_center", "DeclineSwap": "business_center",
-               "Build": "build", "EndTurn": "end_turn"}
-
-
-def _wire(move: Any) -> tuple[str, dict[str, Any]]:
-    name = type(move).__name__
-    if isinstance(move, Roll | Reroll):
-        return _WIRE_KINDS[name], {}
-    if name == "TargetTvStation":
-        return "tv_station", {"target": move.target}
-    if name == "SwapEstablishments":
-        return "business_center", {"with": move.other, "give": move.give, "take": move.take}
-    if name == "DeclineSwap":
-        return "business_center", {"decline": True}
-    if isinstance(move, Build):
-        return "build", {"card": move.card}
-    if isinstance(move, ChooseDice):
-        return "dice_count", {"count": move.count}
-    return _WIRE_KINDS[name], {}
 
 
 def game_json(table: Table) -> dict[str, Any]:

@@ -89,3 +89,27 @@ def parse_move(move: Any, dice: tuple[int, ...] = ()) -> mv.Move:
     if kind == "end_turn":
         return mv.EndTurn()
     raise BadMove(f"unknown move kind {kind!r}")
+
+
+def wire_move(move: mv.Move) -> dict[str, Any]:
+    """The wire form of a move, the inverse of `parse_move` (dice moves carry no dice)."""
+    match move:
+        case mv.ChooseDice(count=count):
+            return {"kind": "dice_count", "count": count}
+        case mv.Roll():
+            return {"kind": "roll"}
+        case mv.KeepRoll():
+            return {"kind": "keep"}
+        case mv.Reroll():
+            return {"kind": "reroll"}
+        case mv.TargetTvStation(target=target):
+            return {"kind": "tv_station", "target": target}
+        case mv.SwapEstablishments(other=other, give=give, take=take):
+            return {"kind": "business_center", "with": other, "give": give, "take": take}
+        case mv.DeclineSwap():
+            return {"kind": "business_center", "decline": True}
+        case mv.Build(card=card):
+            return {"kind": "build", "card": card}
+        case mv.EndTurn():
+            return {"kind": "end_turn"}
+    raise BadMove(f"unknown move {move!r}")
