@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from flask import Flask, jsonify, request
+from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from companion.hall import HallError
@@ -32,7 +33,7 @@ def init_app(app: Flask) -> None:
         message = messages.get(status, error.description or error.name)
         if request.path.startswith("/api/") or request.is_json:
             return error_json(f"http/{status}", message, status)
-        return (f"<!doctype html><title>{status}</title><p>{message}</p>", status,
+        return (f"<!doctype html><title>{status}</title><p>{escape(message)}</p>", status,
                 {"Content-Type": "text/html; charset=utf-8"})
 
     @app.errorhandler(Exception)

@@ -16,7 +16,7 @@ bp = Blueprint("pages", __name__)
 def join(token: str) -> Any:
     """A QR join card's link: keep the seat in a signed cookie, then open the phone page."""
     try:
-        table, seat = service().seat_for(token)
+        service().seat_for(token)
     except HallError as error:
         return render_template("pages/message.html", title="Join", message=error.message), 404
     session["seat_token"] = token
