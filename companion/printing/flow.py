@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
-from typing import TypeAlias
+from collections.abc import Callable, Sequence
+from typing import TypeAlias, TypeVar
 
 from reportlab.lib import colors
-from reportlab.platypus import Flowable, SimpleDocTemplate, Table, TableStyle
+from reportlab.platypus import Flowable, PageBreak, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from companion.printing.fonts import BOLD, REGULAR, register_fonts
 from companion.printing.layouts import page_spec
@@ -95,3 +95,21 @@ def render_story(paper: str, title: str, story: list[Flowable]) -> bytes:
     )
     doc.build(story)
     return buffer.getvalue()
+
+
+Item = TypeVar("Item")
+
+
+def one_page_each(
+    items: Sequence[Item], draw_page: Callable[[Item, str, float], list[Flowable]],
+    lang: str, paper: str, title: str,
+) -> bytes:
+    """A document with one page per item (a table's setup or result sheet)."""
+    spec = page_spec(paper)
+    width = spec.page[0] - 2 * spec.margin
+    story: list[Flowable] = []
+    for i, item in enumerate(items):
+        if i:
+            story.append(PageBreak())
+        story.extend(draw_page(item, lang, width))
+    return render_story(paper, title, story or [Spacer(1, 1)])

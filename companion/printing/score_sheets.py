@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak, Spacer
+from reportlab.platypus import Flowable, Spacer
 
-from companion.printing.flow import heading, para, render_story, table
+from companion.printing.flow import heading, one_page_each, para, table
 from companion.printing.i18n import is_rtl, text
-from companion.printing.layouts import page_spec
 from companion.printing.model import TableResult
 
 SIGNATURE_ROW = 13 * mm  # room to sign by hand
@@ -43,12 +42,5 @@ def _result_page(result: TableResult, lang: str, width: float) -> list[Flowable]
 
 def score_sheets(results: Sequence[TableResult], lang: str = "en", paper: str = "a4") -> bytes:
     """A result sheet for every table, one page each."""
-    spec = page_spec(paper)
-    width = spec.page[0] - 2 * spec.margin
-    story: list[Flowable] = []
-    for i, result in enumerate(results):
-        if i:
-            story.append(PageBreak())
-        story.extend(_result_page(result, lang, width))
     title = results[0].event_name if results else "Results"
-    return render_story(paper, title or "Results", story or [Spacer(1, 1)])
+    return one_page_each(results, _result_page, lang, paper, title or "Results")

@@ -10,12 +10,11 @@ from collections.abc import Callable, Sequence
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak, Spacer
+from reportlab.platypus import Flowable, Spacer
 
 from companion.printing.catalog import Card, load_catalog
-from companion.printing.flow import heading, para, render_story, table
+from companion.printing.flow import heading, one_page_each, para, table
 from companion.printing.i18n import is_rtl, text
-from companion.printing.layouts import page_spec
 from companion.printing.model import TableSheet
 
 Section = Callable[[TableSheet, str, float], list[Flowable]]
@@ -120,12 +119,5 @@ def _page(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
 
 def setup_sheets(tables: Sequence[TableSheet], lang: str = "en", paper: str = "a4") -> bytes:
     """Setup sheets for every table, one page each, drawn by the table's ruleset."""
-    spec = page_spec(paper)
-    width = spec.page[0] - 2 * spec.margin
-    story: list[Flowable] = []
-    for i, sheet in enumerate(tables):
-        if i:
-            story.append(PageBreak())
-        story.extend(_page(sheet, lang, width))
     title = tables[0].event_name if tables else "Setup"
-    return render_story(paper, title, story or [Spacer(1, 1)])
+    return one_page_each(tables, _page, lang, paper, title)
