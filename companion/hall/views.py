@@ -87,8 +87,20 @@ def game_json(table: Table) -> dict[str, Any]:
 
 def seat_view(table: Table, seat: int, catalog: Catalog) -> dict[str, Any]:
     """What one phone shows."""
-    return {"table": table_header(table), "seat": seat, "players": players_json(table),
-            **game_json(table), "choices": choices_json(table, seat, catalog)}
+    return seat_views(table, catalog, seats=(seat,))[0]
+
+
+def seat_views(table: Table, catalog: Catalog, seats: tuple[int, ...] | None = None) -> list[dict[str, Any]]:
+    """The views of several seats of one table: the part they share is built once (a hall roll
+    publishes every seat of every table, so this is the server's hot path)."""
+    common = {"table": table_header(table), "players": players_json(table), **game_json(table)}
+    chosen = range(len(table.seats)) if seats is None else seats
+    return [{**common, "seat": seat, **seat_part(table, seat, catalog)} for seat in chosen]
+
+
+def seat_part(table: Table, seat: int, catalog: Catalog) -> dict[str, Any]:
+    """The fields of a seat's view that differ from seat to seat."""
+    return {"choices": choices_json(table, seat, catalog)}
 
 
 def table_summary(table: Table) -> dict[str, Any]:
