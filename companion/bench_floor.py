@@ -5,9 +5,9 @@ bare python-socketio server in the app's async mode. A phone connects with `{"to
 joins the room `token:T`; `POST /roll` emits one view-sized `view` to every such room from the
 request, as the app's hall roll does; `move` is acked at once with a view.
 
-`python -m companion.bench_floor app --port P --db PATH --async-mode M`: `companion serve` on
-127.0.0.1 in another async mode (gevent: monkey-patched first), for experiments; the app itself
-is not changed.
+`python -m companion.bench_floor app --port P --db PATH --async-mode gevent --tweak gc`:
+`companion serve` on 127.0.0.1 with an experiment applied (see apply_tweaks); the app itself is
+not changed.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ import random
 import socket
 import sys
 from typing import Any
-
-TWEAKS: set[str] = set()
 
 
 def floor_view(turn: int, dice: list[int], size: int) -> dict[str, Any]:
@@ -47,6 +45,7 @@ def run_floor(port: int, payload_bytes: int, async_mode: str, tweaks: list[str])
 
         monkey.patch_all()
     apply_tweaks(tweaks)
+    set_nodelay()
     import socketio
 
     sio = socketio.Server(async_mode=async_mode, ping_interval=10, ping_timeout=20)
@@ -105,93 +104,34 @@ def run_floor(port: int, payload_bytes: int, async_mode: str, tweaks: list[str])
 
 def apply_tweaks(tweaks: list[str]) -> None:
     """Experiments on the server, made here so that no app file changes:
-    `nodelay`: TCP_NODELAY on every accepted connection (Werkzeug's handler; gevent's pywsgi);
-    `hall_coalesce`: seat views at once, but the hall view (every table of the event) built and
-    sent at most once a second and only when a hall screen or organizer is connected;
-    with it, `views_once`: the part of the seat view common to a table built once per table, and
-    `fanout_yield`: the publisher yields (socketio.sleep(0)) after every 100 emits, so sending
-    starts while the rest are encoded and moves are answered in between;
-    `gc`: the cyclic collector runs after 50,000 allocations instead of 700 (fewer pauses)."""
+    `gc`: the cyclic collector runs after 50,000 allocations instead of 700 (fewer pauses).
+    (The earlier experiments, TCP_NODELAY, a coalesced hall view, seat views built once per table
+    and yielding during a fan-out, are now what `companion serve` does.)"""
     for tweak in tweaks:
-        if tweak == "hall_coalesce":
-            import companion.web.sockets
-
-            companion.web.sockets.subscribe = subscribe_coalesced
-        elif tweak == "gc":
+        if tweak == "gc":
             import gc
 
             gc.set_threshold(50_000, 20, 100)
-        elif tweak in ("views_once", "fanout_yield"):
-            TWEAKS.add(tweak)
-        elif tweak == "nodelay":
-            from werkzeug.serving import WSGIRequestHandler
-
-            WSGIRequestHandler.disable_nagle_algorithm = True  # socketserver sets TCP_NODELAY
-            try:
-                from gevent import pywsgi
-            except ImportError:
-                continue
-            handle = pywsgi.WSGIServer.handle
-
-            def handle_nodelay(self: Any, sock: Any, address: Any, handle: Any = handle) -> None:
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                handle(self, sock, address)
-
-            pywsgi.WSGIServer.handle = handle_nodelay  # type: ignore[method-assign]
         else:
             raise SystemExit(f"unknown tweak {tweak!r}")
 
 
-def subscribe_coalesced(hall: Any) -> None:
-    """companion.web.sockets.subscribe with the hall view coalesced (the `hall_coalesce` tweak)."""
-    import threading
+def set_nodelay() -> None:
+    """TCP_NODELAY on every accepted connection, as `companion serve` does, so the floor is fair."""
+    from werkzeug.serving import WSGIRequestHandler
 
-    from companion.hall.views import choices_json, game_json, hall_view, players_json, seat_view, table_header
-    from companion.web import socketio
+    WSGIRequestHandler.disable_nagle_algorithm = True  # socketserver sets TCP_NODELAY
+    try:
+        from gevent import pywsgi
+    except ImportError:
+        return
+    handle = pywsgi.WSGIServer.handle
 
-    dirty: set[str] = set()
-    guard = threading.Lock()
+    def handle_nodelay(self: Any, sock: Any, address: Any, handle: Any = handle) -> None:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        handle(self, sock, address)
 
-    def listening(room: str) -> bool:
-        return bool(socketio.server.manager.rooms.get("/", {}).get(room))
-
-    def views(table: Any) -> list[tuple[str, dict[str, Any]]]:
-        if "views_once" not in TWEAKS:
-            return [(f"token:{s.token}", seat_view(table, i, hall.catalog))
-                    for i, s in enumerate(table.seats)]
-        common = {"table": table_header(table), "players": players_json(table), **game_json(table)}
-        return [(f"token:{s.token}", {**common, "seat": i,
-                                      "choices": choices_json(table, i, hall.catalog)})
-                for i, s in enumerate(table.seats)]
-
-    def publish(change: Any) -> None:
-        with hall.lock:
-            seat_views = [pair for t in change.tables for pair in views(hall.tables[t])]
-        for number, (room, view) in enumerate(seat_views, 1):
-            socketio.emit("view", view, to=room)
-            if number % 100 == 0 and "fanout_yield" in TWEAKS:
-                socketio.sleep(0)
-        with guard:
-            dirty.update(change.events)
-
-    def flush_halls() -> None:
-        while True:
-            socketio.sleep(1.0)
-            with guard:
-                events = sorted(dirty)
-                dirty.clear()
-            for event_id in events:
-                rooms = [r for r in (f"hall:{event_id}", "organizer") if listening(r)]
-                if not rooms:
-                    continue
-                with hall.lock:
-                    event = hall.events[event_id]
-                    view = hall_view(event, [hall.tables[t] for t in event.tables])
-                for room in rooms:
-                    socketio.emit("hall", view, to=room)
-
-    socketio.start_background_task(flush_halls)
-    hall.listeners[:] = [publish]
+    pywsgi.WSGIServer.handle = handle_nodelay  # type: ignore[method-assign]
 
 
 def run_app(port: int, db: str, async_mode: str, tweaks: list[str]) -> int:
@@ -202,7 +142,7 @@ def run_app(port: int, db: str, async_mode: str, tweaks: list[str]) -> int:
     apply_tweaks(tweaks)
     import companion.web
 
-    companion.web.ASYNC_MODE = async_mode  # create_app reads it when it runs
+    companion.web.SERVED_ASYNC_MODE = async_mode  # serve() reads it when it is imported
     from companion.server import serve
 
     return serve("127.0.0.1", port, db)
@@ -214,9 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--payload-bytes", type=int, default=1500)
     parser.add_argument("--db")
-    parser.add_argument("--async-mode", default="threading")
+    parser.add_argument("--async-mode", default="gevent")
     parser.add_argument("--tweak", action="append", default=[],
-                        choices=["nodelay", "hall_coalesce", "views_once", "fanout_yield", "gc"])
+                        choices=["gc"])
     args = parser.parse_args(argv)
     if args.what == "floor":
         run_floor(args.port, args.payload_bytes, args.async_mode, args.tweak)

@@ -51,9 +51,9 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
     `companion.bench_floor app`, and the floor gets the same mode and tweaks."""
     if phones < 1 or tables < 1 or rolls < 1 or moves_per_second < 0:
         raise ValueError("phones, tables and rolls are at least 1; moves_per_second at least 0")
-    from companion.web import ASYNC_MODE
+    from companion.web import SERVED_ASYNC_MODE
 
-    mode = async_mode or ASYNC_MODE
+    mode = async_mode or SERVED_ASYNC_MODE
     processes = client_processes or (1 if phones <= 600 else 2)
     result: dict[str, Any] = {
         "phones": phones, "tables": tables, "seats": tables * SEATS, "rolls": rolls,

@@ -1,4 +1,4 @@
-"""The `companion` command: resolve, bench (and serve, demo, print as they land)."""
+"""The `companion` command: resolve, serve, demo, print, bench."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 
@@ -27,6 +28,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo = commands.add_parser("demo", help="create the demo event and print it as JSON")
     demo.add_argument("--db", required=True, help="the SQLite file")
     demo.set_defaults(run=_demo)
+
+    _add_print(commands)
 
     bench = commands.add_parser("bench", help="measure speed (not a test)")
     bench.add_argument("what", choices=["rules", "hall"])
@@ -69,6 +72,10 @@ def _resolve(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    # gevent must patch the standard library before anything imports threading or socket users.
+    from gevent import monkey
+
+    monkey.patch_all()
     from companion.server import serve
 
     return serve(args.host, args.port, args.db, demo=args.demo)
@@ -84,6 +91,101 @@ def _demo(args: argparse.Namespace) -> int:
     with SqliteJournal(Path(args.db)) as journal:
         _print_json(create_demo(HallService(journal)))
     return 0
+
+
+def _add_print(commands: Any) -> None:
+    """`companion print KIND`: kind, paper and language are checked by _print (one line on
+    standard error, exit 2), not by argparse, so every refusal reads the same."""
+    printer = commands.add_parser(
+        "print", help="print an event's join cards, setup or score sheets, standings or poster",
+        description="Write one event's printout as a PDF. Nothing is written on a refusal.")
+    printer.add_argument("kind", metavar="{join-cards|setup-sheets|score-sheets|standings|poster}")
+    printer.add_argument("--db", required=True, help="the hall's SQLite file (as for serve)")
+    printer.add_argument("--event", required=True, help="the event's id")
+    printer.add_argument("--paper", default="a4", metavar="{a4|letter}",
+                         help="a4 (default) or letter; a3 for everything but join cards")
+    printer.add_argument("--lang", default="en", metavar="{en|he|nl}", help="en (default), he or nl")
+    printer.add_argument("--base-url", help="where phones reach the server; default: "
+                         "http://ADDRESS:5000 with the first LAN address companion serve prints")
+    printer.add_argument("--wifi-ssid", help="join cards and poster: a Wi-Fi QR for this network")
+    printer.add_argument("--wifi-password", default="", help="its password (none: an open network)")
+    printer.add_argument("-o", "--output", required=True, metavar="FILE.pdf")
+    printer.set_defaults(run=_print)
+
+
+def _print(args: argparse.Namespace) -> int:
+    """Exit 0 with the PDF written, or 2 with one line on stderr and nothing written."""
+    from companion.printing.from_hall import PrintOptions, check, render
+
+    wifi = None
+    if args.wifi_ssid:
+        from companion.printing.model import Wifi
+
+        wifi = Wifi(args.wifi_ssid, args.wifi_password, "WPA" if args.wifi_password else "nopass")
+    elif args.wifi_password:
+        return _refuse("print: --wifi-password needs --wifi-ssid")
+    options = PrintOptions(args.kind, args.paper, args.lang, args.base_url or _lan_base_url(), wifi)
+    output = Path(args.output)
+    try:
+        check(options)
+    except ValueError as exc:
+        return _refuse(f"print: {exc}")
+    if not output.parent.is_dir():
+        return _refuse(f"print: no folder {str(output.parent)!r} to write {output.name!r} in")
+    try:
+        pdf = _render_from_db(Path(args.db), args.event, options, render)
+    except LookupError as exc:
+        return _refuse(f"print: {exc.args[0]}")
+    try:
+        output.write_bytes(pdf)
+    except OSError as exc:
+        return _refuse(f"print: cannot write {args.output!r}: {exc.strerror}")
+    sys.stderr.write(f"companion: wrote {args.output} ({len(pdf):,} bytes)\n")
+    return 0
+
+
+def _lan_base_url() -> str:
+    """The address `companion serve` prints first for phones, on its default port."""
+    from companion.server import lan_addresses
+
+    return f"http://{(lan_addresses() or ['127.0.0.1'])[0]}:5000"
+
+
+def _render_from_db(db: Path, event: str, options: Any, render: Any) -> bytes:
+    """Open an existing hall database without changing it and render; LookupError names what
+    is missing (the file, a hall journal in it, the event)."""
+    import sqlite3
+
+    from companion.hall import HallError, HallService
+    from companion.journal import SqliteJournal
+
+    if not db.is_file():
+        raise LookupError(f"no database file {str(db)!r}")
+    if not _is_hall_journal(db):
+        raise LookupError(f"{str(db)!r} is not a companion hall database")
+    try:
+        with SqliteJournal(db) as journal:
+            return bytes(render(HallService(journal), event, options))
+    except HallError as exc:
+        raise LookupError(f"{exc.message} in {str(db)!r}") from None
+    except sqlite3.Error as exc:
+        raise LookupError(f"cannot read {str(db)!r}: {exc}") from None
+
+
+def _is_hall_journal(db: Path) -> bool:
+    """Read-only look: the journal's table with the hall's own stream (so opening the
+    journal creates nothing and appends no organizer key)."""
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT 1 FROM events WHERE stream = 'hall' LIMIT 1").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return row is not None
 
 
 def _bench(args: argparse.Namespace) -> int:

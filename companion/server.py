@@ -4,13 +4,15 @@ organizer's link, and the timer that applies defaults to choices left waiting.""
 from __future__ import annotations
 
 import socket
-import time
+from typing import Any
 
 from flask import Flask
-from werkzeug.serving import WSGIRequestHandler
 
 from companion.hall.demo import create_demo
-from companion.web import create_app, hall_service, socketio
+from companion.web import SERVED_ASYNC_MODE, create_app, hall_service, socketio
+
+# How often a served hall's screens get the hall view at most (see web.sockets.subscribe).
+HALL_PUBLISH_SECONDS = 0.25
 
 
 def lan_addresses() -> list[str]:
@@ -27,7 +29,7 @@ def lan_addresses() -> list[str]:
 def choice_timer(app: Flask) -> None:
     """Every second, apply the defaults to choices that waited too long (RULES.md 11)."""
     while True:
-        time.sleep(1)
+        socketio.sleep(1)
         try:
             hall_service(app).expire_choices()
         except Exception:  # the timer must outlive any one failure; it is logged
@@ -35,7 +37,9 @@ def choice_timer(app: Flask) -> None:
 
 
 def serve(host: str, port: int, db: str | None, *, demo: bool = False) -> int:
-    app = create_app({"DATABASE": db} if db else None)
+    """Serve until interrupted. gevent's monkey-patching must already have run (cli does it)."""
+    app = create_app({"DATABASE": db, "ASYNC_MODE": SERVED_ASYNC_MODE,
+                      "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS})
     hall = hall_service(app)
     hosts = lan_addresses() if host in ("0.0.0.0", "") else [host]
     base = f"http://{(hosts or ['127.0.0.1'])[0]}:{port}"
@@ -49,11 +53,22 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False) -> int:
         for seat in made["seats"]:
             print(f"join: {base}{seat['join_path']}  (table {seat['table']}, {seat['name']})",
                   flush=True)
-    # Without TCP_NODELAY a move's view and its ack, two small writes on one socket, wait for
-    # the phone's delayed ACK: about 40 ms per ack (measured by companion bench hall).
-    WSGIRequestHandler.disable_nagle_algorithm = True
     socketio.start_background_task(choice_timer, app)
-    socketio.run(app, host=host, port=port, allow_unsafe_werkzeug=True, log_output=False,
-                 use_reloader=False)
+    wsgi_server(app, host, port).serve_forever()
     return 0
+
+
+def wsgi_server(app: Flask, host: str, port: int) -> Any:
+    """gevent's WSGI server with WebSocket support, as Flask-SocketIO's run() builds it, plus
+    TCP_NODELAY: without it a move's view and its ack, two small writes on one socket, wait for
+    the phone's delayed ACK, about 40 ms per ack (measured by companion bench hall)."""
+    from gevent import pywsgi
+    from geventwebsocket.handler import WebSocketHandler
+
+    class NoDelayServer(pywsgi.WSGIServer):  # type: ignore[misc]
+        def handle(self, sock: Any, address: Any) -> None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            super().handle(sock, address)
+
+    return NoDelayServer((host, port), app, handler_class=WebSocketHandler, log=None)
 

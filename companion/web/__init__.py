@@ -13,7 +13,10 @@ from companion.hall import HallService
 from companion.journal import SqliteJournal
 from companion.paths import resource_dir
 
-# threading: simple, works with sqlite3 as it is; the hall benchmark (README) measures it.
+# `companion serve` runs gevent (one thread, cooperative): with threading a hall of 1,100 phones
+# missed rolls; the hall benchmark's figures are in the README. The factory itself defaults to
+# threading so that tests with Flask-SocketIO's test client need no monkey-patching.
+SERVED_ASYNC_MODE = "gevent"
 ASYNC_MODE = "threading"
 MAX_BODY = 64 * 1024
 
@@ -25,7 +28,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         __name__, template_folder=str(resource_dir("templates")),
         static_folder=str(resource_dir("static")), instance_relative_config=True,
     )
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, DATABASE=None, BASE_URL=None)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, DATABASE=None, BASE_URL=None,
+                      ASYNC_MODE=ASYNC_MODE, HALL_PUBLISH_SECONDS=0.0)
     if test_config:
         app.config.update(test_config)
     database = app.config["DATABASE"] or str(Path(app.instance_path) / "companion.db")
@@ -36,14 +40,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.secret_key = hashlib.sha256(f"session:{service.organizer_key}".encode()).hexdigest()
     app.config.update(SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True)
 
-    from companion.web import api, errors, pages, sockets
+    from companion.web import api, errors, pages, prints, sockets
 
     errors.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
-    socketio.init_app(app, async_mode=ASYNC_MODE, max_http_buffer_size=MAX_BODY,
+    app.register_blueprint(prints.bp)
+    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=MAX_BODY,
                       ping_interval=10, ping_timeout=20)
-    sockets.subscribe(service)
+    sockets.subscribe(service, hall_seconds=app.config["HALL_PUBLISH_SECONDS"])
     return app
 
 

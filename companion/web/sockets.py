@@ -7,6 +7,8 @@ Rooms: `token:TOKEN` (one seat's devices; a reassigned seat's old token gets not
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Iterable
 from typing import Any
 
 from flask import request, session
@@ -14,11 +16,12 @@ from flask_socketio import ConnectionRefusedError, emit, join_room
 
 from companion.hall import HallError, HallService
 from companion.hall.service import Change, refusal
-from companion.hall.views import hall_view, seat_view
+from companion.hall.views import hall_view, seat_view, seat_views
 from companion.web import socketio
 from companion.web.auth import is_organizer_key, service
 
 log = logging.getLogger("companion")
+YIELD_EVERY = 100  # emits between yields in a fan-out
 connections: dict[str, tuple[str, str]] = {}  # sid -> ("seat", token) | ("hall", id) | ("organizer", "")
 
 
@@ -87,24 +90,61 @@ def move(payload: Any = None) -> dict[str, Any]:
         return refusal("server/error", "something went wrong on the server; try again")
 
 
-def subscribe(hall: HallService) -> None:
-    """Publish every committed change: each seat's view to its devices, summaries to halls."""
+def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
+    """Publish every committed change: each seat's view to its devices, summaries to halls.
+
+    With `hall_seconds` > 0 (served halls) the hall view, which holds every table of the event,
+    is built at most that often and only while a hall screen or the organizer listens: a hall
+    roll changes hundreds of tables at once, and phones must not wait behind it."""
+    dirty: set[str] = set()
+    guard = threading.Lock()
 
     def publish(change: Change) -> None:
         with hall.lock:
-            seat_views = [
-                (f"token:{s.token}", seat_view(hall.tables[t], i, hall.catalog))
-                for t in change.tables for i, s in enumerate(hall.tables[t].seats)
+            seat_views_now = [
+                (f"token:{seat.token}", view)
+                for t in change.tables
+                for seat, view in zip(hall.tables[t].seats, seat_views(hall.tables[t], hall.catalog),
+                                      strict=True)
             ]
-            hall_views = [
-                (hall.events[e].id, hall_view(hall.events[e],
-                                              [hall.tables[t] for t in hall.events[e].tables]))
-                for e in change.events
-            ]
-        for room, view in seat_views:
+        for number, (room, view) in enumerate(seat_views_now, 1):
             socketio.emit("view", view, to=room)
-        for event_id, view in hall_views:
-            socketio.emit("hall", view, to=f"hall:{event_id}")
-            socketio.emit("hall", view, to="organizer")
+            if number % YIELD_EVERY == 0:
+                socketio.sleep(0)  # let sending start and moves be answered during a big fan-out
+        if hall_seconds > 0:
+            with guard:
+                dirty.update(change.events)
+        else:
+            publish_halls(hall, change.events)
 
+    def flush_halls() -> None:
+        while True:
+            socketio.sleep(hall_seconds)
+            with guard:
+                events = sorted(dirty)
+                dirty.clear()
+            try:
+                publish_halls(hall, events)
+            except Exception:  # the publisher must outlive any one failure; it is logged
+                log.exception("hall publish failed")
+
+    if hall_seconds > 0:
+        socketio.start_background_task(flush_halls)
     hall.listeners[:] = [publish]
+
+
+def publish_halls(hall: HallService, events: Iterable[str]) -> None:
+    """Send the hall view of each event to its screens and to the organizer, if anyone listens."""
+    for event_id in events:
+        rooms = [room for room in (f"hall:{event_id}", "organizer") if listening(room)]
+        if not rooms:
+            continue
+        with hall.lock:
+            event = hall.events[event_id]
+            view = hall_view(event, [hall.tables[t] for t in event.tables])
+        for room in rooms:
+            socketio.emit("hall", view, to=room)
+
+
+def listening(room: str) -> bool:
+    return bool(socketio.server.manager.rooms.get("/", {}).get(room))
