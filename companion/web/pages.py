@@ -1,15 +1,20 @@
-"""Page routes: joining a seat by its QR link, and the organizer's sign-in link."""
+"""Page routes: joining a seat by its QR link, the phone page and the hall screen (the
+organizer's sign-in link too, until the console has its own blueprint)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 
 from companion.hall import HallError
+from companion.web import i18n
 from companion.web.auth import is_organizer_key, service
 
 bp = Blueprint("pages", __name__)
+# Every page needs the languages: registering the pages sets them up (init_app runs once per app).
+bp.record_once(lambda state: i18n.init_app(state.app))
 
 
 @bp.get("/j/<token>")
@@ -17,8 +22,9 @@ def join(token: str) -> Any:
     """A QR join card's link: keep the seat in a signed cookie, then open the phone page."""
     try:
         service().seat_for(token)
-    except HallError as error:
-        return render_template("pages/message.html", title="Join", message=error.message), 404
+    except HallError:
+        message = _("This join link is not (or no longer) valid. Ask the organizer for your seat's card.")
+        return render_template("message.html", title=_("Join"), message=message), 404
     session["seat_token"] = token
     session.permanent = True
     return redirect(url_for("pages.play"))
@@ -30,9 +36,9 @@ def play() -> Any:
     try:
         table, seat = service().seat_for(token)
     except HallError:
-        message = "Scan the QR code on your seat's card to join a table."
-        return render_template("pages/message.html", title="Join", message=message), 403
-    return render_template("pages/play.html", table=table, seat=seat)
+        message = _("Scan the QR code on your seat's card to join a table.")
+        return render_template("message.html", title=_("Join"), message=message), 403
+    return render_template("play/play.html", table=table, seat=seat)
 
 
 @bp.get("/organizer")
@@ -40,18 +46,22 @@ def organizer() -> Any:
     key = request.args.get("key")
     if key is not None:
         if not is_organizer_key(key):
-            return render_template("pages/message.html", title="Organizer",
+            return render_template("message.html", title="Organizer",
                                    message="This organizer link is not valid."), 403
         session["organizer"] = True
         session.permanent = True
         return redirect(url_for("pages.organizer"))
     if session.get("organizer") is not True:
-        return render_template("pages/message.html", title="Organizer",
+        return render_template("message.html", title="Organizer",
                                message="Open the organizer link the server printed."), 401
     return render_template("pages/organizer.html", events=list(service().events.values()))
 
 
 @bp.get("/hall/<event_id>")
 def hall(event_id: str) -> Any:
-    event = service().event(event_id)
-    return render_template("pages/hall.html", event=event)
+    try:
+        event = service().event(event_id)
+    except HallError:
+        return render_template("message.html", title=_("Hall"),
+                               message=_("There is no such event on this server.")), 404
+    return render_template("hall/hall.html", event=event)

@@ -1,0 +1,181 @@
+"""Languages: every string the pages and the JS show has a Hebrew and a Dutch translation, the
+catalogs are well formed, and each request gets the language it asked for."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from companion.web import create_app, hall_service
+from companion.web.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs, merged_catalog, po_files
+
+REPO = Path(__file__).resolve().parents[1]
+TRANSLATED = LANGUAGES[1:]
+
+# _("...") in templates and Python, t("...") in the page scripts; either quote, escapes allowed.
+PY_CALL = re.compile(r"""\b_\(\s*(?P<q>["'])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+JS_CALL = re.compile(r"""\bt\(\s*(?P<q>["'`])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def used_msgids() -> dict[str, set[str]]:
+    """msgid -> the files that use it."""
+    sources = [(p, PY_CALL) for p in (REPO / "templates").rglob("*.html")]
+    sources += [(p, PY_CALL) for p in (REPO / "companion" / "web").glob("*.py")]
+    sources += [(p, JS_CALL) for p in (REPO / "static" / "js").rglob("*.js")]
+    found: dict[str, set[str]] = {}
+    for path, pattern in sources:
+        for match in pattern.finditer(path.read_text(encoding="utf-8")):
+            found.setdefault(unescape(match["text"]), set()).add(str(path.relative_to(REPO)))
+    return found
+
+
+def test_i18n_scanner_finds_the_strings_of_templates_python_and_js():
+    found = used_msgids()
+    assert "Skip to the content" in found  # templates/base.html
+    assert "Scan the QR code on your seat's card to join a table." in found  # pages.py
+    assert "You do not have enough coins for that." in found  # static/js/i18n.js
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_i18n_every_used_string_is_translated(lang):
+    catalog = merged_catalog(lang)
+    missing = sorted(f"{msgid!r} (in {', '.join(sorted(files))})"
+                     for msgid, files in used_msgids().items()
+                     if not (catalog.get(msgid) and catalog.get(msgid).string))
+    assert not missing, f"{len(missing)} strings lack a {lang} translation:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("path", [p for lang in TRANSLATED for p in po_files(lang)],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_i18n_po_file_is_complete_and_keeps_placeholders(path):
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=path.parent.name)
+    assert catalog.locale is not None and str(catalog.locale) == path.parent.name
+    messages = [m for m in catalog if m.id]
+    assert messages, f"{path} has no messages"
+    for message in messages:
+        assert message.string, f"{path}: {message.id!r} has no translation"
+        assert not message.fuzzy, f"{path}: {message.id!r} is marked fuzzy"
+        for pattern in (PY_PLACEHOLDER, JS_PLACEHOLDER):
+            assert set(pattern.findall(message.id)) == set(pattern.findall(message.string)), (
+                f"{path}: {message.id!r} and its translation have different placeholders")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_i18n_areas_agree_on_shared_msgids(lang):
+    seen: dict[str, tuple[str, str]] = {}
+    for path in po_files(lang):
+        with path.open("rb") as source:
+            for message in read_po(source, locale=lang):
+                if not message.id:
+                    continue
+                first = seen.setdefault(message.id, (message.string, path.name))
+                assert first[0] == message.string, (
+                    f"{lang}: {message.id!r} is {first[0]!r} in {first[1]} but "
+                    f"{message.string!r} in {path.name}")
+
+
+def test_i18n_every_language_has_the_same_areas():
+    areas = {lang: [p.name for p in po_files(lang)] for lang in TRANSLATED}
+    assert areas["he"] == areas["nl"]
+    assert {"common.po", "play.po", "hall.po"} <= set(areas["he"])
+
+
+def test_i18n_compile_merges_areas_into_one_mo(tmp_path):
+    messages = compile_catalogs(tmp_path)
+    assert messages["en"] == {}
+    for lang in TRANSLATED:
+        with (tmp_path / lang / "LC_MESSAGES" / "messages.mo").open("rb") as mo:
+            compiled = {m.id: m.string for m in read_mo(mo) if m.id}
+        assert compiled == messages[lang]
+        for path in po_files(lang):  # every area is in the one file
+            with path.open("rb") as source:
+                assert {m.id for m in read_po(source) if m.id} <= set(compiled)
+    assert not list(TRANSLATIONS.rglob("*.mo")), "compiled catalogs are never kept in the sources"
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True,
+                      "I18N_CACHE": str(tmp_path / "i18n")})
+    yield app
+    hall_service(app).journal.close()
+
+
+@pytest.fixture
+def http(app):
+    return app.test_client()
+
+
+def html_tag(page: str) -> str:
+    found = re.search(r"<html[^>]*>", page)
+    assert found, "no <html> tag"
+    return found.group(0)
+
+
+def test_i18n_default_is_english_left_to_right(http):
+    page = http.get("/play").get_data(as_text=True)
+    assert html_tag(page) == '<html lang="en" dir="ltr">'
+    assert "Scan the QR code on your seat&#39;s card" in page
+
+
+def test_i18n_accept_language_picks_the_best_match(http):
+    page = http.get("/play", headers={"Accept-Language": "fr;q=0.9, nl;q=0.8, en;q=0.5"})
+    assert html_tag(page.get_data(as_text=True)) == '<html lang="nl" dir="ltr">'
+    assert "Scan de QR-code" in page.get_data(as_text=True)
+
+
+def test_i18n_lang_parameter_wins_sets_a_cookie_and_hebrew_is_right_to_left(http):
+    response = http.get("/play?lang=he", headers={"Accept-Language": "nl"})
+    page = response.get_data(as_text=True)
+    assert html_tag(page) == '<html lang="he" dir="rtl">'
+    assert "סרקו את קוד ה-QR" in page
+    assert "lang=he" in response.headers["Set-Cookie"]
+    # the cookie now outranks the browser's language
+    later = http.get("/play", headers={"Accept-Language": "nl"}).get_data(as_text=True)
+    assert html_tag(later) == '<html lang="he" dir="rtl">'
+
+
+def test_i18n_unknown_language_is_ignored(http):
+    response = http.get("/play?lang=xx", headers={"Accept-Language": "de"})
+    assert html_tag(response.get_data(as_text=True)) == '<html lang="en" dir="ltr">'
+    assert "Set-Cookie" not in response.headers or "lang=" not in response.headers["Set-Cookie"]
+
+
+def test_i18n_every_page_has_a_language_switch(http):
+    page = http.get("/play?lang=nl").get_data(as_text=True)
+    for lang in LANGUAGES:
+        assert f'href="/play?lang={lang}"' in page
+    assert 'aria-current="true">Nederlands</a>' in page
+
+
+def test_i18n_switch_keeps_the_other_query_parameters(app):
+    with app.test_request_context("/hall/1?lang=he&size=big"):
+        assert app.jinja_env.globals is not None
+        from companion.web.i18n import language_url
+        assert language_url("nl") == "/hall/1?size=big&lang=nl"
+
+
+def test_i18n_json_catalog_for_the_js(http):
+    answer = http.get("/i18n/he.json")
+    assert answer.status_code == 200
+    assert answer.get_json()["You do not have enough coins for that."] == "אין לך מספיק מטבעות בשביל זה."
+    assert http.get("/i18n/en.json").get_json() == {}
+    missing = http.get("/i18n/xx.json")
+    assert missing.status_code == 404 and missing.get_json()["ok"] is False
+
+
+def test_i18n_pages_load_nothing_from_outside(http):
+    page = http.get("/play").get_data(as_text=True)
+    assert not re.search(r"""(?:src|href)=["'](?:https?:)?//""", page)
+    assert "/static/vendor/pico/pico.min.css" in page and "/static/css/app.css" in page
