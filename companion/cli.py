@@ -100,15 +100,17 @@ def _add_print(commands: Any) -> None:
         "print", help="print an event's join cards, setup or score sheets, standings or poster",
         description="Write one event's printout as a PDF. Nothing is written on a refusal.")
     printer.add_argument("kind", metavar="{join-cards|setup-sheets|score-sheets|standings|poster}")
-    printer.add_argument("--db", required=True, help="the hall's SQLite file (as for serve)")
-    printer.add_argument("--event", required=True, help="the event's id")
-    printer.add_argument("--paper", default="a4", metavar="{a4|letter}",
+    printer.add_argument("--db", required=True, metavar="PATH", help="the hall's SQLite file (as for serve)")
+    printer.add_argument("--event", required=True, metavar="ID", help="the event's id")
+    printer.add_argument("--paper", default="a4", metavar="{a4|letter|a3}",
                          help="a4 (default) or letter; a3 for everything but join cards")
     printer.add_argument("--lang", default="en", metavar="{en|he|nl}", help="en (default), he or nl")
-    printer.add_argument("--base-url", help="where phones reach the server; default: "
+    printer.add_argument("--base-url", metavar="URL", help="where phones reach the server; default: "
                          "http://ADDRESS:5000 with the first LAN address companion serve prints")
-    printer.add_argument("--wifi-ssid", help="join cards and poster: a Wi-Fi QR for this network")
-    printer.add_argument("--wifi-password", default="", help="its password (none: an open network)")
+    printer.add_argument("--wifi-ssid", metavar="S",
+                         help="join cards and poster: a Wi-Fi QR for this network")
+    printer.add_argument("--wifi-password", default="", metavar="P",
+                         help="its password (none: an open network)")
     printer.add_argument("-o", "--output", required=True, metavar="FILE.pdf")
     printer.set_defaults(run=_print)
 
@@ -124,7 +126,8 @@ def _print(args: argparse.Namespace) -> int:
         wifi = Wifi(args.wifi_ssid, args.wifi_password, "WPA" if args.wifi_password else "nopass")
     elif args.wifi_password:
         return _refuse("print: --wifi-password needs --wifi-ssid")
-    options = PrintOptions(args.kind, args.paper, args.lang, args.base_url or _lan_base_url(), wifi)
+    base_url = args.base_url or _lan_base_url()
+    options = PrintOptions(args.kind, args.paper, args.lang, base_url, wifi)
     output = Path(args.output)
     try:
         check(options)
@@ -141,11 +144,14 @@ def _print(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _refuse(f"print: cannot write {args.output!r}: {exc.strerror}")
     sys.stderr.write(f"companion: wrote {args.output} ({len(pdf):,} bytes)\n")
+    if args.kind in ("join-cards", "poster") and "://127." in base_url:
+        sys.stderr.write("companion: warning: no LAN address found; phones cannot reach "
+                         f"{base_url}: pass --base-url\n")
     return 0
 
 
 def _lan_base_url() -> str:
-    """The address `companion serve` prints first for phones, on its default port."""
+    """The address `companion serve` prints first for phones, on its default port (5000)."""
     from companion.server import lan_addresses
 
     return f"http://{(lan_addresses() or ['127.0.0.1'])[0]}:5000"

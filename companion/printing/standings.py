@@ -23,7 +23,7 @@ def standings(standing: Standing, lang: str = "en", paper: str = "a4") -> bytes:
          str(r.coins)]
         for r in standing.rows
     ]
-    widths = [f * width for f in (0.09, 0.33, 0.2, 0.1, 0.16, 0.12)]
+    widths = [f * width for f in (0.09, 0.29, 0.2, 0.14, 0.16, 0.12)]  # room for ניצחונות
     story: list[Flowable] = [
         para(standing.event_name, rtl),
         heading(standing.title or text(lang, "standings_title"), rtl, 18),

@@ -1,0 +1,178 @@
+"""The printouts of one event, built from the hall service's tables, seats and states.
+
+The one bridge between the hall and the drawing code: `companion print` and the organizer's
+downloads both call `render`. The hall's lock is held only while the values are copied out,
+never while drawing (1,100 join cards take seconds)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+from companion.hall.model import HallEvent, Table
+from companion.hall.service import HallService
+from companion.printing.i18n import STRINGS, text
+from companion.printing.join_cards import join_cards
+from companion.printing.model import (
+    Poster,
+    ResultRow,
+    SeatCard,
+    Standing,
+    StandingRow,
+    TableResult,
+    TableSheet,
+    Wifi,
+)
+from companion.printing.poster import poster
+from companion.printing.score_sheets import score_sheets
+from companion.printing.setup_sheets import setup_sheets
+from companion.printing.standings import standings
+
+KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
+PAPERS = ("a4", "letter", "a3")
+CARD_PAPERS = ("a4", "letter")  # the business-card sheets there are layouts for
+LANGS = tuple(STRINGS)
+JOIN_PATH = "/play"  # the phone page: a joined phone goes back to its seat, others are told to scan
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """What the organizer asked for, checked by `check` before anything is read or drawn."""
+
+    kind: str
+    paper: str = "a4"
+    lang: str = "en"
+    base_url: str = ""
+    wifi: Wifi | None = None
+
+
+def check(options: PrintOptions) -> None:
+    """Refuse a kind, paper, language or base URL we cannot print, naming the value."""
+    if options.kind not in KINDS:
+        raise ValueError(f"unknown kind {options.kind!r}; expected one of {', '.join(KINDS)}")
+    papers = CARD_PAPERS if options.kind == "join-cards" else PAPERS
+    if options.paper not in papers:
+        raise ValueError(f"{options.kind} print on {' or '.join(papers)}, not {options.paper!r}")
+    if options.lang not in LANGS:
+        raise ValueError(f"unknown language {options.lang!r}; expected one of {', '.join(LANGS)}")
+    if options.kind in ("join-cards", "poster") and not options.base_url.startswith(
+            ("http://", "https://")):
+        raise ValueError(f"the base URL must start with http:// or https://, "
+                         f"not {options.base_url!r}")
+
+
+def render(hall: HallService, event_id: str, options: PrintOptions) -> bytes:
+    """The PDF of one kind of printout for the event. Unknown event: HallError (404)."""
+    check(options)
+    with hall.lock:
+        event = hall.event(event_id)
+        tables = [hall.tables[t] for t in event.tables]
+        draw = _drawing(event, tables, options)
+    return draw()
+
+
+def _drawing(event: HallEvent, tables: Sequence[Table], o: PrintOptions) -> Callable[[], bytes]:
+    """The values copied out of the hall now, bound to the function that draws them later."""
+    base = o.base_url.rstrip("/")
+    if o.kind == "join-cards":
+        return partial(join_cards, seat_cards(event, tables, base), o.paper, o.lang, o.wifi)
+    if o.kind == "setup-sheets":
+        return partial(setup_sheets, table_sheets(event, tables), o.lang, o.paper)
+    if o.kind == "score-sheets":
+        return partial(score_sheets, table_results(event, tables), o.lang, o.paper)
+    if o.kind == "standings":
+        return partial(standings, event_standing(event, tables, o.lang), o.lang, o.paper)
+    return partial(poster, hall_poster(event, base), o.paper, o.lang, o.wifi)
+
+
+def filename(event_id: str, options: PrintOptions) -> str:
+    """A download's name, ASCII only: event-1-join-cards-a4-en.pdf."""
+    safe_id = "".join(ch for ch in event_id if ch.isascii() and ch.isalnum()) or "event"
+    return f"event-{safe_id}-{options.kind}-{options.paper}-{options.lang}.pdf"
+
+
+# ------------------------------------------------------------ the values drawn
+
+
+def seat_cards(event: HallEvent, tables: Sequence[Table], base: str) -> list[SeatCard]:
+    """A card per seat, tables in the event's order, with the seat's join URL `BASE/j/TOKEN`."""
+    host = base.split("://", 1)[-1]
+    return [
+        SeatCard(event.name, table.name, number, seat.name or None,
+                 f"{base}/j/{seat.token}", f"{host}/j/{seat.token}")
+        for table in tables
+        for number, seat in enumerate(table.seats, start=1)
+    ]
+
+
+def table_sheets(event: HallEvent, tables: Sequence[Table]) -> list[TableSheet]:
+    return [TableSheet(event.name, t.name, t.ruleset, tuple(s.name for s in t.seats))
+            for t in tables]
+
+
+def hall_poster(event: HallEvent, base: str) -> Poster:
+    return Poster(event.name, f"{base}{JOIN_PATH}", f"{base}/hall/{event.id}")
+
+
+def is_final(table: Table) -> bool:
+    """A result is recorded: the game has a winner, or the organizer ended a started table."""
+    state = table.state
+    return state is not None and (state.winner is not None or table.status == "ended")
+
+
+def places(table: Table) -> list[int]:
+    """Each seat's place: the winner first, then by landmarks built, then coins; equal
+    players share a place (1, 2, 2, 4)."""
+    assert table.state is not None
+    state = table.state
+    return competition_ranks(
+        [(i == state.winner, len(p.landmarks), p.coins) for i, p in enumerate(state.players)])
+
+
+def competition_ranks(keys: Sequence[tuple[int | bool, int, int]]) -> list[int]:
+    """Rank 1 for the greatest key; equal keys share a rank and the next rank skips."""
+    first: dict[tuple[int | bool, int, int], int] = {}
+    for position, key in enumerate(sorted(keys, reverse=True), start=1):
+        first.setdefault(key, position)
+    return [first[key] for key in keys]
+
+
+def table_results(event: HallEvent, tables: Sequence[Table]) -> list[TableResult]:
+    """A result sheet per table: places, landmarks and coins once the game is over, the
+    figures as they stand while it runs, empty boxes before it starts."""
+    return [TableResult(t.name, result_rows(t), event.name) for t in tables]
+
+
+def result_rows(table: Table) -> tuple[ResultRow, ...]:
+    state = table.state
+    if state is None:
+        return tuple(ResultRow(None, seat.name, None, None) for seat in table.seats)
+    rows = [ResultRow(None, p.name, len(p.landmarks), p.coins) for p in state.players]
+    if not is_final(table):
+        return tuple(rows)
+    ranked = zip(places(table), rows, strict=True)
+    return tuple(ResultRow(place, r.player_name, r.landmarks_built, r.coins)
+                 for place, r in sorted(ranked, key=lambda pair: pair[0]))
+
+
+def event_standing(event: HallEvent, tables: Sequence[Table], lang: str) -> Standing:
+    """Every player of a finished table, ranked by wins, landmarks, coins. A table's win is
+    its first place. The title says how many tables are still playing."""
+    final = [t for t in tables if is_final(t)]
+    counted = [t for t in tables if t.state is not None or t.status != "ended"]
+    entries = []
+    for table in final:
+        assert table.state is not None
+        for place, player in zip(places(table), table.state.players, strict=True):
+            entries.append((int(place == 1), len(player.landmarks), player.coins,
+                            player.name, table.name))
+    ranks = competition_ranks([entry[:3] for entry in entries])
+    rows = tuple(
+        StandingRow(rank, name, table_name, wins, built, coins)
+        for (wins, built, coins, name, table_name), rank in zip(entries, ranks, strict=True)
+    )
+    rows = tuple(sorted(rows, key=lambda row: row.rank))
+    title = "" if len(final) == len(counted) else text(
+        lang, "standings_partial", done=len(final), total=len(counted))
+    return Standing(event.name, rows, title)

@@ -1,0 +1,48 @@
+"""The organizer's downloads: every printout of an event as a PDF (docs/api.md, Prints)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from flask import Blueprint, current_app, request, send_file
+
+from companion.hall import HallError
+from companion.printing.from_hall import PrintOptions, check, filename, render
+from companion.printing.model import Wifi
+from companion.web.auth import organizer_required, service
+
+bp = Blueprint("prints", __name__)
+
+
+def options(kind: str) -> PrintOptions:
+    """The query's choices, checked before the hall is read; a bad one is a 400 naming it."""
+    args = request.args
+    ssid, password = args.get("wifi_ssid", ""), args.get("wifi_password", "")
+    if password and not ssid:
+        raise HallError("request/invalid", "wifi_password needs wifi_ssid", 400)
+    wifi = Wifi(ssid, password, "WPA" if password else "nopass") if ssid else None
+    # Join links must reach the server from the phones: BASE_URL when the organizer set one
+    # (a proxy, a name), else the address this browser used, which is on the hall's LAN.
+    base = current_app.config.get("BASE_URL") or request.host_url
+    chosen = PrintOptions(kind, args.get("paper", "a4"), args.get("lang", "en"), base, wifi)
+    try:
+        check(chosen)
+    except ValueError as error:
+        raise HallError("request/invalid", str(error), 400) from None
+    return chosen
+
+
+@bp.get("/prints/<kind>.pdf")
+@organizer_required
+def download(kind: str) -> Any:
+    """GET /prints/KIND.pdf?event=ID&paper=a4&lang=en: the PDF as an attachment."""
+    event_id = request.args.get("event")
+    if not event_id:
+        raise HallError("request/invalid", "event is required: /prints/KIND.pdf?event=ID", 400)
+    chosen = options(kind)
+    pdf = render(service(), event_id, chosen)
+    response = send_file(io.BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
+                         download_name=filename(event_id, chosen))
+    response.headers["Cache-Control"] = "no-store"  # join cards carry the seats' tokens
+    return response
