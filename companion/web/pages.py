@@ -17,6 +17,17 @@ bp = Blueprint("pages", __name__)
 bp.record_once(lambda state: i18n.init_app(state.app))
 
 
+@bp.get("/")
+def index() -> Any:
+    """The general join page (the hall screen's QR code): a phone that joined goes back to its
+    seat; any other is told how to join."""
+    try:
+        service().seat_for(session.get("seat_token"))
+    except HallError:
+        return render_template("play/join.html")
+    return redirect(url_for("pages.play"))
+
+
 @bp.get("/j/<token>")
 def join(token: str) -> Any:
     """A QR join card's link: keep the seat in a signed cookie, then open the phone page."""
