@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any
 
 from companion.rules import activation
@@ -60,6 +61,8 @@ from companion.rules.state import (
     Player,
     TableState,
     frozen_counts,
+    make_state,
+    with_coins,
 )
 
 # ---------------------------------------------------------------- decide
@@ -279,16 +282,20 @@ def replay(start: TableState, events: Iterable[Event]) -> TableState:
 
 
 _STATE_FIELDS = tuple(field.name for field in fields(TableState))
+_read_state = attrgetter(*_STATE_FIELDS)
 
 
 class _Draft:
-    """A private, mutable copy of a state while events are applied to it."""
+    """A private, mutable copy of a state while events are applied to it. Coin movements are
+    summed per seat and each changed player is rebuilt once, when the state is built."""
 
-    __slots__ = ("values", "players")
+    __slots__ = ("values", "players", "coins")
 
     def __init__(self, state: TableState) -> None:
-        self.values: dict[str, Any] = {name: getattr(state, name) for name in _STATE_FIELDS}
+        # In field order, which build() relies on; updates keep a dict's order.
+        self.values: dict[str, Any] = dict(zip(_STATE_FIELDS, _read_state(state), strict=True))
         self.players = list(state.players)
+        self.coins = [0] * len(state.players)
 
     def change_player(self, seat: int, **changes: Any) -> None:
         self.players[seat] = replace(self.players[seat], **changes)
@@ -297,15 +304,14 @@ class _Draft:
         if account == BANK:
             self.values["bank"] += amount
         else:
-            player = self.players[account]
-            self.players[account] = Player(
-                player.name, player.coins + amount, player.cards, player.landmarks,
-                player.dice_count,
-            )
+            self.coins[account] += amount
 
     def build(self) -> TableState:
-        self.values["players"] = tuple(self.players)
-        return TableState(**self.values)
+        self.values["players"] = tuple(
+            with_coins(player, player.coins + delta) if delta else player
+            for player, delta in zip(self.players, self.coins, strict=True)
+        )
+        return make_state(*self.values.values())
 
 
 def _add_card(player: Player, card: str, count: int) -> dict[str, int]:

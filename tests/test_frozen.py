@@ -1,0 +1,68 @@
+"""Quick constructors give the very value the dataclass's own __init__ gives."""
+
+import dataclasses
+from dataclasses import FrozenInstanceError, dataclass, fields
+
+import pytest
+from builders import table
+
+from companion.rules import events
+from companion.rules.frozen import quick_constructor
+from companion.rules.state import Player, TableState, make_player, make_state, with_coins
+
+
+def field_values(value):
+    return tuple(getattr(value, field.name) for field in fields(value))
+
+
+def test_quick_constructor_state_equals_init_and_stays_frozen():
+    state = table("alice 3 wheat_field bakery +train_station | bob 0 cafe", dice=(3, 4))
+    made = make_state(*field_values(state))
+    assert type(made) is TableState
+    assert made == state and repr(made) == repr(state)
+    with pytest.raises(FrozenInstanceError):
+        made.bank = 0
+    assert dataclasses.replace(made, bank=1).bank == 1
+
+
+def test_quick_constructor_player_and_with_coins_equal_replace():
+    player = table("alice 3 wheat_field +train_station | bob 0").players[0]
+    assert make_player(*field_values(player)) == player
+    assert with_coins(player, 9) == dataclasses.replace(player, coins=9)
+    assert type(with_coins(player, 9)) is Player
+
+
+@pytest.mark.parametrize("cls", [
+    events.DiceRolled, events.RerollOffered, events.CoinsTransferred, events.RollResolved,
+])
+def test_quick_constructor_events_equal_init(cls):
+    sample = {
+        events.DiceRolled: (2, (3, 4), True), events.RerollOffered: (),
+        events.CoinsTransferred: (1, "bank", 2, "cafe", 2, 1, 1),
+        events.RollResolved: ((), True),
+    }[cls]
+    made = quick_constructor(cls)(*sample)
+    assert type(made) is cls and made == cls(*sample) and repr(made) == repr(cls(*sample))
+    assert hash(made) == hash(cls(*sample))
+
+
+def test_quick_constructor_refuses_classes_whose_init_does_more():
+    @dataclass(frozen=True)
+    class NoSlots:
+        x: int
+
+    @dataclass(slots=True)
+    class NotFrozen:
+        x: int
+
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        x: int
+
+        def __post_init__(self) -> None:
+            assert self.x > 0
+
+    for cls in (NoSlots, NotFrozen, Checked, int):
+        with pytest.raises(TypeError, match="not a"):
+            quick_constructor(cls)
+
