@@ -10,6 +10,7 @@ from reportlab.platypus import Flowable, Spacer
 from companion.printing.flow import heading, one_page_each, para, table
 from companion.printing.i18n import is_rtl, text
 from companion.printing.model import TableResult
+from companion.printing.textfit import embed
 
 SIGNATURE_ROW = 13 * mm  # room to sign by hand
 
@@ -33,7 +34,7 @@ def _result_page(result: TableResult, lang: str, width: float) -> list[Flowable]
     if result.event_name:
         story.append(para(result.event_name, rtl))
     story += [
-        heading(f"{text(lang, 'results_title')}: {result.table_name}", rtl, 18),
+        heading(f"{text(lang, 'results_title')}: {embed(result.table_name)}", rtl, 18),
         Spacer(1, 4 * mm),
         table(header, rows, widths, rtl, row_height=SIGNATURE_ROW, size=10),
     ]

@@ -16,6 +16,7 @@ from companion.printing.catalog import Card, load_catalog
 from companion.printing.flow import heading, one_page_each, para, table
 from companion.printing.i18n import is_rtl, text
 from companion.printing.model import TableSheet
+from companion.printing.textfit import embed
 
 Section = Callable[[TableSheet, str, float], list[Flowable]]
 """A part of a setup sheet: (sheet, lang, frame width) -> flowables."""
@@ -110,7 +111,7 @@ def _page(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     sections = SECTIONS.get(sheet.ruleset, [seats_section, unknown_section])
     story: list[Flowable] = [
         para(sheet.event_name, rtl, size=10),
-        heading(f"{text(lang, 'setup_title')}: {sheet.table_name}", rtl, 18),
+        heading(f"{text(lang, 'setup_title')}: {embed(sheet.table_name)}", rtl, 18),
     ]
     for section in sections:
         story.extend(section(sheet, lang, width))

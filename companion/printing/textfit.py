@@ -26,6 +26,13 @@ def base_direction(text: str) -> str:
     return "L"
 
 
+def embed(name: str) -> str:
+    """A name set inside a label, kept in its own direction (LRE or RLE ... PDF): without it the
+    closing bracket of "Table 1 (hall roll)" in a Hebrew label is drawn at the far left."""
+    opening = "\u202b" if base_direction(name) == "R" else "\u202a"
+    return f"{opening}{name}\u202c"  # zero width in DejaVu; get_display drops them
+
+
 def visual(line: str, base: str) -> str:
     """One logical line in the order its glyphs are drawn left to right; base is R or L."""
     return str(get_display(line, base_dir=base))
