@@ -14,10 +14,13 @@ from typing import Any
 import pytest
 from bidi.algorithm import get_display
 from conftest import run_companion
+from hypothesis import given
+from hypothesis import strategies as st
 from test_printing import decode, page_texts, rasterise, save_artifact
 
 from companion.hall import HallService
 from companion.journal import SqliteJournal
+from companion.printing.from_hall import competition_ranks
 from companion.printing.model import Wifi
 from companion.printing.qr import wifi_payload
 from companion.rules.state import Phase
@@ -259,3 +262,14 @@ def test_print_refuses_an_output_folder_that_does_not_exist(demo: dict[str, Any]
                          "-o", str(out))
     assert done.returncode == 2 and "no folder" in done.stderr and done.stderr.count("\n") == 1
     assert not out.parent.exists()
+
+
+# ---------------------------------------------------------------- ranking, pure
+
+
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 4), st.integers(0, 60)), max_size=12))
+def test_print_competition_ranks_share_ties_and_skip(keys: list[tuple[bool, int, int]]) -> None:
+    ranks = competition_ranks(keys)
+    for key, rank in zip(keys, ranks, strict=True):
+        assert rank == 1 + sum(other > key for other in keys)
+    assert sorted(ranks)[:1] == ([1] if keys else [])
