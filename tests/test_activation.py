@@ -1,8 +1,9 @@
 """Income for one roll, by card and by ruling (RULES.md 1-5). Each test names its rule."""
 
 import pytest
-from builders import coins, play, table, transfers
+from builders import CATALOG, coins, play, table, transfers
 
+from companion.rules.activation import activation_table
 from companion.rules.moves import Roll
 from companion.rules.state import BANK, Choice, Phase
 
@@ -281,3 +282,27 @@ def test_rule17_coop_bank_pays_stadium_and_tv_station():
     after, events = play(state, 0, Roll((3, 3)))
     assert coins(after) == {"A": 7, "B": 0}
     assert {source for source, *_ in transfers(events)} == {BANK}
+
+
+# ---------------------------------------------------------------- the activation table
+
+
+@pytest.mark.parametrize("total", range(0, 14))
+def test_activation_table_splits_each_roll_by_colour_in_catalog_order(total):
+    """The per-catalog table holds, for each roll number, exactly the catalog's cards."""
+    cards = CATALOG.by_roll[total] if 0 < total <= 12 else ()
+    split = activation_table(CATALOG).cards(total)
+    assert split.red == tuple(card for card in cards if card.colour == "red")
+    assert split.blue == tuple(card for card in cards if card.colour == "blue")
+    assert split.blue_green == tuple(card for card in cards if card.colour != "red"
+                                     and card.colour != "purple")
+    assert split.purple == tuple(card for card in cards if card.colour == "purple")
+    assert activation_table(CATALOG) is activation_table(CATALOG)
+
+
+def test_activation_roller_income_keeps_catalog_order_of_blue_and_green():
+    """The roller's blue and green cards pay in catalog order (ranch before bakery), then the other seats."""
+    state = table("A 0 wheat_field ranch bakery | B 0 ranch", active=0)
+    _, events = play(state, 0, Roll((2,)))
+    assert transfers(events) == [(BANK, 0, 1, "ranch", 0), (BANK, 0, 1, "bakery", 0),
+                                 (BANK, 1, 1, "ranch", 0)]

@@ -5,42 +5,102 @@ Works on a scratch list of balances so each payment sees what earlier ones left.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
+
 from companion.rules.catalog import Catalog, Establishment
-from companion.rules.events import CoinsTransferred
+from companion.rules.events import CoinsTransferred, make_transfer
 from companion.rules.state import BANK, Choice, Player, TableState
+
+
+@cache
+def seats_after(seats: int, active: int) -> tuple[int, ...]:
+    """The other seats from the roller's right: active-1, active-2, ... (RULES.md 1)."""
+    return tuple((active - step) % seats for step in range(1, seats))
 
 
 def counter_clockwise(state: TableState) -> list[int]:
     """The other seats from the roller's right: active-1, active-2, ... (RULES.md 1)."""
-    n = len(state.players)
-    return [(state.active - step) % n for step in range(1, n)]
+    return list(seats_after(len(state.players), state.active))
 
 
-def mall_bonus(catalog: Catalog, player: Player, card: Establishment) -> int:
+@dataclass(frozen=True, slots=True)
+class RollCards:
+    """The cards one roll number activates, split by colour in catalog order."""
+
+    red: tuple[Establishment, ...] = ()
+    blue: tuple[Establishment, ...] = ()
+    blue_green: tuple[Establishment, ...] = ()  # the roller's: blue and green interleaved
+    purple: tuple[Establishment, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationTable:
+    """A catalog's cards by roll number, and its Shopping Mall-like landmarks, worked out once
+    per catalog instead of on every roll."""
+
+    by_roll: tuple[RollCards, ...]
+    malls: tuple[tuple[str, frozenset[str], int], ...]  # (landmark, bonus icons, amount)
+
+    def cards(self, total: int) -> RollCards:
+        return self.by_roll[total] if 0 < total < len(self.by_roll) else _NOTHING
+
+
+_NOTHING = RollCards()
+_TABLES: dict[int, tuple[Catalog, ActivationTable]] = {}
+
+
+def activation_table(catalog: Catalog) -> ActivationTable:
+    """The catalog's table, built on first use. Kept with its catalog so that the id it is
+    filed under cannot be reused by another catalog."""
+    entry = _TABLES.get(id(catalog))
+    if entry is None:
+        entry = _TABLES[id(catalog)] = (catalog, _build_table(catalog))
+    return entry[1]
+
+
+def _build_table(catalog: Catalog) -> ActivationTable:
+    def split(cards: tuple[Establishment, ...]) -> RollCards:
+        return RollCards(
+            red=tuple(card for card in cards if card.colour == "red"),
+            blue=tuple(card for card in cards if card.colour == "blue"),
+            blue_green=tuple(card for card in cards if card.colour in ("blue", "green")),
+            purple=tuple(card for card in cards if card.colour == "purple"),
+        )
+
+    malls = tuple(
+        (lm.id, lm.bonus_icons, lm.amount)
+        for lm in catalog.landmarks.values() if lm.effect == "mall_bonus"
+    )
+    return ActivationTable(tuple(split(cards) for cards in catalog.by_roll), malls)
+
+
+def mall_bonus(table: ActivationTable, player: Player, card: Establishment) -> int:
     """The Shopping Mall's extra coins per copy for a card with a bread or cup icon."""
-    if not player.landmarks:
-        return 0
-    for landmark in player.landmarks:
-        mall = catalog.landmarks[landmark]
-        if mall.effect == "mall_bonus" and card.icon in mall.bonus_icons:
-            return mall.amount
+    if player.landmarks:
+        for landmark, icons, amount in table.malls:
+            if card.icon in icons and landmark in player.landmarks:
+                return amount
     return 0
 
 
 class IncomeRun:
     """Collects the transfers of one roll while keeping scratch balances."""
 
+    __slots__ = ("state", "catalog", "table", "coins", "transfers", "others")
+
     def __init__(self, state: TableState, catalog: Catalog) -> None:
         self.state = state
         self.catalog = catalog
+        self.table = activation_table(catalog)
         self.coins = [player.coins for player in state.players]
         self.transfers: list[CoinsTransferred] = []
-        self.others = counter_clockwise(state)
+        self.others = seats_after(len(state.players), state.active)
 
     def from_bank(self, seat: int, amount: int, card: str, copies: int, bonus: int) -> None:
         if amount:
             self.coins[seat] += amount
-            self.transfers.append(CoinsTransferred(BANK, seat, amount, card, copies, bonus))
+            self.transfers.append(make_transfer(BANK, seat, amount, card, copies, bonus, 0))
 
     def from_player(
         self, payer: int, payee: int, due: int, card: str, copies: int, bonus: int,
@@ -54,9 +114,7 @@ class IncomeRun:
         self.coins[payer] -= paid
         self.coins[payee] += paid
         if due:
-            self.transfers.append(
-                CoinsTransferred(payer, payee, paid, card, copies, bonus, forgiven=due - paid)
-            )
+            self.transfers.append(make_transfer(payer, payee, paid, card, copies, bonus, due - paid))
 
 
 def resolve_income(
@@ -64,40 +122,39 @@ def resolve_income(
 ) -> tuple[list[CoinsTransferred], tuple[Choice, ...]]:
     """The transfers a roll of `total` causes, and the purple questions left for the roller."""
     run = IncomeRun(state, catalog)
-    cards = catalog.by_roll[total] if 0 < total < len(catalog.by_roll) else ()
-    red = [card for card in cards if card.colour == "red"]
-    if red:
+    cards = run.table.cards(total)
+    if cards.red:
         for seat in run.others:
-            _pay_red(run, seat, red)
-    income = [card for card in cards if card.colour in ("blue", "green")]
-    if income:
-        for seat in (state.active, *reversed(run.others)):
-            _pay_blue_green(run, seat, income)
-    pending = _pay_purple(run, cards) if state.roller.cards.keys() & catalog.purple else ()
+            _pay_red(run, seat, cards.red)
+    if cards.blue_green:
+        _pay_blue_green(run, state.active, cards.blue_green)
+        if cards.blue:
+            for seat in reversed(run.others):
+                _pay_blue_green(run, seat, cards.blue)
+    pending = _pay_purple(run, cards.purple) if cards.purple else ()
     return run.transfers, pending
 
 
-def _pay_red(run: IncomeRun, creditor: int, cards: list[Establishment]) -> None:
+def _pay_red(run: IncomeRun, creditor: int, cards: tuple[Establishment, ...]) -> None:
     """One creditor's red cards, all paid before the next creditor gets anything."""
     player = run.state.players[creditor]
     for card in cards:
         copies = player.cards.get(card.id, 0)
         if copies:
-            bonus = mall_bonus(run.catalog, player, card)
+            bonus = mall_bonus(run.table, player, card)
             due = copies * (card.amount + bonus)
             run.from_player(run.state.active, creditor, due, card.id, copies, bonus)
 
 
-def _pay_blue_green(run: IncomeRun, seat: int, cards: list[Establishment]) -> None:
-    """Blue pays every owner; green pays only the roller. Both come from the bank."""
+def _pay_blue_green(run: IncomeRun, seat: int, cards: tuple[Establishment, ...]) -> None:
+    """Blue pays every owner, green only the roller (the caller passes only blue cards for the
+    other seats). Both come from the bank."""
     player = run.state.players[seat]
     for card in cards:
         copies = player.cards.get(card.id, 0)
         if not copies:
             continue
-        if card.colour == "green" and seat != run.state.active:
-            continue
-        bonus = mall_bonus(run.catalog, player, card)
+        bonus = mall_bonus(run.table, player, card)
         each = card.amount + bonus
         if card.effect == "income_per_icon":
             each = card.amount * _icons_owned(run.catalog, player, card.per_icon) + bonus
@@ -116,7 +173,7 @@ def _pay_purple(run: IncomeRun, cards: tuple[Establishment, ...]) -> tuple[Choic
     state, roller = run.state, run.state.active
     pending: list[Choice] = []
     for card in cards:
-        if card.colour != "purple" or not state.roller.owns(card.id):
+        if not state.roller.owns(card.id):
             continue
         if card.effect == "take_from_each":
             for seat in run.others:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.rules.frozen import quick_constructor
 from companion.rules.state import Account, Choice
 
 
@@ -36,6 +37,10 @@ class CoinsTransferred:
     copies: int = 1
     mall_bonus: int = 0
     forgiven: int = 0
+
+
+make_transfer = quick_constructor(CoinsTransferred)
+"""CoinsTransferred(...) for income: all seven fields positionally, nothing checked."""
 
 
 @dataclass(frozen=True, slots=True)
