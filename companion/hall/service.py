@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.hall import dice as hall_dice
+from companion.hall import pin as hall_pin
+from companion.hall import seating
 from companion.hall.model import HallEvent, Move, Seat, Table
 from companion.hall.replay import apply_record, rebuild_table
 from companion.journal import AppendRequest, Journal
@@ -67,6 +69,7 @@ class HallService:
         self.refused: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self.listeners: list[Callable[[Change], None]] = []
         self.organizer_key = ""
+        self.organizer_pin: dict[str, Any] | None = None  # the hash of the console PIN
         self._load()
 
     # ------------------------------------------------------------ start
@@ -76,6 +79,8 @@ class HallService:
             records = self.journal.read(stream)
             if stream == "hall":
                 self.organizer_key = records[0].data["key"]
+                pins = [r.data for r in records if r.kind == "organizer_pin"]
+                self.organizer_pin = (pins[-1] or None) if pins else None
             elif stream.startswith("event:"):
                 self._load_event(records)
             elif stream.startswith("table:"):
@@ -454,6 +459,60 @@ class HallService:
             self._publish(Change(tables=changed,
                                  events=sorted({self.tables[t].event_id for t in changed})))
         return changed
+
+    # ------------------------------------------------------------ organizer: console
+
+    def seat_players(
+        self, event_id: Any, players: Any, ruleset: Any = "machi-koro", roll_mode: Any = "hall",
+        table_size: Any = None, name_prefix: Any = "Table",
+    ) -> list[Table]:
+        """A pasted list of players split into new tables of at most `table_size` (the most the
+        ruleset seats by default), named "PREFIX N". The whole list is checked before any
+        table is created, so a refusal creates none."""
+        if not isinstance(players, list):
+            raise HallError("request/invalid", "players is a list of names", 400)
+        names = [clean_name(player, "player name") for player in players]
+        low, high = self.catalog.players_min, self.catalog.players_max
+        size = high if table_size is None else table_size
+        if not isinstance(size, int) or isinstance(size, bool) or not low <= size <= high:
+            raise HallError("request/invalid", f"table_size is {low} to {high}", 400)
+        sizes = seating.table_sizes(len(names), size, low)
+        if sizes is None:
+            raise HallError("request/invalid", f"{len(names)} players cannot sit at tables of "
+                            f"{low} to {size}", 400)
+        prefix = clean_name(name_prefix, "table name")
+        if ruleset not in RULESETS:
+            raise HallError("request/invalid", f"ruleset is one of {', '.join(RULESETS)}", 400)
+        if roll_mode not in ROLL_MODES:
+            raise HallError("request/invalid", "roll_mode is hall or own", 400)
+        with self.lock:
+            first = len(self.event(event_id).tables) + 1
+            table_names = [clean_name(f"{prefix} {first + i}", "table name") for i in range(len(sizes))]
+            return [self.create_table(event_id, name, group, ruleset, roll_mode)
+                    for name, group in zip(table_names, seating.split_players(names, sizes),
+                                           strict=True)]
+
+    @property
+    def organizer_pin_set(self) -> bool:
+        return bool(self.organizer_pin)
+
+    def set_organizer_pin(self, pin: Any) -> bool:
+        """Set the PIN that signs in a second device (stored hashed), or clear it with None."""
+        if pin is None:
+            record: dict[str, Any] = {}
+        else:
+            problem = hall_pin.check_pin_format(pin)
+            if problem:
+                raise HallError("request/invalid", problem, 400)
+            record = hall_pin.hash_pin(pin)
+        with self.lock:
+            self.journal.append("hall", self.journal.last_seq("hall"), [("organizer_pin", record)],
+                                author="organizer")
+            self.organizer_pin = record or None
+        return self.organizer_pin_set
+
+    def check_organizer_pin(self, pin: Any) -> bool:
+        return hall_pin.pin_matches(self.organizer_pin, pin)
 
     # ------------------------------------------------------------ publish
 

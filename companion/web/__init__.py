@@ -40,10 +40,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.secret_key = hashlib.sha256(f"session:{service.organizer_key}".encode()).hexdigest()
     app.config.update(SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True)
 
-    from companion.web import api, errors, pages, prints, sockets
+    from companion.web import api, errors, organizer, pages, prints, sockets
 
     errors.init_app(app)
     app.register_blueprint(api.bp)
+    app.register_blueprint(organizer.bp)  # before pages: it owns /organizer
     app.register_blueprint(pages.bp)
     app.register_blueprint(prints.bp)
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=MAX_BODY,

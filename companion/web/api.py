@@ -88,6 +88,27 @@ def create_table(event_id: str) -> Any:
     return jsonify(table_json(table)), 201
 
 
+@bp.post("/api/events/<event_id>/seating")
+@organizer_required
+def seat_players(event_id: str) -> Any:
+    """A pasted list of players split into new tables of at most `table_size`."""
+    data = body()
+    tables = service().seat_players(
+        event_id, data.get("players"), data.get("ruleset", "machi-koro"),
+        data.get("roll_mode", "hall"), data.get("table_size"), data.get("name_prefix", "Table"))
+    return jsonify({"tables": [table_json(t) for t in tables]}), 201
+
+
+@bp.post("/api/organizer/pin")
+@organizer_required
+def organizer_pin() -> Any:
+    """Set (`{"pin": "DIGITS"}`) or clear (`{"pin": null}`) the PIN of a second device."""
+    data = body()
+    if "pin" not in data:
+        raise HallError("request/invalid", 'the body is {"pin": "6 to 12 digits"} or {"pin": null}', 400)
+    return jsonify({"pin_set": service().set_organizer_pin(data["pin"])})
+
+
 @bp.post("/api/events/<event_id>/roll")
 @organizer_required
 def hall_roll(event_id: str) -> Any:

@@ -1,0 +1,138 @@
+"""The organizer's console: signing a browser in (the printed link, or the PIN on a second
+device) and the page whose JS drives the organizer API (docs/api.md)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+
+from companion.hall.service import ROLL_MODES, RULESETS
+from companion.web.auth import is_organizer_key, service
+from companion.web.i18n import current_language
+
+bp = Blueprint("organizer", __name__)
+PRINT_KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
+
+
+class PinGuard:
+    """Wrong PIN tries, per address and for the whole hall: `tries` wrong ones in a row lock
+    an address for `seconds`; `hall_tries` wrong ones from all addresses together within
+    `seconds` lock every address, so many addresses cannot guess faster than one."""
+
+    def __init__(self, tries: int = 5, seconds: float = 60.0, hall_tries: int = 20) -> None:
+        self.tries, self.seconds, self.hall_tries = tries, seconds, hall_tries
+        self.failures: dict[str, list[float]] = {}
+        self.locked_until: dict[str, float] = {}
+        self.guard = threading.Lock()
+
+    def wait_left(self, address: str, now: float) -> float:
+        """Seconds until `address` may try again (0 when it may now)."""
+        with self.guard:
+            until = max(self.locked_until.get(address, 0.0), self.locked_until.get("*", 0.0))
+            return max(0.0, until - now)
+
+    def failed(self, address: str, now: float) -> None:
+        with self.guard:
+            for who, limit in ((address, self.tries), ("*", self.hall_tries)):
+                recent = [t for t in self.failures.get(who, []) if now - t < self.seconds]
+                recent.append(now)
+                if len(recent) >= limit:
+                    self.locked_until[who] = now + self.seconds
+                    recent = []
+                self.failures[who] = recent
+            if len(self.failures) > 10_000:  # a flood of addresses must not grow memory for good
+                self.failures = {"*": self.failures["*"]}
+
+    def succeeded(self, address: str) -> None:
+        with self.guard:
+            self.failures.pop(address, None)
+
+
+@bp.record_once
+def make_guard(state: Any) -> None:
+    config = state.app.config
+    state.app.extensions["organizer_pin_guard"] = PinGuard(
+        config.get("ORGANIZER_PIN_TRIES", 5), config.get("ORGANIZER_PIN_LOCK_SECONDS", 60.0))
+
+
+def pin_guard() -> PinGuard:
+    guard: PinGuard = current_app.extensions["organizer_pin_guard"]
+    return guard
+
+
+def signed_in() -> bool:
+    return session.get("organizer") is True
+
+
+def sign_in() -> Any:
+    session["organizer"] = True
+    session.permanent = True
+    return redirect(url_for("organizer.console"), code=303)
+
+
+def message(title: str, text: str, status: int) -> Any:
+    return render_template("message.html", title=title, message=text), status
+
+
+def signin_page(error: str | None = None, status: int = 200) -> Any:
+    return render_template("organizer/signin.html", pin_set=service().organizer_pin_set,
+                           error=error), status
+
+
+@bp.get("/organizer")
+def console() -> Any:
+    """`?key=KEY` (the link `companion serve` prints) signs this browser in; the key then
+    leaves the address bar. A signed-in browser gets the console, others the sign-in page."""
+    key = request.args.get("key")
+    if key is not None:
+        if not is_organizer_key(key):
+            return message(_("Organizer"), _("This organizer link is not valid."), 403)
+        return sign_in()
+    if not signed_in():
+        return signin_page()
+    hall = service()
+    with hall.lock:
+        events = [{"id": e.id, "name": e.name} for e in hall.events.values()]
+    data = {
+        "events": events, "rulesets": list(RULESETS), "roll_modes": list(ROLL_MODES),
+        "players_min": hall.catalog.players_min, "players_max": hall.catalog.players_max,
+        "pin_set": hall.organizer_pin_set, "print_kinds": list(PRINT_KINDS),
+        "card_names": card_names(current_language()),
+    }
+    return render_template("organizer/console.html", data=data)
+
+
+def card_names(lang: str) -> dict[str, str]:
+    """Every card's name in the page's language, for the entries and the journal."""
+    catalog = service().catalog
+    cards = [*catalog.establishments.values(), *catalog.landmarks.values()]
+    return {card.id: card.names.get(lang, card.names["en"]) for card in cards}
+
+
+@bp.post("/organizer/pin")
+def pin_sign_in() -> Any:
+    """The PIN form of a second device; wrong tries are limited (PinGuard)."""
+    guard, address, now = pin_guard(), request.remote_addr or "?", time.monotonic()
+    wait = guard.wait_left(address, now)
+    if wait > 0:
+        text = _("Too many wrong PINs. Try again in %(seconds)s seconds.", seconds=int(wait) + 1)
+        page, status = signin_page(text, 429)
+        return page, status, {"Retry-After": str(int(wait) + 1)}
+    hall = service()
+    if not hall.organizer_pin_set:
+        return signin_page(_("No PIN is set. Open the organizer link the server printed."), 409)
+    if not hall.check_organizer_pin(request.form.get("pin", "").strip()):
+        guard.failed(address, now)
+        return signin_page(_("That PIN is not right."), 403)
+    guard.succeeded(address)
+    return sign_in()
+
+
+@bp.post("/organizer/signout")
+def sign_out() -> Any:
+    session.pop("organizer", None)
+    return redirect(url_for("organizer.console"), code=303)
