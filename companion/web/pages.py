@@ -1,16 +1,16 @@
 """Page routes: joining a seat by its QR link, the phone page and the hall screen (the
-organizer's sign-in link too, until the console has its own blueprint)."""
+organizer's console has its own blueprint, companion/web/organizer.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import Blueprint, redirect, render_template, session, url_for
 from flask_babel import gettext as _
 
 from companion.hall import HallError
 from companion.web import i18n
-from companion.web.auth import is_organizer_key, service
+from companion.web.auth import service
 
 bp = Blueprint("pages", __name__)
 # Every page needs the languages: registering the pages sets them up (init_app runs once per app).
@@ -50,22 +50,6 @@ def play() -> Any:
         message = _("Scan the QR code on your seat's card to join a table.")
         return render_template("message.html", title=_("Join"), message=message), 403
     return render_template("play/play.html", table=table, seat=seat)
-
-
-@bp.get("/organizer")
-def organizer() -> Any:
-    key = request.args.get("key")
-    if key is not None:
-        if not is_organizer_key(key):
-            return render_template("message.html", title="Organizer",
-                                   message="This organizer link is not valid."), 403
-        session["organizer"] = True
-        session.permanent = True
-        return redirect(url_for("pages.organizer"))
-    if session.get("organizer") is not True:
-        return render_template("message.html", title="Organizer",
-                               message="Open the organizer link the server printed."), 401
-    return render_template("pages/organizer.html", events=list(service().events.values()))
 
 
 @bp.get("/hall/<event_id>")
