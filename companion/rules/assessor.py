@@ -53,6 +53,26 @@ def last_value(catalog: Catalog) -> int:
     return max(max(card_values(catalog, card)) for card in ASSESSOR_DECK)
 
 
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """What one drawn card means when `sought` is the value sought (RULES.md 18)."""
+
+    kind: str  # "tax" (it can be the value sought), "supplemental" (all values below), "miss"
+    value: int  # the tax's amount; 0 for a miss
+    last: bool  # a tax on the last value: the final round begins (RULES.md 19)
+
+
+def classify(catalog: Catalog, card: str, sought: int) -> Draw:
+    """Tax when the card can be the value sought, a supplemental tax of its lowest value when
+    all its values are below it, otherwise a miss."""
+    values = card_values(catalog, card)
+    if sought in values:
+        return Draw("tax", sought, max(values) == last_value(catalog))
+    if max(values) < sought:
+        return Draw("supplemental", min(values), False)
+    return Draw("miss", 0, False)
+
+
 def assessor_turn(
     catalog: Catalog, coins: int, assessed: Sequence[str], draws: Sequence[str],
 ) -> AssessorTurn:
@@ -60,22 +80,19 @@ def assessor_turn(
     sought = len(assessed) + 1
     discarded: list[str] = []
     for used, card in enumerate(draws[:2], start=1):
-        values = card_values(catalog, card)
-        if sought in values:
-            if coins < sought:
-                return AssessorTurn(coins, (), tuple(assessed), tuple(discarded), False, "lost", used)
-            final = sought in values and max(values) == last_value(catalog)
+        draw = classify(catalog, card, sought)
+        if draw.kind != "miss" and coins < draw.value:
+            return AssessorTurn(coins, (), tuple(assessed), tuple(discarded), False, "lost", used)
+        if draw.kind == "tax":
             return AssessorTurn(
-                coins - sought, (Tax(card, sought, sought, "tax"),), (*assessed, card),
-                tuple(discarded), True, "final_round" if final else "continue", used,
+                coins - draw.value, (Tax(card, sought, draw.value, "tax"),), (*assessed, card),
+                tuple(discarded), True, "final_round" if draw.last else "continue", used,
             )
-        if max(values) < sought:
-            amount = min(values)
-            if coins < amount:
-                return AssessorTurn(coins, (), tuple(assessed), tuple(discarded), False, "lost", used)
-            tax = Tax(card, amount, amount, "supplemental")
+        if draw.kind == "supplemental":
+            tax = Tax(card, draw.value, draw.value, "supplemental")
             return AssessorTurn(
-                coins - amount, (tax,), tuple(assessed), (*discarded, card), False, "continue", used,
+                coins - draw.value, (tax,), tuple(assessed), (*discarded, card), False,
+                "continue", used,
             )
         discarded.append(card)
     if len(discarded) < 2:

@@ -1,0 +1,211 @@
+"""The co-op Tax Assessor referee (RULES.md 16-19): `deal` and `decide` return events,
+`coop_evolve.evolve_all` applies them.
+
+Rolls, income, builds and purple choices are the base engine's, played on the base table
+inside; this module adds the market row, gifts to the assessor, the assessor's turn after
+every second player's turn, and the shared win and loss. Shuffles are inputs: `shuffle`
+(given by the service, which shuffles with `secrets`) puts cards in an order that the events
+record, so a replay never shuffles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from companion.rules import engine, options
+from companion.rules.assessor import classify
+from companion.rules.catalog import Catalog, load_catalog
+from companion.rules.coop_events import (
+    AnyEvent,
+    AssessorCardDrawn,
+    AssessorCoinsTransferred,
+    AssessorDeckShuffled,
+    CoopGameEnded,
+    DecksShuffled,
+    FinalRoundBegan,
+    GiveAssessor,
+    MarketCardDiscarded,
+    MarketCardRevealed,
+)
+from companion.rules.coop_state import (
+    ASSESSOR,
+    ROW_SIZE,
+    BadDeckOrder,
+    CoopState,
+    EndReason,
+    Outcome,
+    assessor_cards,
+    market_cards,
+)
+from companion.rules.errors import (
+    BadMove,
+    CannotAfford,
+    GameOver,
+    InvalidChoice,
+    NotYourTurn,
+    SoldOut,
+    WrongPhase,
+)
+from companion.rules.events import EstablishmentBought, Event, GameWon, LandmarkBuilt, TurnEnded
+from companion.rules.moves import Build, EndTurn, Move
+from companion.rules.state import BANK
+
+CoopMove = Move | GiveAssessor
+Shuffle = Callable[[tuple[str, ...]], Sequence[str]]
+"""Cards in, the same cards in a random order out (the service's, with `secrets`)."""
+
+
+def shuffled(shuffle: Shuffle | None, cards: tuple[str, ...]) -> tuple[str, ...]:
+    """The dealer's order of `cards`, checked to be exactly those cards."""
+    if shuffle is None:
+        raise BadDeckOrder("this move shuffles a deck: the dealer must give the order")
+    order = tuple(shuffle(cards))
+    if sorted(order) != sorted(cards):
+        raise BadDeckOrder(f"a shuffle of {sorted(cards)!r} returned {list(order)!r}")
+    return order
+
+
+def refill(shown: int, deck: tuple[str, ...]) -> list[MarketCardRevealed]:
+    """Cards from the market deck until a row of `shown` cards shows four again, or the deck
+    is out."""
+    return [MarketCardRevealed(card) for card in deck[: max(0, ROW_SIZE - shown)]]
+
+
+def deal(state: CoopState, catalog: Catalog, shuffle: Shuffle | None) -> list[AnyEvent]:
+    """Set-up (RULES.md 16): the assessor's coins from the bank, both decks shuffled, four
+    market cards face up."""
+    if state.dealt:
+        raise WrongPhase("the cards are already dealt")
+    market = shuffled(shuffle, market_cards(catalog))
+    assessor = shuffled(shuffle, assessor_cards())
+    return [
+        AssessorCoinsTransferred(BANK, ASSESSOR, state.stake, "stake", "stake"),
+        DecksShuffled(market, assessor),
+        *refill(0, market),
+    ]
+
+
+def decide(
+    state: CoopState, seat: int, move: CoopMove, catalog: Catalog | None = None,
+    shuffle: Shuffle | None = None,
+) -> list[AnyEvent]:
+    """The events `move` by `seat` causes, or a RuleError saying why it is refused."""
+    catalog = catalog or load_catalog()
+    if state.outcome is not None:
+        raise GameOver(f"the game is over: the players {state.outcome.value}")
+    if not state.dealt:
+        raise WrongPhase("the cards are not dealt yet")
+    if isinstance(move, GiveAssessor):
+        return _give(state, seat, move)
+    if isinstance(move, Build):
+        return _build(state, seat, move, catalog)
+    if isinstance(move, EndTurn):
+        return _end_turn(state, seat, move, catalog, shuffle)
+    return list(engine.decide(state.table, seat, move, catalog))
+
+
+def _give(state: CoopState, seat: int, move: GiveAssessor) -> list[AnyEvent]:
+    """On their own turn, in any phase, a player may give coins to the assessor (RULES.md 17)."""
+    if not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise NotYourTurn(f"there is no seat {seat!r} at this table")
+    if seat != state.active:
+        raise NotYourTurn(f"only {state.roller.name} may give coins now, on their own turn")
+    amount = move.amount
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise BadMove(f"'amount' must be a whole number of coins, not {amount!r}")
+    if amount < 1:
+        raise InvalidChoice(f"give at least 1 coin, not {amount!r}")
+    if amount > state.roller.coins:
+        raise CannotAfford(f"{state.roller.name} has {state.roller.coins} coins, not {amount}")
+    return [AssessorCoinsTransferred(seat, ASSESSOR, amount, "gift", "gift")]
+
+
+def _build(state: CoopState, seat: int, move: Build, catalog: Catalog) -> list[AnyEvent]:
+    """Buy from the row (its card is replaced at once) or build a landmark; the game is won
+    the moment both cities are complete (RULES.md 16, 19)."""
+    try:
+        base_events = engine.decide(state.table, seat, move, catalog)
+    except SoldOut:
+        shown = ", ".join(state.market_row) or "nothing"
+        raise SoldOut(f"the market row shows no {move.card!r} (it shows {shown})") from None
+    events: list[AnyEvent] = [e for e in base_events if not isinstance(e, GameWon)]
+    if any(isinstance(e, EstablishmentBought) for e in events):
+        events += refill(len(state.market_row) - 1, state.market_deck)
+    if any(isinstance(e, LandmarkBuilt) for e in events):
+        goal = len(catalog.landmarks)
+        done = [len(p.landmarks) + (i == seat) for i, p in enumerate(state.players)]
+        if all(count == goal for count in done):
+            events.append(CoopGameEnded(Outcome.WON, EndReason.CITIES_COMPLETE))
+    return events
+
+
+def _end_turn(
+    state: CoopState, seat: int, move: EndTurn, catalog: Catalog, shuffle: Shuffle | None,
+) -> list[AnyEvent]:
+    """Buy or discard, then the turn passes; after the second player's turn (seat 1 to seat 0)
+    the assessor plays, or the final round is over (RULES.md 16, 18, 19)."""
+    turn_ended = engine.decide(state.table, seat, move, catalog)
+    events: list[AnyEvent] = []
+    row = state.market_row
+    if not state.bought and row:
+        events.append(MarketCardDiscarded(row[-1]))
+        row = row[:-1]
+    events += refill(len(row), state.market_deck)
+    events += turn_ended
+    passed = turn_ended[-1]
+    if isinstance(passed, TurnEnded) and passed.next_active == 0 and not passed.bonus_turn:
+        if state.final_round:
+            events.append(CoopGameEnded(Outcome.LOST, EndReason.FINAL_ROUND_OVER))
+        else:
+            events += assessor_turn(state, catalog, shuffle)
+    return events
+
+
+def assessor_turn(state: CoopState, catalog: Catalog, shuffle: Shuffle | None) -> list[AnyEvent]:
+    """Draw up to two cards looking for the value sought (RULES.md 18); a tax reshuffles every
+    card not in the array; a tax the assessor cannot pay loses the game (RULES.md 19). An empty
+    deck is made again from the discards (ours: the books are silent)."""
+    deck, discards = state.assessor_deck, state.assessor_discards
+    coins, sought = state.assessor_coins, state.sought
+    events: list[AnyEvent] = []
+    for _ in range(2):
+        if not deck:
+            deck, discards = shuffled(shuffle, discards), ()
+            events.append(AssessorDeckShuffled(deck))
+        card, deck = deck[0], deck[1:]
+        draw = classify(catalog, card, sought)
+        if draw.kind != "miss" and coins < draw.value:
+            events.append(AssessorCardDrawn(card, sought, "unpaid", draw.value))
+            events.append(CoopGameEnded(Outcome.LOST, EndReason.TAX_UNPAID))
+            return events
+        events.append(AssessorCardDrawn(card, sought, draw.kind, draw.value))
+        if draw.kind == "miss":
+            discards += (card,)
+            continue
+        events.append(AssessorCoinsTransferred(ASSESSOR, BANK, draw.value, card, draw.kind))
+        if draw.kind == "tax":
+            events.append(AssessorDeckShuffled(shuffled(shuffle, deck + discards)))
+            if draw.last:
+                events.append(FinalRoundBegan())
+        return events
+    return events
+
+
+def legal_moves(state: CoopState, seat: int, catalog: Catalog) -> list[CoopMove]:
+    """Every move `seat` may make now: the base game's (builds from the row) and gifts."""
+    if state.outcome is not None or not state.dealt:
+        return []
+    moves: list[CoopMove] = list(options.legal_moves(state.table, seat, catalog))
+    if seat == state.active:
+        moves += [GiveAssessor(n) for n in range(1, state.players[seat].coins + 1)]
+    return moves
+
+
+def default_move(state: CoopState) -> Move | None:
+    """What a timed-out choice does: the base game's defaults (RULES.md 11)."""
+    return None if state.outcome is not None else engine.default_move(state.table)
+
+
+def adjust(state: CoopState, seat: int, amount: int, reason: str) -> list[Event]:
+    """The organizer's correction of a seat's coins, as in the base game."""
+    return engine.adjust(state.table, seat, amount, reason)

@@ -1,0 +1,94 @@
+"""What happens at a co-op table beyond the base game's events, and the co-op move.
+
+Deck orders are in the events (`DecksShuffled`, `AssessorDeckShuffled`): the dealer shuffled,
+the journal keeps the order, a replay never shuffles again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules import events as base
+from companion.rules.coop_state import CoopAccount, EndReason, Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class GiveAssessor:
+    """Move: the active player gives `amount` of their coins to the assessor (RULES.md 17)."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class AssessorCoinsTransferred:
+    """A coin movement with the assessor as one party: its stake from the bank, a player's
+    gift, a tax or a supplemental tax to the bank."""
+
+    source: CoopAccount
+    target: CoopAccount
+    amount: int
+    card: str  # the assessor card taxed; "stake" or "gift" otherwise
+    kind: str  # stake | gift | tax | supplemental
+
+
+@dataclass(frozen=True, slots=True)
+class DecksShuffled:
+    """The deal: both decks in the dealer's order, top card first."""
+
+    market: tuple[str, ...]
+    assessor: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MarketCardRevealed:
+    """The market deck's top card comes into the row on the left."""
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class MarketCardDiscarded:
+    """A turn without an establishment bought: the row's rightmost card goes (RULES.md 16)."""
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class AssessorCardDrawn:
+    """The assessor's top card, what it meant with `sought` the value sought, and where it
+    went: `tax` to the array, `supplemental` and `miss` to the discards; `unpaid` stays face
+    up on the deck (the game is lost)."""
+
+    card: str
+    sought: int
+    result: str  # tax | supplemental | miss | unpaid
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class AssessorDeckShuffled:
+    """Every assessor card not in the array (deck and discards) shuffled into a new deck."""
+
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinalRoundBegan:
+    """The last value was assessed: each player has one more turn (RULES.md 19)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoopGameEnded:
+    outcome: Outcome
+    reason: EndReason
+
+
+CoopEvent = (
+    AssessorCoinsTransferred | DecksShuffled | MarketCardRevealed | MarketCardDiscarded
+    | AssessorCardDrawn | AssessorDeckShuffled | FinalRoundBegan | CoopGameEnded
+)
+AnyEvent = base.Event | CoopEvent
+COOP_EVENT_TYPES: tuple[type, ...] = (
+    AssessorCoinsTransferred, DecksShuffled, MarketCardRevealed, MarketCardDiscarded,
+    AssessorCardDrawn, AssessorDeckShuffled, FinalRoundBegan, CoopGameEnded,
+)

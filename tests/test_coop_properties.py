@@ -1,0 +1,109 @@
+"""Invariants of the co-op Tax Assessor game over seeded random games (hypothesis):
+RULES.md 16-19 checked after every event and every move."""
+
+import random
+from collections import Counter
+
+from builders import CATALOG
+from coop_builders import random_move
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.rules import coop
+from companion.rules.assessor import card_values
+from companion.rules.coop_codec import decode_event, encode_event
+from companion.rules.coop_events import AssessorCardDrawn, FinalRoundBegan
+from companion.rules.coop_evolve import evolve_all
+from companion.rules.coop_state import (
+    EndReason,
+    Outcome,
+    assessor_cards,
+    market_cards,
+    new_coop_table,
+)
+
+GAMES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MAX_MOVES = 4000
+STARTING = Counter({card.id: card.starting for card in CATALOG.establishments.values()})
+
+
+def play_game(seed, stake):
+    """A whole random game: (start, every event in order, the final state, per-move states)."""
+    rng = random.Random(seed)
+
+    def shuffle(cards):
+        return tuple(rng.sample(cards, len(cards)))
+
+    start = new_coop_table(CATALOG, ("A", "B"), stake=stake)
+    events = coop.deal(start, CATALOG, shuffle)
+    state = evolve_all(start, events)
+    states, moves = [state], 0
+    while state.outcome is None and moves < MAX_MOVES:
+        seat, move = random_move(state, rng)
+        decided = coop.decide(state, seat, move, CATALOG, shuffle)
+        for event in decided:
+            state = check_event(state, event, start.total_coins())
+        events += decided
+        states.append(state)
+        moves += 1
+    return start, events, state, states
+
+
+def check_event(state, event, total):
+    """Apply one event and check what must hold after any event."""
+    if isinstance(event, AssessorCardDrawn):
+        unpaid = event.result == "unpaid"
+        assert unpaid == (event.result != "miss" and event.amount > state.assessor_coins), \
+            "lost exactly when a tax cannot be paid"
+        if event.result == "tax":
+            assert event.sought == state.sought and event.sought in card_values(CATALOG, event.card)
+    after = evolve_all(state, [event])
+    assert after.assessor_coins >= 0, "the assessor's coins never go below zero"
+    assert all(p.coins >= 0 for p in after.players)
+    assert after.total_coins() == total, "coins conserved, the bank and the assessor counted"
+    return after
+
+
+def check_move(state):
+    """What must hold between moves."""
+    for i, card in enumerate(state.assessed):
+        assert i + 1 in card_values(CATALOG, card), "the array is 1, 2, 3 ... in order"
+    assessor = Counter(state.assessor_deck) + Counter(state.assessor_discards)
+    assert assessor + Counter(state.assessed) == Counter(assessor_cards()), "17 cards, always"
+    if state.market_deck:
+        assert len(state.market_row) == 4, "the row shows four while the deck lasts"
+    assert Counter(state.supply) == Counter(state.market_row), "only the row can be bought"
+    owned = sum((Counter(p.cards) for p in state.players), Counter()) - STARTING - STARTING
+    market = Counter(state.market_deck) + Counter(state.market_row) + Counter(state.market_discards)
+    assert market + owned == Counter(market_cards(CATALOG)), "no market card made or lost"
+
+
+@GAMES
+@given(seed=st.integers(0, 2**32), stake=st.integers(8, 20))
+def test_property_coop_games_keep_the_invariants(seed, stake):
+    start, events, final, states = play_game(seed, stake)
+    for state in states:
+        check_move(state)
+    assert final.outcome is not None, "every game ends"
+    drawn = [e for e in events if isinstance(e, AssessorCardDrawn)]
+    unpaid = [e for e in drawn if e.result == "unpaid"]
+    if final.reason is EndReason.TAX_UNPAID:
+        assert final.outcome is Outcome.LOST and unpaid == [drawn[-1]]
+    else:
+        assert unpaid == []
+    if final.reason is EndReason.FINAL_ROUND_OVER:
+        assert final.outcome is Outcome.LOST and any(isinstance(e, FinalRoundBegan) for e in events)
+    if final.outcome is Outcome.WON:
+        assert all(len(p.landmarks) == len(CATALOG.landmarks) for p in final.players)
+    else:
+        assert not all(len(p.landmarks) == len(CATALOG.landmarks) for p in final.players)
+    assert evolve_all(start, events) == final, "replaying the events gives the same state"
+    journal = [encode_event(e) for e in events]
+    assert [decode_event(kind, data) for kind, data in journal] == events, "journal round trip"
+
+
+def test_random_games_reach_every_ending():
+    """The generator plays games that are won, lost to a tax and lost after the final round,
+    so the property test above sees all three."""
+    endings = Counter(play_game(seed, 20)[2].reason for seed in range(60))
+    assert set(endings) == set(EndReason), endings
