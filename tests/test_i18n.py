@@ -18,7 +18,7 @@ TRANSLATED = LANGUAGES[1:]
 
 # _("...") in templates and Python, t("...") in the page scripts; either quote, escapes allowed.
 PY_CALL = re.compile(r"""\b_\(\s*(?P<q>["'])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
-JS_CALL = re.compile(r"""\bt\(\s*(?P<q>["'`])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+JS_CALL = re.compile(r"""\b(?:t|tx)\(\s*(?P<q>["'`])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -3,6 +3,7 @@ first page and every Socket.IO update; no view ever holds a seat token."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from companion.hall.model import HallEvent, Table
@@ -82,7 +83,24 @@ def game_json(table: Table) -> dict[str, Any]:
         "winner": state.winner if state else None,
         "entries": last_roll_entries(table),
         "seq": table.seq,
+        "waited": waited_seconds(table),
     }
+
+
+def market_json(table: Table) -> dict[str, Any]:
+    """What the phone's build list needs beyond `choices`: the stock left of each card and
+    whether this turn's build is done (to say why a card cannot be built)."""
+    state = table.state
+    return {"supply": dict(getattr(state, "supply", {})) if state else {},
+            "built": bool(getattr(state, "built", False)) if state else False}
+
+
+def waited_seconds(table: Table) -> float | None:
+    """How long the open choice (Radio Tower, TV Station, Business Center) has waited when the
+    view is built; screens count down from the event's choice_seconds."""
+    if table.waiting_since is None:
+        return None
+    return round(max(0.0, time.monotonic() - table.waiting_since), 1)
 
 
 def seat_view(table: Table, seat: int, catalog: Catalog) -> dict[str, Any]:
@@ -93,7 +111,8 @@ def seat_view(table: Table, seat: int, catalog: Catalog) -> dict[str, Any]:
 def seat_views(table: Table, catalog: Catalog, seats: tuple[int, ...] | None = None) -> list[dict[str, Any]]:
     """The views of several seats of one table: the part they share is built once (a hall roll
     publishes every seat of every table, so this is the server's hot path)."""
-    common = {"table": table_header(table), "players": players_json(table), **game_json(table)}
+    common = {"table": table_header(table), "players": players_json(table), **game_json(table),
+              **market_json(table)}
     chosen = range(len(table.seats)) if seats is None else seats
     return [{**common, "seat": seat, **seat_part(table, seat, catalog)} for seat in chosen]
 

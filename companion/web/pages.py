@@ -3,12 +3,15 @@ organizer's console has its own blueprint, companion/web/organizer.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, session, url_for
 from flask_babel import gettext as _
 
 from companion.hall import HallError
+from companion.hall.views import seat_view
+from companion.rules.catalog import Catalog
 from companion.web import i18n
 from companion.web.auth import service
 
@@ -49,7 +52,27 @@ def play() -> Any:
     except HallError:
         message = _("Scan the QR code on your seat's card to join a table.")
         return render_template("message.html", title=_("Join"), message=message), 403
-    return render_template("play/play.html", table=table, seat=seat)
+    hall = service()
+    with hall.lock:
+        view = seat_view(table, seat, hall.catalog)
+        choice_seconds = hall.events[table.event_id].choice_seconds
+    data = {"view": view, "cards": card_list(hall.catalog, i18n.current_language()),
+            "choice_seconds": choice_seconds}
+    return render_template("play/play.html", table=table, seat=seat, data=data)
+
+
+def card_list(catalog: Catalog, lang: str) -> list[dict[str, Any]]:
+    """The cards as the pages draw them, named in the page's language (the catalog has
+    every language's names)."""
+    def name(names: Mapping[str, str]) -> str:
+        return names.get(lang) or names["en"]
+
+    cards = [{"id": c.id, "kind": "establishment", "name": name(c.names), "colour": c.colour,
+              "icon": c.icon, "activation": list(c.activation), "cost": c.cost,
+              "effect": c.effect, "amount": c.amount} for c in catalog.establishments.values()]
+    cards += [{"id": lm.id, "kind": "landmark", "name": name(lm.names), "cost": lm.cost,
+               "effect": lm.effect, "amount": lm.amount} for lm in catalog.landmarks.values()]
+    return cards
 
 
 @bp.get("/hall/<event_id>")

@@ -1,0 +1,88 @@
+// Small DOM helpers shared by the page modules. Text always goes in as text nodes, never as
+// HTML, so a player named <b>x</b> shows as exactly that.
+
+import { t } from "./i18n.js";
+
+// h("li", {class: "x", onclick: f}, "text", child): an element with attributes and children.
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key === "class") element.className = value;
+    else if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+    else element.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+}
+
+// A name kept in its own direction inside text of the other direction (Hebrew pages).
+export const bdi = (text) => h("bdi", {}, text);
+
+// A number (or a signed amount) that keeps its order in right-to-left text.
+export const num = (value) => h("span", { class: "num" }, String(value));
+
+export const signed = (amount) => num(amount > 0 ? `+${amount}` : `−${Math.abs(amount)}`);
+
+// tx(msgid, {amount: num(...), name: bdi(...)}): the translation with
+// elements (or text) in its placeholders, as a fragment.
+export function tx(msgid, params = {}) {
+  const fragment = document.createDocumentFragment();
+  const text = t(msgid, Object.fromEntries(Object.keys(params).map((k) => [k, `{${k}}`])));
+  for (const part of text.split(/(\{\w+\})/)) {
+    const name = part.match(/^\{(\w+)\}$/)?.[1];
+    if (name && name in params) append(fragment, [params[name]]);
+    else if (part) fragment.append(part);
+  }
+  return fragment;
+}
+
+// Replace an element's children.
+export function fill(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+  return element;
+}
+
+// A die with its pips, readable by screen readers as its number.
+export function die(value, extraClass = "") {
+  const pips = { 1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
+  const cells = [];
+  for (let cell = 1; cell <= 9; cell += 1) {
+    cells.push(h("span", { class: (pips[value] || []).includes(cell) ? "pip on" : "pip" }));
+  }
+  return h("span", { class: `die ${extraClass}`.trim(), role: "img", "aria-label": t("die showing {n}", { n: value }) }, cells);
+}
+
+// The dice sums that activate a card: "7", "2–3", "1, 3".
+export function activation(numbers) {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const contiguous = sorted.every((n, i) => i === 0 || n === sorted[i - 1] + 1);
+  if (sorted.length > 1 && contiguous) return `${sorted[0]}–${sorted[sorted.length - 1]}`;
+  return sorted.join(", ");
+}
+
+// A request id for a move: random, made up by the phone (crypto.randomUUID needs HTTPS).
+export function requestId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The connection badge of a page: connecting, connected, reconnecting or refused.
+export function showConnection(badge, state) {
+  const words = {
+    connecting: t("Connecting…"),
+    connected: t("Connected"),
+    reconnecting: t("Reconnecting…"),
+    refused: t("Not connected"),
+  };
+  badge.dataset.state = state;
+  badge.textContent = words[state];
+}

@@ -1,0 +1,177 @@
+"""The phone page in a real Chromium against a served hall: the coins the journal holds, the
+last roll in words, building with a confirmation, refusals with their reason, choices, a lost
+connection, Hebrew right to left, names shown as text."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+PLAYERS = ["Ann", "<b>x</b>", "Dana"]
+
+
+def join(context, hall, join_path: str, query: str = "") -> Page:
+    """A phone opens its join link (the QR card) and lands on /play."""
+    page = context.new_page()
+    page.goto(hall.url + join_path + query)
+    expect(page).to_have_url(re.compile(r"/play"))
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    return page
+
+
+def three_phones(phone, hall, name: str = "Night", mode: str = "hall", **settings):
+    event = hall.create_event(name, [("Table 1", PLAYERS, mode)], **settings)
+    seats = event["tables"][0]["seats"]
+    return event, [join(phone(), hall, seat["join_path"]) for seat in seats]
+
+
+def expect_journal_coins(hall, event, pages) -> dict[str, int]:
+    coins = {player: n for (_, player), n in hall.coins(event["id"]).items()}
+    for player, page in zip(PLAYERS, pages, strict=True):
+        expect(page.locator("#coins")).to_have_text(str(coins[player]))
+    return coins
+
+
+def test_phone_every_phone_shows_the_coins_the_journal_holds(phone, hall_server, snap):
+    event, pages = three_phones(phone, hall_server)
+    expect_journal_coins(hall_server, event, pages)  # 3 each before any roll
+    hall_server.roll(event["id"], (2, 5))  # Ann rolls 2: her Bakery
+    coins = expect_journal_coins(hall_server, event, pages)
+    assert coins == {"Ann": 4, "<b>x</b>": 3, "Dana": 3}
+    expect(pages[0].locator("#breakdown")).to_have_text("+1 Bakery")
+    expect(pages[1].locator("#breakdown")).to_have_text("Nothing for you this roll.")
+    hall_server.roll(event["id"], (1, 1))  # x rolls 1: everyone's Wheat Field
+    coins = expect_journal_coins(hall_server, event, pages)
+    assert coins == {"Ann": 5, "<b>x</b>": 4, "Dana": 4}
+    expect(pages[2].locator("#breakdown")).to_have_text("+1 Wheat Field")
+    expect(pages[0].locator("#status")).to_have_text("<b>x</b>'s turn")
+    snap(pages[1], "phone-en")
+
+
+def test_phone_names_with_markup_show_as_text(phone, hall_server):
+    _, pages = three_phones(phone, hall_server, "Markup")
+    for page in pages:
+        assert page.locator("main b, header b").count() == 0, "a name became markup"
+    expect(pages[1].locator(".who bdi").first).to_have_text("<b>x</b>")
+    expect(pages[0].locator("#players .name bdi").first).to_have_text("<b>x</b>")
+    assert "<b>x</b>" in pages[1].title()
+
+
+def test_phone_builds_with_one_tap_and_a_confirmation(phone, hall_server):
+    event, pages = three_phones(phone, hall_server, "Build")
+    hall_server.roll(event["id"], (2, 2))  # Ann: 4 coins, build phase
+    ann = pages[0]
+    expect(ann.locator("#coins")).to_have_text("4")
+    radio = ann.locator('button[data-card="radio_tower"]')
+    expect(radio).to_be_disabled()
+    expect(ann.locator("#why-radio_tower")).to_have_text("18 more coins needed.")
+    ann.locator('button[data-card="cafe"]').tap()
+    expect(ann.locator("#confirm")).to_be_visible()
+    expect(ann.locator("#confirm-text")).to_have_text("Build Cafe for 2 coins?")
+    ann.locator("#confirm-cancel").tap()
+    expect(ann.locator("#coins")).to_have_text("4")  # cancel changes nothing
+    ann.locator('button[data-card="cafe"]').tap()
+    ann.locator("#confirm-ok").tap()
+    expect(ann.locator("#notice")).to_have_text("Built: Cafe.")
+    expect(ann.locator("#coins")).to_have_text("2")
+    expect(ann.locator("#breakdown")).to_contain_text("−2 built Cafe")
+    expect(ann.locator("#build-note")).to_have_text("You have already built this turn.")
+    expect(ann.locator("#cards")).to_contain_text("Cafe")
+    assert hall_server.coins(event["id"])[("Table 1", "Ann")] == 2
+    # the other phones see it too
+    expect(pages[2].locator("#table-feed")).to_contain_text("Ann built Cafe")
+
+
+def test_phone_refused_build_shows_its_reason(phone, hall_server):
+    event, pages = three_phones(phone, hall_server, "Refused")
+    table = event["tables"][0]["id"]
+    hall_server.roll(event["id"], (2, 2))  # Ann: 4 coins, build phase
+    ann = pages[0]
+    expect(ann.locator("#coins")).to_have_text("4")
+    ann.locator('button[data-card="forest"]').tap()  # 3 coins: affordable now
+    expect(ann.locator("#confirm")).to_be_visible()
+    # before Ann confirms, the organizer takes coins back (a correction)
+    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 0, "amount": -2, "reason": "fix"})
+    expect(ann.locator("#coins")).to_have_text("2")
+    ann.locator("#confirm-ok").tap()
+    expect(ann.locator("#notice")).to_have_text("You do not have enough coins for that.")
+    expect(ann.locator("#coins")).to_have_text("2")
+    expect(ann.locator("#why-forest")).to_have_text("1 more coins needed.")
+    assert hall_server.coins(event["id"])[("Table 1", "Ann")] == 2
+    expect(ann.locator("#breakdown")).to_contain_text("−2 correction: fix")
+
+
+def test_phone_own_roll_table_rolls_from_the_phone(phone, hall_server):
+    event, pages = three_phones(phone, hall_server, "Own", mode="own")
+    ann, x = pages[0], pages[1]
+    expect(x.locator('#prompt button:has-text("Roll the dice")')).to_have_count(0)
+    ann.get_by_role("button", name="Roll the dice").tap()
+    expect(ann.locator("#dice .die").first).to_be_visible()
+    expect(x.locator("#dice .die").first).to_be_visible()
+    expect_journal_coins(hall_server, event, pages)
+    ann.get_by_role("button", name="End my turn").tap()
+    expect(x.get_by_role("button", name="Roll the dice")).to_be_visible()
+    expect(ann.locator("#status")).to_have_text("<b>x</b>'s turn")
+
+
+def test_phone_tv_station_prompt_with_time_left(phone, hall_server):
+    event, pages = three_phones(phone, hall_server, "TV", choice_seconds=60)
+    table = event["tables"][0]["id"]
+    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 0, "amount": 10, "reason": "gift"})
+    hall_server.roll(event["id"], (4, 4))  # Ann rolls 4: nothing; 13 coins to build
+    ann = pages[0]
+    ann.locator('button[data-card="tv_station"]').tap()
+    ann.locator("#confirm-ok").tap()
+    expect(ann.locator("#coins")).to_have_text("6")
+    for _ in range(2):  # x and Dana roll 4: nothing
+        hall_server.roll(event["id"], (4, 4))
+    hall_server.roll(event["id"], (6, 6))  # Ann rolls 6: her TV Station asks
+    expect(ann.locator("#prompt")).to_contain_text("TV Station: take 5 coins from whom?")
+    expect(ann.locator("#timer")).to_have_text(re.compile(r"^(60|59|58|57|56|55) s left"))
+    ann.locator("#prompt button", has_text="Dana").tap()
+    expect(ann.locator("#coins")).to_have_text("9")  # Dana had 3: 3 taken
+    expect(ann.locator("#breakdown")).to_contain_text("+3 from Dana, TV Station; 2 forgiven")
+    expect(pages[2].locator("#breakdown")).to_contain_text("−3 to Ann, TV Station; 2 forgiven")
+    expect_journal_coins(hall_server, event, pages)
+
+
+def test_phone_comes_back_after_losing_the_connection_and_shows_the_current_state(
+        phone, own_server, guard):
+    guard.allow(r"net::ERR_|WebSocket connection")  # the outage this test makes
+    event, pages = three_phones(lambda: phone(app_url=own_server.url), own_server, "Outage")
+    dana = pages[2]
+    own_server.server.kill()
+    expect(dana.locator("#connection")).to_have_attribute("data-state", "reconnecting")
+    expect(dana.locator("#connection")).to_have_text("Reconnecting…")
+    dana.context.set_offline(True)
+    own_server.server.start()
+    own_server.roll(event["id"], (1, 1))  # while Dana is away: Wheat Fields pay
+    own_server.roll(event["id"], (1, 1))
+    dana.wait_for_timeout(500)
+    expect(dana.locator("#coins")).to_have_text("3")  # still the old state, offline
+    dana.context.set_offline(False)
+    expect(dana.locator("#connection")).to_have_attribute("data-state", "connected", timeout=15000)
+    expect_journal_coins(own_server, event, pages)
+    expect(dana.locator("#coins")).to_have_text("5")
+
+
+def test_phone_in_hebrew_is_right_to_left(phone, hall_server, snap):
+    event = hall_server.create_event("Hebrew", [("שולחן 1", ["ענת", "<b>x</b>", "Dana"], "hall")])
+    seats = event["tables"][0]["seats"]
+    page = join(phone(locale="he-IL"), hall_server, seats[0]["join_path"])
+    hall_server.roll(event["id"], (2, 2))
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("html")).to_have_attribute("lang", "he")
+    expect(page.locator("#coins")).to_have_text("4")
+    expect(page.locator("#coins-label")).to_have_text("המטבעות שלי")
+    expect(page.locator("#breakdown")).to_have_text("+1 מאפייה")
+    expect(page.locator('button[data-card="cafe"] .name')).to_have_text("בית קפה")
+    assert page.evaluate("getComputedStyle(document.querySelector('main')).direction") == "rtl"
+    snap(page, "phone-he")
+    # the language switch goes to Dutch and stays there
+    page.get_by_role("link", name="Nederlands").click()
+    expect(page.locator("html")).to_have_attribute("dir", "ltr")
+    expect(page.locator("#coins-label")).to_have_text("Mijn munten")
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
