@@ -61,6 +61,9 @@ export class TableCards {
         card.node.dataset.table = id;
         card.node.setAttribute("aria-labelledby", `table-${id}-name`);
         card.node.querySelector(".table-name").id = `table-${id}-name`;
+        // Each card's labels point at its own fields.
+        for (const field of card.node.querySelectorAll("[data-id]")) field.id = `table-${id}-${field.dataset.id}`;
+        for (const label of card.node.querySelectorAll("label[data-for]")) label.htmlFor = `table-${id}-${label.dataset.for}`;
         this.cards.set(id, card);
       }
       if (this.container.children[index] !== card.node) {
@@ -185,9 +188,28 @@ export function drawAudit(container, moves, players, cardName) {
         return t("Turn ended; next: {name}", { name: name(data.next_active) });
       case "GameWon":
         return t("{name} won", { name: name(data.seat) });
+      case "DiceCountChosen":
+        return t("{name} rolls {count} dice from now on", { name: name(data.seat), count: data.count });
+      case "RerollOffered":
+        return t("A reroll is offered (Radio Tower)");
+      case "RollResolved":
+        return t("Roll resolved") + (data.extra_turn ? `; ${t("an extra turn")}` : "")
+          + (data.pending.length ? `; ${t("waiting for a choice")}` : "");
+      case "ChoiceAnswered":
+        return t("Choice made: {choice}", { choice: choiceName(data.choice) });
+      case "EstablishmentsSwapped":
+        return t("{name} gave {give} to {other} for {take}", {
+          name: name(data.seat), other: name(data.other), give: cardName(data.give), take: cardName(data.take),
+        });
       default:
         return `${kind} ${JSON.stringify(data)}`;
     }
+  };
+  const choiceName = (choice) => cardName(choice);
+  const author = (who) => {
+    const seat = /^seat (\d+)$/.exec(who);
+    if (seat) return name(Number(seat[1]));
+    return { hall: t("the hall roll"), organizer: t("the organizer"), timer: t("the turn timer") }[who] || who;
   };
   if (!moves.length) {
     container.replaceChildren(element("p", t("No moves yet.")));
@@ -198,7 +220,7 @@ export function drawAudit(container, moves, players, cardName) {
   for (const move of [...moves].reverse()) {
     const item = element("li");
     item.value = move.move;
-    item.append(element("strong", t("Move {n} by {author}", { n: move.move, author: move.author })));
+    item.append(element("strong", t("Move {n} by {author}", { n: move.move, author: author(move.author) })));
     const events = element("ul");
     for (const event of move.events) events.append(element("li", describe(event.kind, event.data)));
     item.append(events);

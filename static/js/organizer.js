@@ -22,12 +22,12 @@ function notice(text, kind = "error") {
   box.hidden = !text;
 }
 
-// Run an API action; show its refusal instead of failing silently. Returns the answer or null.
+// Run an API call; show its refusal instead of failing silently. Returns the answer or null.
+// A change replaces the last message with its own (or none); a look-up leaves it standing.
 async function act(method, path, body, done) {
   try {
     const answer = await call(method, path, body);
-    notice("");
-    if (done) notice(done, "ok");
+    if (method !== "GET") notice(done || "", "ok");
     return answer;
   } catch (error) {
     notice(explain(error));

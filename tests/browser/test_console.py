@@ -1,0 +1,154 @@
+"""The organizer console driven in a real Chromium against a served hall: the organizer sets up
+an event and a table of three through the console, three phones join by the links the console
+shows, the hall rolls from the big button and from the space bar, every phone shows the coins
+the journal holds (the export API), a correction with a reason reaches the phone and the
+journal view, a second device signs in by PIN, and the console in Hebrew is right to left."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+PLAYERS = ["Ann", "Ben", "<b>x</b>"]  # the third name must show as text, never as markup
+PIN = "402913"
+CONTRAST_PROBLEMS = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
+
+
+def console_page(screen, hall_server, lang: str = "en", width: int = 1280) -> Page:
+    page = screen(width, 900).new_page()
+    page.goto(f"{hall_server.url}/organizer?key={hall_server.key}")
+    if lang != "en":
+        page.goto(f"{hall_server.url}/organizer?lang={lang}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    return page
+
+
+def card(page: Page):
+    return page.locator(".table-card").first
+
+
+def expect_phones_match_the_journal(hall_server, event_id: str, phones: dict[str, Page]) -> dict:
+    """Every phone shows the coins of its seat that the export (the journal) holds."""
+    coins = hall_server.coins(event_id)
+    for name, phone in phones.items():
+        expect(phone.locator("#coins")).to_have_text(str(coins[("Table 1", name)]), timeout=5000)
+    return coins
+
+
+def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_server, guard, snap):
+    page = console_page(screen, hall_server)
+
+    # The event and a table of three, through the console's forms.
+    page.get_by_label("New event").fill("Console night")
+    page.get_by_role("button", name="Create the event").click()
+    expect(page.locator("#event-panel")).to_be_visible()
+    event_id = re.search(r"event=(\w+)", page.url).group(1)
+    page.get_by_label("Player names, one per line").fill("\n".join(PLAYERS) + "\n\n")
+    page.get_by_role("button", name="Create the tables").click()
+    table = card(page)
+    expect(table.locator(".table-name")).to_have_text("Table 1")
+    expect(table.locator("tbody tr")).to_have_count(3)
+    expect(table.locator("tbody")).to_contain_text("<b>x</b>")
+    assert table.locator("tbody b").count() == 0
+    table.get_by_role("button", name="Start").click()
+    expect(table.locator(".status-badge")).to_have_attribute("data-status", "running")
+
+    # Three phones open the join links the console shows.
+    links = [table.get_by_role("link", name=f"Join link of {name}").get_attribute("href")
+             for name in PLAYERS]
+    assert all(re.fullmatch(re.escape(hall_server.url) + r"/j/[\w-]{22,}", link) for link in links)
+    phones = {}
+    for name, link in zip(PLAYERS, links, strict=True):
+        phone_page = phone().new_page()
+        phone_page.goto(link)
+        expect(phone_page.locator("#coins")).to_have_text("3")
+        phones[name] = phone_page
+    expect_phones_match_the_journal(hall_server, event_id, phones)
+
+    # The hall roll: the big button once, then the space bar with nothing focused.
+    page.get_by_role("button", name="Roll for the hall").click()
+    expect(page.locator("#last-roll")).to_contain_text("Roll 1:")
+    expect_phones_match_the_journal(hall_server, event_id, phones)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("Space")
+    expect(page.locator("#last-roll")).to_contain_text("Roll 2:")
+    coins = expect_phones_match_the_journal(hall_server, event_id, phones)
+    assert len(hall_server.api("GET", f"/api/events/{event_id}/export?format=json")["rolls"]) == 2
+    expect(table.locator("tbody tr").nth(1).locator(".coins")).to_have_text(str(coins[("Table 1", "Ben")]))
+
+    # A correction with a reason: typing its spaces must not roll; it reaches Ben's phone,
+    # the journal (export) and the console's audit view.
+    table.locator(".correction summary").click()
+    table.get_by_label("Player", exact=True).select_option(label="Ben")
+    table.get_by_label("Coins (+ from the bank, − back to the bank)").fill("2")
+    table.get_by_label("Reason").fill("Spilled coins back on the table")
+    table.get_by_role("button", name="Correct the coins").click()
+    expect(page.locator("#notice")).to_have_text("The correction is in the journal.")
+    assert len(hall_server.api("GET", f"/api/events/{event_id}/export?format=json")["rolls"]) == 2
+    after = expect_phones_match_the_journal(hall_server, event_id, phones)
+    assert after[("Table 1", "Ben")] == coins[("Table 1", "Ben")] + 2
+    expect(phones["Ben"].locator("#breakdown")).to_contain_text("Spilled coins back on the table")
+    table.locator(".audit summary").click()
+    expect(table.locator(".audit-body")).to_contain_text(
+        "Correction of +2 for Ben: Spilled coins back on the table")
+    expect(table.locator(".audit-body")).to_contain_text("rolled")
+    expect(table.locator(".audit-body")).to_contain_text("Move 1 by the hall roll")
+    page.evaluate("window.scrollTo(0, 0)")
+    snap(page, "console")
+    snap(phones["Ben"], "console-story-phone-ben")
+
+    # A PIN for a second device: a wrong one is refused, the right one signs it in.
+    page.get_by_label("PIN for a second device (6 to 12 digits)").fill(PIN)
+    page.get_by_role("button", name="Set the PIN").click()
+    expect(page.locator("#pin-status")).to_contain_text("A PIN is set")
+    guard.allow(r"status of 403")  # the refused PIN's page, provoked on purpose
+    second = screen(390, 800).new_page()
+    second.goto(f"{hall_server.url}/organizer")
+    second.get_by_label("Or enter the organizer's PIN").fill("111222")
+    with second.expect_response(f"{hall_server.url}/organizer/pin") as answer:
+        second.get_by_role("button", name="Sign in").click()
+    assert answer.value.status == 403
+    expect(second.get_by_role("alert")).to_have_text("That PIN is not right.")
+    second.get_by_label("Or enter the organizer's PIN").fill(PIN)
+    second.get_by_role("button", name="Sign in").click()
+    expect(second.get_by_role("heading", name="Organizer console")).to_be_visible()
+    expect(second.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(card(second).locator(".table-name")).to_have_text("Table 1")
+
+
+def test_console_in_hebrew_is_right_to_left(screen, hall_server, snap):
+    hall_server.create_event("ערב", [("שולחן א", ["דנה", "Ben", "Cy"], "hall")])
+    page = console_page(screen, hall_server, lang="he")
+    assert page.locator("html").get_attribute("dir") == "rtl"
+    assert page.locator("html").get_attribute("lang") == "he"
+    expect(page.get_by_role("button", name="הטלה לכל האולם")).to_be_visible()
+    page.locator("#event-select").select_option(label="ערב")
+    expect(card(page).locator(".table-name")).to_have_text("שולחן א")
+    # Mirrored: the title starts at the right edge, the sign-out button sits at the left.
+    width = page.viewport_size["width"]
+    title = page.get_by_role("heading", name="לוח הבקרה של המארגן").bounding_box()
+    sign_out = page.get_by_role("button", name="יציאה").bounding_box()
+    assert title["x"] + title["width"] > width * 0.7 and sign_out["x"] < width * 0.3
+    assert page.locator(".table-card").evaluate("node => getComputedStyle(node).direction") == "rtl"
+    snap(page, "console-he")
+
+
+def test_console_text_contrast_is_at_least_wcag_aa(screen, hall_server):
+    event = hall_server.create_event("Contrast", [("T", ["Ann", "Ben"], "hall")])
+    hall_server.api("POST", f"/api/tables/{event['tables'][0]['id']}/pause")
+    page = console_page(screen, hall_server)
+    page.locator("#event-select").select_option(label="Contrast")
+    expect(card(page).locator(".status-badge")).to_have_attribute("data-status", "paused")
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    # The check itself catches grey on grey.
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', "
+                  "'<p id=probe style=\"color:#777;background:#888\">low</p>')")
+    assert any(problem.startswith('P. "low"') for problem in page.evaluate(CONTRAST_PROBLEMS))
+    page.evaluate("document.getElementById('probe').remove()")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.wait_for_timeout(600)  # Pico eases colours in over 0.2 s: measure the settled ones
+        problems = page.evaluate(CONTRAST_PROBLEMS)
+        assert not problems, f"{scheme}:\n" + "\n".join(problems)
