@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from companion.rules.coop_state import CoopState
 from companion.rules.events import Event
 from companion.rules.state import TableState
 
@@ -21,7 +23,7 @@ class Move:
     number: int
     author: str
     events: list[Event]
-    before: TableState
+    before: TableState | CoopState
     reverted: bool = False
 
 
@@ -34,10 +36,11 @@ class Table:
     roll_mode: str  # "hall" or "own"
     seats: list[Seat]
     status: str = "setup"  # setup | running | paused | ended
-    state: TableState | None = None
+    state: TableState | CoopState | None = None  # the ruleset's own state
     seq: int = 0  # the journal's last sequence number for this table's stream
     moves: list[Move] = field(default_factory=list)
     waiting_since: float | None = None  # monotonic time a choice started waiting
+    options: dict[str, Any] = field(default_factory=dict)  # the ruleset's set-up options
 
     @property
     def stream(self) -> str:

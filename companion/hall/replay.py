@@ -8,15 +8,19 @@ from typing import Any
 from companion.hall.model import Move, Seat, Table
 from companion.journal import Record
 from companion.rules.catalog import Catalog
-from companion.rules.codec import EVENT_TYPES, decode_event
-from companion.rules.engine import evolve_all
-from companion.rules.state import new_table
+from companion.rules.rulesets import Ruleset, ruleset
+
+
+def rules_of(table: Table) -> Ruleset:
+    """The rules a table plays, from the registry by its ruleset's name."""
+    return ruleset(table.ruleset)
 
 
 def start_state(table: Table, catalog: Catalog) -> None:
-    """Deal the cards when a table first starts."""
+    """Give out the starting cards and coins when a table first starts (a ruleset with decks
+    deals them in the move that follows, from the journal)."""
     names = tuple(seat.name for seat in table.seats)
-    table.state = new_table(catalog, names, ruleset=table.ruleset)
+    table.state = rules_of(table).start(catalog, names, table.options)
 
 
 def apply_record(table: Table, kind: str, data: dict[str, Any], catalog: Catalog) -> None:
@@ -48,16 +52,17 @@ def rebuild_table(records: Iterable[Record], catalog: Catalog) -> Table:
                 id=data["id"], event_id=data["event_id"], name=data["name"],
                 ruleset=data["ruleset"], roll_mode=data["roll_mode"],
                 seats=[Seat(s["name"], s["token"]) for s in data["seats"]],
+                options=data.get("options", {}),
             )
         elif table is None:
             raise ValueError(f"stream {record.stream!r} does not start with table_created")
-        elif record.kind in EVENT_TYPES:
+        elif record.kind in rules_of(table).event_kinds:
             assert table.state is not None
-            event = decode_event(record.kind, data)
+            event = rules_of(table).decode_event(record.kind, data)
             if not table.moves or table.moves[-1].number != data["move"]:
                 table.moves.append(Move(data["move"], record.author, [], table.state))
             table.moves[-1].events.append(event)
-            table.state = evolve_all(table.state, (event,))
+            table.state = rules_of(table).evolve_all(table.state, (event,))
         else:
             apply_record(table, record.kind, data, catalog)
         table.seq = record.seq

@@ -15,17 +15,18 @@ from companion.hall import dice as hall_dice
 from companion.hall import pin as hall_pin
 from companion.hall import seating
 from companion.hall.model import HallEvent, Move, Seat, Table
-from companion.hall.replay import apply_record, rebuild_table
+from companion.hall.replay import apply_record, rebuild_table, rules_of
+from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal
+from companion.rules import rulesets
 from companion.rules.catalog import Catalog, load_catalog
-from companion.rules.codec import encode_event, parse_move
-from companion.rules.engine import adjust, decide, default_move, evolve_all
+from companion.rules.codec import encode_event
 from companion.rules.errors import RuleError
 from companion.rules.events import Event
 from companion.rules.moves import EndTurn, Roll
 from companion.rules.state import Phase, TableState
 
-RULESETS = ("machi-koro",)
+RULESETS = tuple(rulesets.REGISTRY)
 ROLL_MODES = ("hall", "own")
 NAME_LIMIT = 40
 REFUSALS_KEPT = 500
@@ -184,26 +185,30 @@ class HallService:
 
     def create_table(
         self, event_id: Any, name: Any, players: Any, ruleset: Any = "machi-koro",
-        roll_mode: Any = "hall",
+        roll_mode: Any = "hall", options: Any = None,
     ) -> Table:
         name = clean_name(name, "table name")
         if ruleset not in RULESETS:
             raise HallError("request/invalid", f"ruleset is one of {', '.join(RULESETS)}", 400)
+        settings = table_options(rulesets.ruleset(ruleset), options)
         if roll_mode not in ROLL_MODES:
             raise HallError("request/invalid", "roll_mode is hall or own", 400)
         if not isinstance(players, list):
             raise HallError("request/invalid", "players is a list of names", 400)
         names = [clean_name(player, "player name") for player in players]
-        low, high = self.catalog.players_min, self.catalog.players_max
+        low, high = rulesets.ruleset(ruleset).seats(self.catalog)
         if not low <= len(names) <= high:
-            raise HallError("request/invalid", f"a table seats {low} to {high} players", 400)
+            seats = f"{low} to {high}" if low != high else f"exactly {low}"
+            raise HallError("request/invalid", f"a {ruleset} table seats {seats} players", 400)
         with self.lock:
             event = self.event(event_id)
             table = Table(str(len(self.tables) + 1), event.id, name, ruleset, roll_mode,
-                          [Seat(n, secrets.token_urlsafe(16)) for n in names])
+                          [Seat(n, secrets.token_urlsafe(16)) for n in names], options=settings)
             data = {"id": table.id, "event_id": event.id, "name": name, "ruleset": ruleset,
                     "roll_mode": roll_mode,
                     "seats": [{"name": s.name, "token": s.token} for s in table.seats]}
+            if settings:
+                data["options"] = settings
             table.seq = self.journal.append(table.stream, 0, [("table_created", data)],
                                             author="organizer").last_seq
             self.tables[table.id] = table
@@ -219,8 +224,9 @@ class HallService:
         name = clean_name(name, "player name")
         with self.lock:
             table = self._in_setup(table_id)
-            if len(table.seats) >= self.catalog.players_max:
-                raise HallError("table/full", f"a table seats at most {self.catalog.players_max}")
+            high = rules_of(table).seats(self.catalog)[1]
+            if len(table.seats) >= high:
+                raise HallError("table/full", f"a table seats at most {high}")
             return self._registry(table_id, "player_added",
                                   {"name": name, "token": secrets.token_urlsafe(16)})
 
@@ -228,8 +234,9 @@ class HallService:
         with self.lock:
             table = self._in_setup(table_id)
             self._seat_number(table, seat)
-            if len(table.seats) <= self.catalog.players_min:
-                raise HallError("table/too_few", f"a table seats at least {self.catalog.players_min}")
+            low = rules_of(table).seats(self.catalog)[0]
+            if len(table.seats) <= low:
+                raise HallError("table/too_few", f"a table seats at least {low}")
             return self._registry(table_id, "player_removed", {"seat": seat})
 
     def reassign_seat(self, table_id: Any, seat: Any, name: Any = None) -> Table:
@@ -251,7 +258,29 @@ class HallService:
             table = self.table(table_id)
             if table.status not in allowed[status]:
                 raise HallError("table/status", f"a {table.status} table cannot become {status}")
+            if status == "running" and table.state is None:
+                return self._start(table)
             return self._registry(table_id, "status", {"status": status})
+
+    def _start(self, table: Table) -> Table:
+        """The first start: the status record and the dealer's move (decks shuffled with
+        `secrets`, for rulesets that have decks) in one transaction, so no restart ever finds
+        a started table undealt. The journal keeps the order; a replay never shuffles."""
+        rules = rules_of(table)
+        names = tuple(seat.name for seat in table.seats)
+        deal = rules.deal(rules.start(self.catalog, names, table.options), self.catalog,
+                          secure_shuffle)
+        batch = [AppendRequest(table.stream, table.seq, [("status", {"status": "running"})],
+                               author="organizer")]
+        if deal:
+            batch.append(AppendRequest(table.stream, table.seq + 1,
+                                       move_records(deal, 1, rules.encode_event), author="dealer"))
+        table.seq = self.journal.append_many(batch)[-1].last_seq
+        apply_record(table, "status", {"status": "running"}, self.catalog)
+        if deal:
+            self._evolve(table, 1, "dealer", deal)
+        self._publish(Change(tables=[table.id], events=[table.event_id]))
+        return table
 
     def _in_setup(self, table_id: Any) -> Table:
         table = self.table(table_id)
@@ -320,7 +349,9 @@ class HallService:
             drawn = hall_dice.roll(state.players[seat].dice_count)
         elif kind == "reroll":
             drawn = hall_dice.roll(len(state.dice))
-        return decide(state, seat, parse_move(move, drawn), self.catalog)
+        rules = rules_of(table)
+        return rules.decide(state, seat, rules.parse_move(move, drawn), self.catalog,
+                            secure_shuffle)
 
     def _remember_refusal(self, table_id: str, request_id: str, answer: dict[str, Any]) -> None:
         self.refused[(table_id, request_id)] = answer
@@ -333,7 +364,8 @@ class HallService:
         """Append one move's events, then (only after the commit) evolve the table."""
         assert table.state is not None
         number = next_move_number(table)
-        result = self.journal.append(table.stream, table.seq, move_records(events, number),
+        result = self.journal.append(table.stream, table.seq,
+                                     move_records(events, number, rules_of(table).encode_event),
                                      request_id=request_id, author=author, answer=answer)
         table.seq = result.last_seq
         self._evolve(table, number, author, events)
@@ -341,7 +373,7 @@ class HallService:
     def _evolve(self, table: Table, number: int, author: str, events: list[Event]) -> None:
         assert table.state is not None
         table.moves.append(Move(number, author, events, table.state))
-        table.state = evolve_all(table.state, events)
+        table.state = rules_of(table).evolve_all(table.state, events)
         waiting = table.state.phase in (Phase.REROLL, Phase.CHOOSE)
         table.waiting_since = (table.waiting_since or time.monotonic()) if waiting else None
 
@@ -352,7 +384,7 @@ class HallService:
             table = self._playing(table_id)
             assert table.state is not None
             try:
-                events = adjust(table.state, seat, amount, reason)
+                events = rules_of(table).adjust(table.state, seat, amount, reason)
             except RuleError as error:
                 raise HallError(error.code, error.message, 400) from None
             self._commit(table, events, "organizer")
@@ -363,7 +395,7 @@ class HallService:
         """Append the reversal of the table's last move: nothing in the past is edited."""
         with self.lock:
             table = self._playing(table_id)
-            if not table.moves:
+            if not table.moves or table.moves[-1].author == "dealer":
                 raise HallError("table/nothing_to_undo", "this table has no move to undo")
             number = table.moves[-1].number
             result = self.journal.append(table.stream, table.seq, [("reverted", {"move": number})],
@@ -402,8 +434,9 @@ class HallService:
             batch = [AppendRequest(event.stream, event.seq, event_records, author="organizer")]
             for table, groups, _ in plans:
                 first = next_move_number(table)
+                encode = rules_of(table).encode_event
                 records = [record for offset, events in enumerate(groups)
-                           for record in move_records(events, first + offset)]
+                           for record in move_records(events, first + offset, encode)]
                 batch.append(AppendRequest(table.stream, table.seq, records,
                                            request_id=f"hall-roll-{event.id}-{number}",
                                            author="hall"))
@@ -424,20 +457,20 @@ class HallService:
         """Close the previous turn (defaults for open choices, end of the build phase), then
         roll d1, or d1+d2 for a seat that rolls two dice (RULES.md 10-12)."""
         assert table.state is not None
-        state, groups = table.state, []
+        state, groups, rules = table.state, [], rules_of(table)
         closing: list[Event] = []
         while state.phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
-            move = default_move(state) or EndTurn()
-            events = decide(state, state.active, move, self.catalog)
+            move = rules.default_move(state) or EndTurn()
+            events = rules.decide(state, state.active, move, self.catalog, secure_shuffle)
             closing += events
-            state = evolve_all(state, events)
+            state = rules.evolve_all(state, events)
         if closing:
             groups.append(closing)
         if state.phase is Phase.ROLL:
             dice = (d1,) if state.roller.dice_count == 1 else (d1, d2)
-            events = decide(state, state.active, Roll(dice), self.catalog)
+            events = rules.decide(state, state.active, Roll(dice), self.catalog, secure_shuffle)
             groups.append(events)
-            state = evolve_all(state, events)
+            state = rules.evolve_all(state, events)
         return groups, state
 
     def expire_choices(self, now: float | None = None) -> list[str]:
@@ -450,9 +483,11 @@ class HallService:
                     continue
                 if now - table.waiting_since < self.events[table.event_id].choice_seconds:
                     continue
-                move = default_move(table.state)
+                rules = rules_of(table)
+                move = rules.default_move(table.state)
                 if move is not None:
-                    events = decide(table.state, table.state.active, move, self.catalog)
+                    events = rules.decide(table.state, table.state.active, move, self.catalog,
+                                          secure_shuffle)
                     self._commit(table, events, "timer")
                     changed.append(table.id)
         if changed:
@@ -525,9 +560,25 @@ def next_move_number(table: Table) -> int:
     return table.moves[-1].number + 1 if table.moves else 1
 
 
-def move_records(events: list[Event], number: int) -> list[tuple[str, dict[str, Any]]]:
-    """A move's events as journal records, each tagged with the move they belong to."""
-    return [(kind, {**data, "move": number}) for kind, data in map(encode_event, events)]
+def move_records(
+    events: list[Event], number: int,
+    encode: Callable[[Any], tuple[str, dict[str, Any]]] = encode_event,
+) -> list[tuple[str, dict[str, Any]]]:
+    """A move's events as journal records (in the table's ruleset's form), each tagged with
+    the move they belong to."""
+    return [(kind, {**data, "move": number}) for kind, data in map(encode, events)]
+
+
+def table_options(rules: rulesets.Ruleset, options: Any) -> dict[str, Any]:
+    """A table's set-up options (the co-op game's `assessor_coins`), checked by its ruleset."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise HallError("request/invalid", "options is an object", 400)
+    try:
+        return rules.options(options)
+    except RuleError as error:
+        raise HallError("request/invalid", error.message, 400) from None
 
 
 def refusal(code: str, message: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from companion.hall import coop_views
 from companion.hall.model import HallEvent, Table
 from companion.rules.catalog import Catalog
 from companion.rules.codec import encode_event, wire_move
@@ -119,7 +120,8 @@ def seat_views(table: Table, catalog: Catalog, seats: tuple[int, ...] | None = N
 
 def seat_part(table: Table, seat: int, catalog: Catalog) -> dict[str, Any]:
     """The fields of a seat's view that differ from seat to seat."""
-    return {"choices": choices_json(table, seat, catalog)}
+    return {"choices": choices_json(table, seat, catalog) + coop_views.extra_choices(table, seat),
+            **coop_views.table_fields(table)}
 
 
 def table_summary(table: Table) -> dict[str, Any]:
@@ -131,7 +133,8 @@ def table_summary(table: Table) -> dict[str, Any]:
     return {**table_header(table), "players": [
         {k: p[k] for k in ("seat", "name", "coins", "landmarks")} for p in players_json(table)
     ], **game_json(table), "waiting": waiting,
-        "active_name": table.seats[state.active].name if state else None}
+        "active_name": table.seats[state.active].name if state else None,
+        **coop_views.table_fields(table)}
 
 
 def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:

@@ -83,8 +83,10 @@ def event_settings(event_id: str) -> Any:
 @organizer_required
 def create_table(event_id: str) -> Any:
     data = body()
+    options = {"assessor_coins": data["assessor_coins"]} if "assessor_coins" in data else None
     table = service().create_table(event_id, data.get("name"), data.get("players"),
-                                   data.get("ruleset", "machi-koro"), data.get("roll_mode", "hall"))
+                                   data.get("ruleset", "machi-koro"), data.get("roll_mode", "hall"),
+                                   options)
     return jsonify(table_json(table)), 201
 
 

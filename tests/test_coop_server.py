@@ -1,0 +1,245 @@
+"""The co-op Tax Assessor game through the hall server: the organizer API's `ruleset` and
+`assessor_coins`, the dealer's shuffle in the journal, `give_assessor` and `build` over
+Socket.IO, the co-op view fields, and a whole game by two real python-socketio clients
+against a served hall in a subprocess, its journal replayed to the same views."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import Counter
+
+import pytest
+import socketio
+from serverproc import ServerProcess, http_json
+from test_server import api, journal_size, last_view, move, phone
+from test_story import organizer_key
+
+from companion.hall.replay import rebuild_table
+from companion.hall.views import seat_view
+from companion.journal import SqliteJournal
+from companion.rules.catalog import load_catalog
+from companion.rules.coop_state import assessor_cards, market_cards
+from companion.web import create_app, hall_service
+
+CATALOG = load_catalog()
+COOP = "machi-koro-coop"
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
+    yield app
+    hall_service(app).journal.close()
+
+
+@pytest.fixture
+def http(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def key(app):
+    return hall_service(app).organizer_key
+
+
+def coop_table(http, key, roll_mode="own", **extra):
+    event = api(http, key, "post", "/api/events", {"name": "Co-op night"}).get_json()
+    answer = api(http, key, "post", f"/api/events/{event['id']}/tables",
+                 {"name": "Pair", "players": ["Ana", "Ben"], "ruleset": COOP,
+                  "roll_mode": roll_mode, **extra})
+    assert answer.status_code == 201, answer.get_json()
+    table = answer.get_json()
+    assert api(http, key, "post", f"/api/tables/{table['id']}/start").status_code == 200
+    return event, table
+
+
+@pytest.mark.parametrize(("body", "problem"), [
+    ({"players": ["A", "B", "C"]}, "exactly 2"),
+    ({"players": ["A", "B"], "assessor_coins": 7}, "8 to 20"),
+    ({"players": ["A", "B"], "assessor_coins": "many"}, "8 to 20"),
+    ({"players": ["A", "B"], "ruleset": "machi-koro", "assessor_coins": 13}, "no options"),
+    ({"players": ["A", "B"], "ruleset": "monopoly"}, "ruleset"),
+])
+def test_coop_server_bad_tables_are_refused_and_change_nothing(app, http, key, body, problem):
+    event = api(http, key, "post", "/api/events", {"name": "Night"}).get_json()
+    before = journal_size(app)
+    answer = api(http, key, "post", f"/api/events/{event['id']}/tables",
+                 {"name": "T", "ruleset": COOP, **body})
+    assert answer.status_code == 400 and problem in answer.get_json()["message"]
+    assert journal_size(app) == before
+
+
+def test_coop_server_start_deals_with_the_order_in_the_journal(app, http, key):
+    _, table = coop_table(http, key, assessor_coins=9)
+    journal = api(http, key, "get", f"/api/tables/{table['id']}/journal").get_json()
+    assert [m["author"] for m in journal] == ["dealer"]
+    kinds = [e["kind"] for e in journal[0]["events"]]
+    assert kinds[:2] == ["AssessorCoinsTransferred", "DecksShuffled"]
+    assert kinds[2:] == ["MarketCardRevealed"] * 4
+    decks = journal[0]["events"][1]["data"]
+    assert Counter(decks["market"]) == Counter(market_cards(CATALOG))
+    assert Counter(decks["assessor"]) == Counter(assessor_cards())
+    assert journal[0]["events"][0]["data"]["amount"] == 9
+    undo = api(http, key, "post", f"/api/tables/{table['id']}/undo")
+    assert undo.status_code == 409 and undo.get_json()["code"] == "table/nothing_to_undo"
+
+
+def test_coop_server_views_gifts_and_market_buys(app, http, key):
+    event, table = coop_table(http, key)
+    ana, ben = (phone(app, http, seat["token"]) for seat in table["seats"])
+    view = last_view(ana)
+    coop = view["coop"]
+    assert len(coop["market"]["row"]) == 4 and coop["market"]["deck"] == 71 - 4
+    assert coop["assessor"] == {"coins": 13, "stake": 13, "deck": 17, "discards": 0,
+                                "assessed": [], "sought": 1}
+    assert coop["outcome"] is None and coop["last_assessor_turn"] is None
+    assert {"kind": "give_assessor", "max": 3} in view["choices"]
+    assert not any(c["kind"] == "give_assessor" for c in last_view(ben)["choices"])
+    refused = move(ben, "give_assessor", "b1", amount=1)
+    assert refused["code"] == "rule/not_your_turn"
+    ack = move(ana, "give_assessor", "a1", amount=2)
+    assert ack["ok"] and ack["view"]["coop"]["assessor"]["coins"] == 15
+    assert ack["view"]["coop"]["assessor_entries"][-1]["kind"] == "gift"
+    assert move(ana, "give_assessor", "a2", amount=5)["code"] == "rule/cannot_afford"
+    assert move(ana, "roll", "a3")["ok"]
+    view = last_view(ana)
+    row = view["coop"]["market"]["row"]
+    buyable = [c["card"] for c in view["choices"] if c["kind"] == "build"]
+    assert set(buyable) - set(CATALOG.landmarks) <= set(row)
+    missing = next(c for c in CATALOG.establishments if c not in row)
+    assert move(ana, "build", "a4", card=missing)["code"] == "rule/sold_out"
+    ended = move(ana, "end_turn", "a5")["view"]
+    assert ended["coop"]["market"]["row"][1:] == row[:3], "the rightmost card went"
+    assert ended["coop"]["market"]["discards"] == 1 and ended["active"] == 1
+    ana.disconnect()
+    ben.disconnect()
+
+
+def test_coop_server_hall_roll_closes_turns_and_the_assessor_plays(app, http, key):
+    event, table = coop_table(http, key, roll_mode="hall")
+    for dice in ([5, 1], [5, 1], [5, 1]):
+        assert api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": dice}).status_code == 200
+    hall = api(http, key, "get", f"/api/events/{event['id']}").get_json()
+    summary = hall["tables"][0]
+    assert summary["coop"]["last_assessor_turn"]["steps"][0]["step"] == "draw"
+    assert summary["coop"]["market"]["discards"] == 2, "two turns without a buy"
+    restarted = create_app({"DATABASE": app.config["DATABASE"], "TESTING": True})
+    try:
+        again = hall_service(restarted).tables[table["id"]]
+        live = hall_service(app).tables[table["id"]]
+        assert again.state == live.state
+        for seat in (0, 1):
+            assert {**seat_view(again, seat, CATALOG), "waited": None} == {
+                **seat_view(live, seat, CATALOG), "waited": None}
+    finally:
+        hall_service(restarted).journal.close()
+
+
+# ---------------------------------------------------------------- a whole game, served
+
+
+class Phone:
+    """One seat's python-socketio client, keeping the latest view the server pushed."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.view: dict | None = None
+        self.changed = threading.Condition()
+        self.client = socketio.Client(reconnection=False)
+        self.client.on("view", self._on_view)
+        self.client.connect(url, auth={"token": token}, transports=["websocket"], wait_timeout=10)
+
+    def _on_view(self, view: dict) -> None:
+        with self.changed:
+            if self.view is None or view["seq"] >= self.view["seq"]:
+                self.view = view
+            self.changed.notify_all()
+
+    def wait_for(self, seq: int, timeout: float = 10.0) -> dict:
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while self.view is None or self.view["seq"] < seq:
+                left = deadline - time.monotonic()
+                assert left > 0, f"no view with seq >= {seq}"
+                self.changed.wait(left)
+            return self.view
+
+    def move(self, request_id: str, move: dict) -> dict:
+        ack = self.client.call("move", {"request_id": request_id, "move": move}, timeout=10)
+        assert ack["ok"], (move, ack)
+        return ack["view"]
+
+
+def choose(view: dict, rng: random.Random) -> dict | None:
+    """A careful pair's move: keep the assessor able to pay, build landmarks first; None
+    leaves the turn for the hall roll to close."""
+    choices = view["choices"]
+    kinds = {c["kind"]: c for c in choices}
+    assessor = view["coop"]["assessor"]
+    sought = assessor["sought"] or 0
+    short = 2 * sought - assessor["coins"]
+    if "give_assessor" in kinds and short > 0 and rng.random() < 0.8:
+        return {"kind": "give_assessor", "amount": min(short, kinds["give_assessor"]["max"])}
+    if view["phase"] == "reroll":
+        return {"kind": "keep"}
+    if view["phase"] == "choose":
+        return next(c for c in choices if c["kind"] in ("business_center", "tv_station"))
+    if view["phase"] != "build":
+        return None
+    builds = [c for c in choices if c["kind"] == "build"]
+    landmarks = [c for c in builds if c["card"] in CATALOG.landmarks]
+    if landmarks and rng.random() < 0.95:
+        return rng.choice(landmarks)
+    if builds and rng.random() < 0.7:
+        return rng.choice(builds)
+    return {"kind": "end_turn"} if rng.random() < 0.7 else None
+
+
+@pytest.mark.slow
+def test_coop_server_a_whole_game_by_two_phones_then_the_journal_replays_it(tmp_path):
+    rng = random.Random(2024)
+    db = tmp_path / "coop.db"
+    with ServerProcess(db, log_path=tmp_path / "server.log") as server:
+        server.start()
+        key = organizer_key(server)
+        event = http_json(f"{server.url}/api/events", method="POST", key=key,
+                          body={"name": "Co-op"})[1]
+        status, table = http_json(f"{server.url}/api/events/{event['id']}/tables", method="POST",
+                                  key=key, body={"name": "Pair", "players": ["Ana", "Ben"],
+                                                 "ruleset": COOP, "assessor_coins": 20})
+        assert status == 201, table
+        assert http_json(f"{server.url}/api/tables/{table['id']}/start", method="POST",
+                         key=key)[0] == 200
+        phones = [Phone(server.url, seat["token"]) for seat in table["seats"]]
+        try:
+            view, moves, rolls = phones[0].wait_for(0), 0, 0
+            while view["coop"]["outcome"] is None:
+                assert rolls < 400, "the game should have ended"
+                move = choose(view, rng)
+                if move is None:
+                    dice = [rng.randint(1, 6), rng.randint(1, 6)]
+                    assert http_json(f"{server.url}/api/events/{event['id']}/roll",
+                                     method="POST", key=key, body={"dice": dice})[0] == 200
+                    view = phones[0].wait_for(view["seq"] + 1)
+                    rolls += 1
+                else:
+                    moves += 1
+                    view = phones[view["active"]].move(f"m{moves}", move)
+                view = phones[0].wait_for(view["seq"])
+            final = [phone.wait_for(view["seq"]) for phone in phones]
+        finally:
+            for phone in phones:
+                phone.client.disconnect()
+    coop = final[0]["coop"]
+    assert coop["outcome"] in ("won", "lost") and coop["reason"]
+    assert final[0]["phase"] == "finished" and final[0]["choices"] == []
+    if coop["outcome"] == "lost" and coop["reason"] == "tax_unpaid":
+        last = coop["last_assessor_turn"]["steps"]
+        assert last[-2]["result"] == "unpaid" and last[-2]["amount"] > coop["assessor"]["coins"]
+    with SqliteJournal(db) as journal:
+        records = journal.read(f"table:{table['id']}")
+    rebuilt = rebuild_table(records, CATALOG)
+    for seat, shown in enumerate(final):
+        assert {**seat_view(rebuilt, seat, CATALOG), "waited": None} == {**shown, "waited": None}
+    assert rebuilt.state.total_coins() == CATALOG.bank_coins
