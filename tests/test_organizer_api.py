@@ -385,3 +385,16 @@ def test_organizer_socket_accepts_a_signed_in_browser(app, http, key, table):
     # `true` is not a key: a browser without the session cookie gets nothing.
     other = app.test_client()
     assert not socketio.test_client(app, auth={"organizer": True}, flask_test_client=other).is_connected()
+
+
+@pytest.mark.parametrize("lang, direction, roll, sign_in", [
+    ("en", "ltr", "Roll for the hall", "Open the organizer link"),
+    ("nl", "ltr", "Werp voor de zaal", "Open de organisatorlink"),
+    ("he", "rtl", "הטלה לכל האולם", "פתחו את קישור המארגן"),
+])
+def test_organizer_pages_in_each_language(http, key, lang, direction, roll, sign_in):
+    signin = http.get(f"/organizer?lang={lang}").get_data(as_text=True)
+    assert f'<html lang="{lang}" dir="{direction}">' in signin and sign_in in signin
+    http.get(f"/organizer?key={key}")
+    console = http.get(f"/organizer?lang={lang}").get_data(as_text=True)
+    assert f'<html lang="{lang}" dir="{direction}">' in console and roll in console

@@ -81,6 +81,7 @@ function refreshSoon() {
 
 function draw(view) {
   const fresh = !state.view;
+  const seqs = new Map((state.view ? state.view.tables : []).map((table) => [String(table.id), table.seq]));
   state.view = view;
   knowEvent(view.event);
   fillSettings(fresh);
@@ -94,6 +95,11 @@ function draw(view) {
       || seats.some((seat, i) => seat.name !== table.players[i].name);
   });
   if (unknownSeats) refreshSoon();
+  // An open journal follows its table: reload it when the table's journal moved on.
+  for (const table of view.tables) {
+    const seq = seqs.get(String(table.id));
+    if (seq !== undefined && seq !== table.seq) loadAudit(cards.cards.get(String(table.id)).node);
+  }
 }
 
 function fillSettings(force) {
@@ -288,7 +294,6 @@ async function onTableSubmit(event) {
     if (await tableAction(tableId, "adjust", body, t("The correction is in the journal."))) {
       form.elements.amount.value = "";
       form.elements.reason.value = "";
-      await loadAudit(form.closest(".table-card"));
     }
   }
 }
@@ -296,9 +301,12 @@ async function onTableSubmit(event) {
 async function loadAudit(card) {
   const details = card.querySelector(".audit");
   if (!details.open) return;
+  const asked = String(Number(card.dataset.auditAsked || 0) + 1);
+  card.dataset.auditAsked = asked; // only the latest answer is drawn when loads overlap
   const moves = await act("GET", `/api/tables/${encodeURIComponent(card.dataset.table)}/journal`);
+  if (!moves || card.dataset.auditAsked !== asked) return;
   const table = state.view && state.view.tables.find((t2) => String(t2.id) === card.dataset.table);
-  if (moves) drawAudit(card.querySelector(".audit-body"), moves, table ? table.players : [], cardName);
+  drawAudit(card.querySelector(".audit-body"), moves, table ? table.players : [], cardName);
 }
 
 // ------------------------------------------------------------------ live updates
@@ -313,20 +321,8 @@ function connect() {
   socket.on("connect_error", () => show("offline", t("Reconnecting…")));
   socket.on("hall", (view) => {
     knowEvent(view.event);
-    if (String(view.event.id) !== state.eventId) return;
-    const before = state.view ? new Map(state.view.tables.map((table) => [String(table.id), table.seq])) : new Map();
-    draw(view);
-    for (const card of document.querySelectorAll(".table-card")) {
-      if (before.get(card.dataset.table) !== undefined && before.get(card.dataset.table) !== tableSeq(view, card)) {
-        loadAudit(card);
-      }
-    }
+    if (String(view.event.id) === state.eventId) draw(view);
   });
-}
-
-function tableSeq(view, card) {
-  const table = view.tables.find((t2) => String(t2.id) === card.dataset.table);
-  return table ? table.seq : undefined;
 }
 
 // ------------------------------------------------------------------ start

@@ -45,6 +45,13 @@ def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_se
     page.get_by_role("button", name="Create the event").click()
     expect(page.locator("#event-panel")).to_be_visible()
     event_id = re.search(r"event=(\w+)", page.url).group(1)
+    # Settings: the balanced deck and a 30-second turn timer.
+    page.get_by_label("Balanced deck").check()
+    page.get_by_label("Turn timer: seconds a player has for a choice").fill("30")
+    page.get_by_role("button", name="Save the settings").click()
+    expect(page.locator("#notice")).to_have_text("The settings are saved.")
+    settings = hall_server.api("GET", f"/api/events/{event_id}")["event"]
+    assert (settings["dice_mode"], settings["choice_seconds"]) == ("balanced", 30)
     page.get_by_label("Player names, one per line").fill("\n".join(PLAYERS) + "\n\n")
     page.get_by_role("button", name="Create the tables").click()
     table = card(page)
@@ -95,6 +102,25 @@ def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_se
         "Correction of +2 for Ben: Spilled coins back on the table")
     expect(table.locator(".audit-body")).to_contain_text("rolled")
     expect(table.locator(".audit-body")).to_contain_text("Move 1 by the hall roll")
+
+    # Undo (after a confirm) appends the reversal: Ben's coins are back where they were.
+    page.once("dialog", lambda dialog: dialog.accept())
+    table.get_by_role("button", name="Undo the last move").click()
+    expect(page.locator("#notice")).to_have_text("The last move is undone.")
+    undone = expect_phones_match_the_journal(hall_server, event_id, phones)
+    assert undone == coins
+    expect(table.locator(".audit-body")).not_to_contain_text("Spilled coins")
+
+    # The printables and the exports the console links to are the app's own, and they answer.
+    for link in [*page.locator("#print-links a").all(), page.locator("#export-csv"),
+                 page.locator("#export-json")]:
+        href = link.get_attribute("href")
+        answer = page.request.get(hall_server.url + href)
+        assert answer.status == 200, href
+        assert answer.headers["content-type"].split(";")[0] in (
+            "application/pdf", "text/csv", "application/json"), href
+    assert page.locator("#print-links a").first.get_attribute("href") == (
+        f"/prints/join-cards.pdf?event={event_id}&paper=a4&lang=en")
     page.evaluate("window.scrollTo(0, 0)")
     snap(page, "console")
     snap(phones["Ben"], "console-story-phone-ben")
