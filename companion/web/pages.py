@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-from flask import Blueprint, redirect, render_template, session, url_for
+import qrcode
+import qrcode.constants
+import qrcode.image.svg
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from companion.hall import HallError
-from companion.hall.views import seat_view
+from companion.hall.views import hall_view, seat_view
 from companion.rules.catalog import Catalog
 from companion.web import i18n
 from companion.web.auth import service
@@ -82,4 +87,37 @@ def hall(event_id: str) -> Any:
     except HallError:
         return render_template("message.html", title=_("Hall"),
                                message=_("There is no such event on this server.")), 404
-    return render_template("hall/hall.html", event=event)
+    hall = service()
+    with hall.lock:
+        view = hall_view(event, [hall.tables[t] for t in event.tables])
+    join = join_page_url()
+    data = {"event": event.id, "view": view, "join_url": join,
+            "cards": card_list(hall.catalog, i18n.current_language())}
+    return render_template("hall/hall.html", event=event, data=data, join_url=join,
+                           join_qr=Markup(qr_svg(join)))
+
+
+def join_page_url() -> str:
+    """The general join page as a phone in the hall reaches it: BASE_URL when set, else this
+    request's host, with a loopback address (a projector on the server's own laptop) replaced
+    by the laptop's LAN address."""
+    base = current_app.config.get("BASE_URL") or request.host_url
+    parts = urlsplit(base)
+    if parts.hostname in ("127.0.0.1", "localhost", "::1"):
+        from companion.server import lan_addresses  # the server imports the app: import late
+
+        found = lan_addresses()
+        if found:
+            port = f":{parts.port}" if parts.port else ""
+            parts = parts._replace(netloc=f"{found[0]}{port}")
+    return urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+
+
+def qr_svg(text: str) -> str:
+    """A QR code as inline SVG (error correction M, quiet zone of 4 modules), drawn on the
+    server so the page needs no script library."""
+    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=4,
+                         image_factory=qrcode.image.svg.SvgPathFillImage)
+    code.add_data(text)
+    svg: str = code.make_image().to_string(encoding="unicode")
+    return svg

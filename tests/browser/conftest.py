@@ -12,12 +12,17 @@ Fixtures:
 - `phone(locale="en-US")`: a new 360x640 touch context (guarded), closed after the test;
   `screen(width, height)`: a desktop-like context for the hall projector.
 - `snap(page, name)`: a screenshot in artifacts/screenshots/NAME.png, checked not blank.
+
+Helpers: `join_seat(context, hall, join_path)` opens a QR card's link like a phone and waits
+until it is connected; `fetch(url)` is a plain GET: (status, text).
 """
 
 from __future__ import annotations
 
 import re
 import shutil
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +30,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from serverproc import REPO, ServerProcess, http_json
 
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
@@ -215,3 +220,22 @@ def snap() -> Callable[[Page, str], Path]:
         return path
 
     return take
+
+
+def join_seat(context: BrowserContext, hall: Hall, join_path: str) -> Page:
+    """A phone opens its join link (the QR card), lands on /play and gets connected."""
+    page = context.new_page()
+    page.goto(hall.url + join_path)
+    expect(page).to_have_url(re.compile(r"/play$"))
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    return page
+
+
+def fetch(url: str) -> tuple[int, str]:
+    """A plain GET of a page: (status, text); 4xx and 5xx are returned, not raised."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, error.read().decode()

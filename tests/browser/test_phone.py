@@ -6,18 +6,11 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
+
+from browser.conftest import join_seat as join
 
 PLAYERS = ["Ann", "<b>x</b>", "Dana"]
-
-
-def join(context, hall, join_path: str, query: str = "") -> Page:
-    """A phone opens its join link (the QR card) and lands on /play."""
-    page = context.new_page()
-    page.goto(hall.url + join_path + query)
-    expect(page).to_have_url(re.compile(r"/play"))
-    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
-    return page
 
 
 def three_phones(phone, hall, name: str = "Night", mode: str = "hall", **settings):

@@ -1,0 +1,233 @@
+// The hall projector: draws the `hall` view (docs/api.md) of one event. Read only, nothing to
+// click: the dice of the last hall roll, a tile per table, the standings, the histogram of the
+// hall's rolls against the two-dice curve. The view embedded in the page draws at once.
+
+import { t } from "./i18n.js";
+import { bdi, die, fill, h, num, showConnection, signed, tx } from "./dom.js";
+
+const data = JSON.parse(document.getElementById("page-data").textContent);
+const cards = new Map(data.cards.map((card) => [card.id, card]));
+const $ = (id) => document.getElementById(id);
+const cardName = (id) => cards.get(id)?.name ?? id;
+const landmarkCount = data.cards.filter((c) => c.kind === "landmark").length;
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
+const PAGE_SECONDS = 10;
+
+let view = null;
+let viewAt = 0;
+let page = 0;
+
+// ------------------------------------------------------------------ connection
+
+const socket = io({ auth: { hall: data.event }, reconnectionDelayMax: 3000 });
+const badge = $("connection");
+socket.on("connect", () => showConnection(badge, "connected"));
+socket.on("disconnect", () => showConnection(badge, "reconnecting"));
+socket.on("connect_error", () => showConnection(badge, socket.active ? "reconnecting" : "refused"));
+socket.on("hall", (next) => receive(next));
+
+// A projector should not fall asleep (only where the browser allows it: secure contexts).
+if (navigator.wakeLock) navigator.wakeLock.request("screen").catch(() => {});
+
+function receive(next) {
+  const rolled = view !== null && next.rolls.length > view.rolls.length;
+  view = next;
+  viewAt = performance.now();
+  drawRoll(rolled);
+  drawHistogram();
+  drawTiles();
+  drawStandings();
+}
+
+// ------------------------------------------------------------------ the roll
+
+function drawRoll(animate) {
+  const rolls = view.rolls;
+  $("roll-number").textContent = rolls.length ? t("Roll {n}", { n: rolls.length }) : t("Waiting for the first roll");
+  const box = $("dice");
+  if (!rolls.length) {
+    fill(box);
+    return;
+  }
+  const [d1, d2] = rolls[rolls.length - 1];
+  const final = () => {
+    fill(box, die(d1, "big"), die(d2, "big"), h("span", { class: "sum" }, "= ", num(d1 + d2)));
+    $("announce").textContent = t("Roll {n}: {d1} and {d2}, total {sum}.", { n: rolls.length, d1, d2, sum: d1 + d2 });
+  };
+  if (!animate || reducedMotion) {
+    final();
+    return;
+  }
+  // A short tumble before the real faces: about 0.7 s, the dice the server drew at the end.
+  let frames = 0;
+  const timer = setInterval(() => {
+    frames += 1;
+    if (frames > 8) {
+      clearInterval(timer);
+      final();
+      return;
+    }
+    const face = () => 1 + Math.floor(Math.random() * 6);
+    fill(box, die(face(), "big rolling"), die(face(), "big rolling"), h("span", { class: "sum" }, "= …"));
+  }, 85);
+}
+
+// ------------------------------------------------------------------ histogram
+
+const SVG = "http://www.w3.org/2000/svg";
+const svg = (tag, attrs = {}, ...children) => {
+  const element = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, String(value));
+  element.append(...children);
+  return element;
+};
+
+function drawHistogram() {
+  const counts = new Map();
+  for (const [d1, d2] of view.rolls) counts.set(d1 + d2, (counts.get(d1 + d2) ?? 0) + 1);
+  const total = view.rolls.length;
+  const expected = (sum) => (total * (6 - Math.abs(sum - 7))) / 36;
+  const top = Math.max(1, ...counts.values(), expected(7));
+  const width = 440;
+  const height = 200;
+  const barWidth = width / 11;
+  const y = (value) => height - 24 - (value / top) * (height - 48);
+  const parts = [];
+  const curve = [];
+  for (let sum = 2; sum <= 12; sum += 1) {
+    const x = (sum - 2) * barWidth;
+    const count = counts.get(sum) ?? 0;
+    parts.push(svg("rect", { x: x + 4, y: y(count), width: barWidth - 8, height: height - 24 - y(count), class: "bar" }));
+    parts.push(svg("text", { x: x + barWidth / 2, y: height - 4, class: "axis" }, String(sum)));
+    if (count) parts.push(svg("text", { x: x + barWidth / 2, y: y(count) - 4, class: "count" }, String(count)));
+    curve.push(`${x + barWidth / 2},${y(expected(sum))}`);
+  }
+  if (total) parts.push(svg("polyline", { points: curve.join(" "), class: "expected" }));
+  const description = Array.from({ length: 11 }, (_, i) => `${i + 2}: ${counts.get(i + 2) ?? 0}`).join(", ");
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "histogram-title histogram-desc" },
+    svg("desc", { id: "histogram-desc" }, t("{n} rolls; by total: {counts}. The line is what fair dice give on average.", { n: total, counts: description })),
+    ...parts);
+  fill($("histogram"), chart, h("p", { class: "legend" }, h("span", { class: "key bar" }), t("rolled"), " ",
+    h("span", { class: "key expected" }), t("expected with fair dice")));
+}
+
+// ------------------------------------------------------------------ tables
+
+function stars(player) {
+  const built = player.landmarks.length;
+  return h("span", { class: "stars", role: "img", "aria-label": t("{built} of {total} landmarks", { built, total: landmarkCount }) },
+    "★".repeat(built) + "☆".repeat(Math.max(0, landmarkCount - built)));
+}
+
+function paidLine(entry) {
+  const card = entry.card === "adjustment" ? t("correction") : cardName(entry.card);
+  if (entry.from_seat === "bank") return tx("{name} {amount} {card}", { name: bdi(entry.to), amount: signed(entry.amount), card });
+  if (entry.to_seat === "bank" && entry.card !== "adjustment") return tx("{name} built {card}", { name: bdi(entry.from), card });
+  if (entry.to_seat === "bank") return tx("{name} {amount} {card}", { name: bdi(entry.from), amount: signed(-entry.amount), card });
+  return tx("{payer} paid {amount} to {payee}, {card}", { payer: bdi(entry.from), payee: bdi(entry.to), amount: num(entry.amount), card });
+}
+
+function timeLeft(summary) {
+  if (summary.waited === null || summary.waited === undefined) return null;
+  const deadline = viewAt / 1000 + view.event.choice_seconds - summary.waited;
+  return h("span", { class: "timer", "data-deadline": deadline });
+}
+
+function stateLine(summary) {
+  const statuses = { setup: t("Not started"), paused: t("Paused"), ended: t("Ended") };
+  if (summary.winner !== null && summary.winner !== undefined) {
+    return tx("{name} won!", { name: bdi(summary.players[summary.winner].name) });
+  }
+  if (statuses[summary.status]) return statuses[summary.status];
+  const name = bdi(summary.active_name ?? "");
+  if (summary.waiting) {
+    const card = summary.waiting === "reroll" ? cardName("radio_tower") : cardName(summary.waiting);
+    return [tx("{name} is choosing: {card}", { name, card }), " ", timeLeft(summary)];
+  }
+  if (summary.phase === "build") return tx("{name} may build", { name });
+  return tx("{name}'s turn", { name });
+}
+
+function machiKoroTile(summary) {
+  const lines = summary.entries.map(paidLine);
+  const shown = lines.slice(0, 4);
+  if (lines.length > shown.length) shown.push(t("and {n} more", { n: lines.length - shown.length }));
+  const sum = summary.dice.reduce((a, b) => a + b, 0);
+  return [
+    h("p", { class: "state" }, stateLine(summary)),
+    summary.dice.length ? h("p", { class: "rolled" }, tx("Rolled {sum}", { sum: num(sum) })) : null,
+    h("ul", { class: "seats" }, summary.players.map((player) => h("li", { class: player.seat === summary.active ? "active" : "" },
+      h("span", { class: "name" }, bdi(player.name)), stars(player), h("span", { class: "coins" }, num(player.coins ?? "–"))))),
+    h("ul", { class: "paid" }, shown.map((line) => h("li", {}, line))),
+  ];
+}
+
+// Tiles draw what a table's summary says; other rulesets (Catan, co-op) add a drawing here.
+// A summary may carry `lines` (text) that any tile shows.
+export const tileDrawings = { "machi-koro": machiKoroTile };
+
+function genericTile(summary) {
+  return [
+    h("p", { class: "state" }, stateLine(summary)),
+    h("ul", { class: "seats" }, (summary.players ?? []).map((player) => h("li", {},
+      h("span", { class: "name" }, bdi(player.name)), h("span", { class: "coins" }, num(player.coins ?? "–"))))),
+  ];
+}
+
+function tile(summary) {
+  const draw = tileDrawings[summary.ruleset] ?? genericTile;
+  return h("li", { class: `tile status-${summary.status}`, "data-table": summary.id },
+    h("h3", {}, bdi(summary.name), summary.turn ? h("span", { class: "turn" }, t("Turn {n}", { n: summary.turn })) : null),
+    draw(summary),
+    (summary.lines ?? []).map((line) => h("p", { class: "line" }, line)));
+}
+
+function drawTiles() {
+  const list = $("tiles");
+  const tiles = view.tables.map(tile);
+  list.classList.toggle("dense", tiles.length > 8);
+  fill(list, tiles);
+  tickTimers();
+  const bottom = list.getBoundingClientRect().bottom;
+  const fit = tiles.findIndex((element) => element.getBoundingClientRect().bottom > bottom + 1);
+  if (fit === -1) {
+    $("tables-page").textContent = "";
+    return;
+  }
+  const perPage = Math.max(1, fit);
+  const pages = Math.ceil(tiles.length / perPage);
+  page %= pages;
+  tiles.forEach((element, i) => { element.hidden = Math.floor(i / perPage) !== page; });
+  const first = page * perPage + 1;
+  $("tables-page").textContent = t("{first}–{last} of {total}", {
+    first, last: Math.min(tiles.length, first + perPage - 1), total: tiles.length,
+  });
+}
+
+setInterval(() => {
+  if (view && $("tables-page").textContent) {
+    page += 1;
+    drawTiles();
+  }
+}, PAGE_SECONDS * 1000);
+
+function tickTimers() {
+  const now = performance.now() / 1000;
+  for (const element of document.querySelectorAll(".timer[data-deadline]")) {
+    const left = Math.max(0, Math.ceil(Number(element.dataset.deadline) - now));
+    element.textContent = t("{seconds} s", { seconds: left });
+  }
+}
+setInterval(tickTimers, 1000);
+
+// ------------------------------------------------------------------ standings
+
+function drawStandings() {
+  const everyone = view.tables.flatMap((summary) => summary.players.map((player) => ({ ...player, table: summary.name })));
+  everyone.sort((a, b) => b.landmarks.length - a.landmarks.length || (b.coins ?? 0) - (a.coins ?? 0));
+  fill($("standings"), everyone.slice(0, 10).map((player) => h("li", {},
+    h("span", { class: "name" }, bdi(player.name)), h("span", { class: "where" }, bdi(player.table)),
+    stars(player), h("span", { class: "coins" }, num(player.coins ?? "–")))));
+}
+
+receive(data.view);

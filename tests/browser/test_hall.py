@@ -1,0 +1,151 @@
+"""The hall projector screen in a real Chromium against a served hall: the dice and their
+announcement, the histogram, a tile per table that follows the phones within a second, choices
+with their timer, the standings, the join QR code, both projector sizes, Hebrew."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import zxingcpp
+from PIL import Image
+from playwright.sync_api import Page, expect
+
+from browser.conftest import fetch
+from browser.conftest import join_seat as join
+
+PLAYERS = ["Ann", "<b>x</b>", "Dana"]
+
+
+def open_hall(screen, hall, event_id: str, width: int = 1920, height: int = 1080,
+              locale: str = "en-US") -> Page:
+    page = screen(width, height, locale=locale).new_page()
+    page.goto(f"{hall.url}/hall/{event_id}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    return page
+
+
+def tile(page: Page, name: str):
+    return page.locator(".tile", has=page.locator("h3", has_text=name))
+
+
+def test_hall_roll_shows_dice_sum_announcement_and_histogram(screen, hall_server):
+    event = hall_server.create_event("Dice", [("Table 1", PLAYERS, "hall")])
+    page = open_hall(screen, hall_server, event["id"])
+    expect(page.locator("#roll-number")).to_have_text("Waiting for the first roll")
+    hall_server.roll(event["id"], (3, 4))
+    expect(page.locator("#announce")).to_have_text("Roll 1: 3 and 4, total 7.")
+    assert page.locator("#announce").get_attribute("aria-live") == "assertive"
+    expect(page.locator("#dice .die")).to_have_count(2)
+    expect(page.locator("#dice .die").first).to_have_attribute("aria-label", "die showing 3")
+    expect(page.locator("#dice .sum")).to_have_text("= 7")
+    expect(page.locator("#roll-number")).to_have_text("Roll 1")
+    for dice in ((6, 6), (4, 3)):
+        hall_server.roll(event["id"], dice)
+    expect(page.locator("#roll-number")).to_have_text("Roll 3")
+    description = page.locator("#histogram-desc")
+    expect(description).to_contain_text("3 rolls; by total: 2: 0, 3: 0")
+    expect(description).to_contain_text("7: 2,")
+    expect(description).to_contain_text("12: 1.")
+    assert page.locator("#histogram rect.bar").count() == 11
+    assert page.locator("#histogram polyline.expected").count() == 1
+
+
+def test_hall_shows_a_phone_build_within_a_second(phone, screen, hall_server):
+    event = hall_server.create_event("Build night", [("Table 1", PLAYERS, "hall"),
+                                                     ("Table 2", ["Eve", "Finn"], "hall")])
+    ann = join(phone(), hall_server, event["tables"][0]["seats"][0]["join_path"])
+    hall = open_hall(screen, hall_server, event["id"])
+    hall_server.roll(event["id"], (2, 2))
+    first = tile(hall, "Table 1")
+    expect(first.locator(".state")).to_have_text("Ann may build")
+    expect(first.locator(".paid")).to_have_text("Ann +1 Bakery")
+    expect(ann.locator("#coins")).to_have_text("4")
+    ann.locator('button[data-card="cafe"]').tap()
+    ann.locator("#confirm-ok").tap()
+    start = time.monotonic()
+    expect(first.locator(".paid")).to_contain_text("Ann built Cafe", timeout=1000)
+    elapsed = time.monotonic() - start
+    assert elapsed < 1.0, f"the hall showed the build after {elapsed:.2f} s"
+    print(f"build to hall tile: {elapsed * 1000:.0f} ms")
+    expect(first.locator(".seats li").first.locator(".coins")).to_have_text("2")
+    expect(tile(hall, "Table 2").locator(".state")).to_have_text("Eve may build")
+
+
+def test_hall_tile_shows_who_is_choosing_with_the_time_left(phone, screen, hall_server):
+    event = hall_server.create_event("Choice", [("Table 1", PLAYERS, "hall")], choice_seconds=90)
+    table = event["tables"][0]["id"]
+    ann = join(phone(), hall_server, event["tables"][0]["seats"][0]["join_path"])
+    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 0, "amount": 10, "reason": "gift"})
+    hall_server.roll(event["id"], (4, 4))
+    ann.locator('button[data-card="tv_station"]').tap()
+    ann.locator("#confirm-ok").tap()
+    expect(ann.locator("#coins")).to_have_text("6")
+    hall_server.roll(event["id"], (4, 4))
+    hall_server.roll(event["id"], (4, 4))
+    hall = open_hall(screen, hall_server, event["id"])
+    hall_server.roll(event["id"], (6, 1))  # Ann rolls 6: her TV Station waits for her
+    state = tile(hall, "Table 1").locator(".state")
+    expect(state).to_contain_text("Ann is choosing: TV Station")
+    expect(state.locator(".timer")).to_have_text(re.compile(r"^(90|89|88|87|86|85) s$"))
+    ann.locator("#prompt button", has_text="Dana").tap()
+    expect(state).to_have_text("Ann may build")
+    expect(tile(hall, "Table 1").locator(".paid")).to_contain_text("Dana paid 3 to Ann, TV Station")
+
+
+def test_hall_standings_rank_landmarks_before_coins(phone, screen, hall_server):
+    event = hall_server.create_event("Standings", [("Table 1", PLAYERS, "hall")])
+    table = event["tables"][0]["id"]
+    ann = join(phone(), hall_server, event["tables"][0]["seats"][0]["join_path"])
+    hall_server.roll(event["id"], (2, 2))  # Ann 4
+    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 2, "amount": 5, "reason": "prize"})
+    ann.locator('button[data-card="train_station"]').tap()
+    ann.locator("#confirm-ok").tap()
+    expect(ann.locator("#coins")).to_have_text("0")
+    hall = open_hall(screen, hall_server, event["id"])
+    rows = hall.locator("#standings li")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0).locator(".name")).to_have_text("Ann")  # 1 landmark, 0 coins
+    expect(rows.nth(1).locator(".name")).to_have_text("Dana")  # 8 coins
+    expect(rows.nth(2).locator(".name")).to_have_text("<b>x</b>")  # 3 coins, shown as text
+    expect(rows.nth(0).locator(".stars")).to_have_attribute("aria-label", "1 of 4 landmarks")
+    assert hall.locator("#standings b, .tile b").count() == 0
+
+
+def test_hall_screen_fits_both_projector_sizes_and_its_qr_opens_the_join_page(
+        screen, hall_server, snap):
+    tables = [(f"Table {n}", PLAYERS, "hall") for n in range(1, 5)]
+    event = hall_server.create_event("Projector", tables)
+    for dice in ((2, 5), (1, 1), (3, 3), (6, 2), (5, 4)):
+        hall_server.roll(event["id"], dice)
+    for width, height in ((1920, 1080), (1280, 720)):
+        page = open_hall(screen, hall_server, event["id"], width, height)
+        expect(page.locator("#roll-number")).to_have_text("Roll 5")
+        size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+        assert size == [width, height], f"the hall screen scrolls at {width}x{height}: {size}"
+        sum_height = page.locator("#dice .sum").bounding_box()["height"]
+        assert sum_height > height / 12, f"the dice sum is only {sum_height}px high"
+        assert page.locator(".tile:not([hidden])").count() >= 2
+        path = snap(page, f"hall-{width}x{height}")
+        with Image.open(path) as image:
+            found = zxingcpp.read_barcodes(image)
+        shown = page.locator(".join-url").inner_text()
+        assert [code.text for code in found] == [shown]
+        assert re.fullmatch(r"http://[\d.]+:\d+/", shown)
+    status, text = fetch(hall_server.url + "/")  # the path the QR code opens
+    assert status == 200 and "Scan the QR code on your seat" in text
+
+
+def test_hall_in_hebrew_is_right_to_left(screen, hall_server, snap):
+    event = hall_server.create_event("ערב משחקים", [("שולחן 1", ["ענת", "<b>x</b>", "דנה"], "hall")])
+    hall_server.roll(event["id"], (2, 3))
+    page = open_hall(screen, hall_server, event["id"], locale="he-IL")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("#roll-number")).to_have_text("הטלה 1")
+    expect(tile(page, "שולחן 1").locator(".paid")).to_have_text("ענת +1 מאפייה")
+    snap(page, "hall-he")
+
+
+def test_hall_unknown_event_is_a_404_page(hall_server):
+    status, text = fetch(f"{hall_server.url}/hall/9999")
+    assert status == 404 and "There is no such event on this server." in text
