@@ -7,8 +7,8 @@ import pytest
 from builders import table
 
 from companion.rules import events
-from companion.rules.frozen import quick_constructor
-from companion.rules.state import Player, TableState, make_player, make_state, with_coins
+from companion.rules.frozen import Twin, quick_constructor
+from companion.rules.state import STATE_TWIN, Player, TableState, make_player, with_coins
 
 
 def field_values(value):
@@ -17,12 +17,34 @@ def field_values(value):
 
 def test_quick_constructor_state_equals_init_and_stays_frozen():
     state = table("alice 3 wheat_field bakery +train_station | bob 0 cafe", dice=(3, 4))
-    made = make_state(*field_values(state))
+    made = STATE_TWIN.make(*field_values(state))
     assert type(made) is TableState
     assert made == state and repr(made) == repr(state)
     with pytest.raises(FrozenInstanceError):
         made.bank = 0
     assert dataclasses.replace(made, bank=1).bank == 1
+
+
+def test_twin_thaw_edit_freeze_equals_replace_and_leaves_the_original():
+    state = table("alice 3 wheat_field | bob 0 cafe")
+    before = repr(state)
+    draft = STATE_TWIN.thaw(state)
+    draft.bank -= 5
+    draft.dice = (6,)
+    frozen = STATE_TWIN.freeze(draft)
+    assert type(frozen) is TableState
+    assert frozen == dataclasses.replace(state, bank=state.bank - 5, dice=(6,))
+    assert repr(state) == before
+    with pytest.raises(FrozenInstanceError):
+        frozen.dice = ()
+
+
+def test_twin_draft_of_the_wrong_shape_cannot_be_frozen():
+    """CPython refuses __class__ assignment between different slot layouts: a twin made for
+    one class cannot turn another class's draft into a value."""
+    draft = Twin(Player).thaw(table("alice 3 | bob 0").players[0])
+    with pytest.raises(TypeError):
+        STATE_TWIN.freeze(draft)
 
 
 def test_quick_constructor_player_and_with_coins_equal_replace():

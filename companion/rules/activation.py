@@ -5,8 +5,10 @@ Works on a scratch list of balances so each payment sees what earlier ones left.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 
 from companion.rules.catalog import Catalog, Establishment
 from companion.rules.events import CoinsTransferred, make_transfer
@@ -41,9 +43,16 @@ class ActivationTable:
 
     by_roll: tuple[RollCards, ...]
     malls: tuple[tuple[str, frozenset[str], int], ...]  # (landmark, bonus icons, amount)
+    landmarks_by_effect: Mapping[str, frozenset[str]]
 
     def cards(self, total: int) -> RollCards:
         return self.by_roll[total] if 0 < total < len(self.by_roll) else _NOTHING
+
+    def has_effect(self, player: Player, effect: str) -> bool:
+        """Whether one of the player's built landmarks has `effect` (Train Station: two_dice)."""
+        return bool(player.landmarks) and not player.landmarks.isdisjoint(
+            self.landmarks_by_effect.get(effect, ()),
+        )
 
 
 _NOTHING = RollCards()
@@ -72,7 +81,12 @@ def _build_table(catalog: Catalog) -> ActivationTable:
         (lm.id, lm.bonus_icons, lm.amount)
         for lm in catalog.landmarks.values() if lm.effect == "mall_bonus"
     )
-    return ActivationTable(tuple(split(cards) for cards in catalog.by_roll), malls)
+    by_effect: dict[str, frozenset[str]] = {}
+    for lm in catalog.landmarks.values():
+        by_effect[lm.effect] = by_effect.get(lm.effect, frozenset()) | {lm.id}
+    return ActivationTable(
+        tuple(split(cards) for cards in catalog.by_roll), malls, MappingProxyType(by_effect),
+    )
 
 
 def mall_bonus(table: ActivationTable, player: Player, card: Establishment) -> int:

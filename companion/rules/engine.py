@@ -6,10 +6,9 @@ Replaying a table is a fold of `evolve` over its events (`replay`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import fields, replace
-from operator import attrgetter
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from typing import Any, Protocol
 
 from companion.rules import activation
 from companion.rules.catalog import Catalog, load_catalog
@@ -40,6 +39,8 @@ from companion.rules.events import (
     RerollOffered,
     RollResolved,
     TurnEnded,
+    make_dice_rolled,
+    make_roll_resolved,
 )
 from companion.rules.moves import (
     Build,
@@ -55,13 +56,13 @@ from companion.rules.moves import (
 )
 from companion.rules.state import (
     BANK,
+    STATE_TWIN,
     Account,
     Choice,
     Phase,
     Player,
     TableState,
     frozen_counts,
-    make_state,
     with_coins,
 )
 
@@ -96,31 +97,37 @@ def _choose_dice(state: TableState, seat: int, move: ChooseDice, catalog: Catalo
 def _roll(state: TableState, move: Roll, catalog: Catalog) -> list[Event]:
     _need_phase(state, Phase.ROLL)
     _check_dice(move.dice, state.roller.dice_count)
-    rolled = DiceRolled(state.active, move.dice)
+    events: list[Event] = [make_dice_rolled(state.active, move.dice, False)]
     if not state.rerolled and _has_effect(catalog, state.roller, "reroll"):
-        return [rolled, RerollOffered()]
-    return [rolled, *_income(state, move.dice, catalog)]
+        events.append(RerollOffered())
+        return events
+    return _income(state, move.dice, catalog, events)
 
 
 def _keep(state: TableState, move: KeepRoll, catalog: Catalog) -> list[Event]:
     _need_phase(state, Phase.REROLL)
-    return _income(state, state.dice, catalog)
+    return _income(state, state.dice, catalog, [])
 
 
 def _reroll(state: TableState, move: Reroll, catalog: Catalog) -> list[Event]:
     _need_phase(state, Phase.REROLL)
     _check_dice(move.dice, len(state.dice))
-    return [DiceRolled(state.active, move.dice, reroll=True), *_income(state, move.dice, catalog)]
+    return _income(state, move.dice, catalog, [DiceRolled(state.active, move.dice, reroll=True)])
 
 
-def _income(state: TableState, dice: tuple[int, ...], catalog: Catalog) -> list[Event]:
+def _income(
+    state: TableState, dice: tuple[int, ...], catalog: Catalog, events: list[Event],
+) -> list[Event]:
+    """`events` followed by the roll's transfers and its RollResolved."""
     transfers, pending = activation.resolve_income(state, catalog, sum(dice))
     doubles = len(dice) == 2 and dice[0] == dice[1]
     extra = (
         doubles and not state.bonus_turn
         and _has_effect(catalog, state.roller, "extra_turn_on_doubles")
     )
-    return [*transfers, RollResolved(pending, extra)]
+    events += transfers
+    events.append(make_roll_resolved(pending, extra))
+    return events
 
 
 def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog) -> list[Event]:
@@ -205,7 +212,7 @@ _HANDLERS: dict[type, Callable[[TableState, Any, Catalog], list[Event]]] = {
 
 
 def _has_effect(catalog: Catalog, player: Player, effect: str) -> bool:
-    return any(catalog.landmarks[lm].effect == effect for lm in player.landmarks)
+    return activation.activation_table(catalog).has_effect(player, effect)
 
 
 def _need_phase(state: TableState, phase: Phase) -> None:
@@ -270,48 +277,50 @@ def evolve(state: TableState, event: Event) -> TableState:
 
 def evolve_all(state: TableState, events: Iterable[Event]) -> TableState:
     """The state after every event in turn: the same as folding `evolve`, but the new state
-    is built once (a roll makes several events, and building a state is the costly part)."""
-    draft = _Draft(state)
+    is built once (a roll makes several events, and building a state is the costly part):
+    the events edit a writable draft that is then frozen in place."""
+    thawed = STATE_TWIN.thaw(state)
+    thawed.players = list(state.players)
+    draft: _Draft = thawed
     for event in events:
         _APPLY[type(event)](draft, event)
-    return draft.build()
+    thawed.players = tuple(draft.players)
+    return STATE_TWIN.freeze(thawed)
 
 
 def replay(start: TableState, events: Iterable[Event]) -> TableState:
     return evolve_all(start, events)
 
 
-_STATE_FIELDS = tuple(field.name for field in fields(TableState))
-_read_state = attrgetter(*_STATE_FIELDS)
+class _Draft(Protocol):
+    """A TableState being edited by `evolve_all` (a `Twin` draft): the fields events change,
+    writable, with the players in a list until the draft is frozen."""
+
+    players: list[Player]
+    bank: int
+    supply: Mapping[str, int]
+    active: int
+    phase: Phase
+    turn: int
+    dice: tuple[int, ...]
+    rerolled: bool
+    built: bool
+    extra_turn: bool
+    bonus_turn: bool
+    pending: tuple[Choice, ...]
+    winner: int | None
 
 
-class _Draft:
-    """A private, mutable copy of a state while events are applied to it. Coin movements are
-    summed per seat and each changed player is rebuilt once, when the state is built."""
+def _change_player(draft: _Draft, seat: int, **changes: Any) -> None:
+    draft.players[seat] = replace(draft.players[seat], **changes)
 
-    __slots__ = ("values", "players", "coins")
 
-    def __init__(self, state: TableState) -> None:
-        # In field order, which build() relies on; updates keep a dict's order.
-        self.values: dict[str, Any] = dict(zip(_STATE_FIELDS, _read_state(state), strict=True))
-        self.players = list(state.players)
-        self.coins = [0] * len(state.players)
-
-    def change_player(self, seat: int, **changes: Any) -> None:
-        self.players[seat] = replace(self.players[seat], **changes)
-
-    def move_coins(self, account: Account, amount: int) -> None:
-        if account == BANK:
-            self.values["bank"] += amount
-        else:
-            self.coins[account] += amount
-
-    def build(self) -> TableState:
-        self.values["players"] = tuple(
-            with_coins(player, player.coins + delta) if delta else player
-            for player, delta in zip(self.players, self.coins, strict=True)
-        )
-        return make_state(*self.values.values())
+def _move_coins(draft: _Draft, account: Account, amount: int) -> None:
+    if account == BANK:
+        draft.bank += amount
+    else:
+        player = draft.players[account]
+        draft.players[account] = with_coins(player, player.coins + amount)
 
 
 def _add_card(player: Player, card: str, count: int) -> dict[str, int]:
@@ -321,38 +330,38 @@ def _add_card(player: Player, card: str, count: int) -> dict[str, int]:
 
 
 def _dice_count_chosen(draft: _Draft, event: DiceCountChosen) -> None:
-    draft.change_player(event.seat, dice_count=event.count)
+    _change_player(draft, event.seat, dice_count=event.count)
 
 
 def _dice_rolled(draft: _Draft, event: DiceRolled) -> None:
-    draft.values["dice"] = event.dice
-    draft.values["rerolled"] = draft.values["rerolled"] or event.reroll
+    draft.dice = event.dice
+    draft.rerolled = draft.rerolled or event.reroll
 
 
 def _reroll_offered(draft: _Draft, event: RerollOffered) -> None:
-    draft.values["phase"] = Phase.REROLL
+    draft.phase = Phase.REROLL
 
 
 def _coins_transferred(draft: _Draft, event: CoinsTransferred) -> None:
-    draft.move_coins(event.source, -event.amount)
-    draft.move_coins(event.target, event.amount)
+    _move_coins(draft, event.source, -event.amount)
+    _move_coins(draft, event.target, event.amount)
 
 
 def _coins_adjusted(draft: _Draft, event: CoinsAdjusted) -> None:
-    draft.move_coins(BANK, -event.amount)
-    draft.move_coins(event.seat, event.amount)
+    _move_coins(draft, BANK, -event.amount)
+    _move_coins(draft, event.seat, event.amount)
 
 
 def _roll_resolved(draft: _Draft, event: RollResolved) -> None:
-    draft.values.update(
-        phase=Phase.CHOOSE if event.pending else Phase.BUILD, pending=event.pending,
-        extra_turn=event.extra_turn, rerolled=True,
-    )
+    draft.phase = Phase.CHOOSE if event.pending else Phase.BUILD
+    draft.pending = event.pending
+    draft.extra_turn = event.extra_turn
+    draft.rerolled = True
 
 
 def _choice_answered(draft: _Draft, event: ChoiceAnswered) -> None:
-    pending = draft.values["pending"][1:]
-    draft.values.update(pending=pending, phase=Phase.CHOOSE if pending else Phase.BUILD)
+    draft.pending = draft.pending[1:]
+    draft.phase = Phase.CHOOSE if draft.pending else Phase.BUILD
 
 
 def _swapped(draft: _Draft, event: EstablishmentsSwapped) -> None:
@@ -361,34 +370,38 @@ def _swapped(draft: _Draft, event: EstablishmentsSwapped) -> None:
     roller_cards[event.take] = roller_cards.get(event.take, 0) + 1
     other_cards = _add_card(other, event.take, -1)
     other_cards[event.give] = other_cards.get(event.give, 0) + 1
-    draft.change_player(event.seat, cards=frozen_counts(roller_cards))
-    draft.change_player(event.other, cards=frozen_counts(other_cards))
+    _change_player(draft, event.seat, cards=frozen_counts(roller_cards))
+    _change_player(draft, event.other, cards=frozen_counts(other_cards))
 
 
 def _bought(draft: _Draft, event: EstablishmentBought) -> None:
-    draft.change_player(
-        event.seat, cards=frozen_counts(_add_card(draft.players[event.seat], event.card, 1)),
-    )
-    supply = dict(draft.values["supply"])
+    cards = _add_card(draft.players[event.seat], event.card, 1)
+    _change_player(draft, event.seat, cards=frozen_counts(cards))
+    supply = dict(draft.supply)
     supply[event.card] -= 1
-    draft.values.update(supply=frozen_counts(supply), built=True)
+    draft.supply = frozen_counts(supply)
+    draft.built = True
 
 
 def _landmark_built(draft: _Draft, event: LandmarkBuilt) -> None:
     landmarks = draft.players[event.seat].landmarks | {event.landmark}
-    draft.change_player(event.seat, landmarks=landmarks)
-    draft.values["built"] = True
+    _change_player(draft, event.seat, landmarks=landmarks)
+    draft.built = True
 
 
 def _game_won(draft: _Draft, event: GameWon) -> None:
-    draft.values.update(phase=Phase.FINISHED, winner=event.seat)
+    draft.phase = Phase.FINISHED
+    draft.winner = event.seat
 
 
 def _turn_ended(draft: _Draft, event: TurnEnded) -> None:
-    draft.values.update(
-        active=event.next_active, phase=Phase.ROLL, turn=draft.values["turn"] + 1, dice=(),
-        rerolled=False, built=False, extra_turn=False, bonus_turn=event.bonus_turn, pending=(),
-    )
+    draft.active = event.next_active
+    draft.phase = Phase.ROLL
+    draft.turn += 1
+    draft.dice = ()
+    draft.rerolled = draft.built = draft.extra_turn = False
+    draft.bonus_turn = event.bonus_turn
+    draft.pending = ()
 
 
 _APPLY: dict[type, Callable[[_Draft, Any], None]] = {

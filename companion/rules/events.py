@@ -21,6 +21,10 @@ class DiceRolled:
     reroll: bool = False
 
 
+make_dice_rolled = quick_constructor(DiceRolled)
+"""DiceRolled(seat, dice, reroll) for the engine's hot path, nothing checked."""
+
+
 @dataclass(frozen=True, slots=True)
 class RerollOffered:
     """The roller owns a Radio Tower: keep or reroll before any income."""
@@ -58,6 +62,10 @@ class RollResolved:
 
     pending: tuple[Choice, ...]
     extra_turn: bool
+
+
+make_roll_resolved = quick_constructor(RollResolved)
+"""RollResolved(pending, extra_turn) for the engine's hot path, nothing checked."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from companion.rules.catalog import Catalog
-from companion.rules.frozen import quick_constructor
+from companion.rules.frozen import Twin, quick_constructor
 
 BANK: Literal["bank"] = "bank"
 Account = int | Literal["bank"]
@@ -83,8 +83,8 @@ class TableState:
 
 make_player = quick_constructor(Player)
 """Player(...) for the engine's hot paths: every field positionally, nothing checked."""
-make_state = quick_constructor(TableState)
-"""TableState(...) for the engine's hot paths: every field positionally, nothing checked."""
+STATE_TWIN = Twin(TableState)
+"""Writable drafts of a TableState, for `evolve_all`."""
 
 
 def with_coins(player: Player, coins: int) -> Player:
