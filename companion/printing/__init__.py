@@ -1,5 +1,6 @@
 """Printouts for the evening: plain data in, PDF bytes out (no Flask, no database)."""
 
+from companion.printing import coop_setup  # noqa: F401  (registers the co-op setup sheet)
 from companion.printing.join_cards import join_cards
 from companion.printing.model import (
     Poster,

@@ -112,7 +112,8 @@ def seat_cards(event: HallEvent, tables: Sequence[Table], base: str) -> list[Sea
 
 
 def table_sheets(event: HallEvent, tables: Sequence[Table]) -> list[TableSheet]:
-    return [TableSheet(event.name, t.name, t.ruleset, tuple(s.name for s in t.seats))
+    return [TableSheet(event.name, t.name, t.ruleset, tuple(s.name for s in t.seats),
+                       tuple(sorted(t.options.items())))
             for t in tables]
 
 

@@ -43,6 +43,7 @@ class TableSheet:
     table_name: str
     ruleset: str
     seats: tuple[str, ...]
+    options: tuple[tuple[str, int], ...] = ()  # the ruleset's set-up options, e.g. assessor_coins
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,72 @@
+"""The co-op Tax Assessor's setup sheet (RULES.md 16), read back from the PDF with pypdf."""
+
+import io
+from collections import Counter
+
+import pytest
+from pypdf import PdfReader
+
+from companion.hall.model import HallEvent, Seat, Table
+from companion.printing import SECTIONS, TableSheet, setup_sheets
+from companion.printing.from_hall import table_sheets
+from companion.rules.assessor import ASSESSOR_DECK
+from companion.rules.catalog import load_catalog
+from companion.rules.coop_state import market_cards
+
+CATALOG = load_catalog()
+
+
+def pages(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def sheet(**options: int) -> TableSheet:
+    return TableSheet("Co-op night", "Pair", "machi-koro-coop", ("Ana", "Ben"),
+                      tuple(options.items()))
+
+
+def test_rule16_coop_setup_sheet_is_registered():
+    assert "machi-koro-coop" in SECTIONS
+
+
+def test_rule16_coop_setup_sheet_lists_the_assessor_cards_coins_market_and_seating():
+    (page,) = pages(setup_sheets([sheet(assessor_coins=9)]))
+    assert "Play order: Ana, then Ben, then the Tax Assessor. Ana starts." in page
+    assert "the 17 cards of the Assessor column" in page
+    assert "9 coins from the bank beside the assessor" in page
+    assert "the 71 cards of the Market column" in page
+    assert "rightmost card" in page
+    assert f"{CATALOG.bank_coins - 6 - 9} coins stay in the bank" in page
+    assert "2 × set of landmarks" in page
+    cells = page.splitlines()  # pypdf reads the table a cell per line
+    market = Counter(market_cards(CATALOG))
+    for card in CATALOG.establishments.values():
+        at = cells.index(card.names["en"])
+        assessor = str(ASSESSOR_DECK.get(card.id, "–"))
+        assert cells[at + 1:at + 4] == [str(card.cost), assessor, str(market[card.id])], card.id
+    assert sum(market.values()) == 71 and sum(ASSESSOR_DECK.values()) == 17
+
+
+def test_rule16_coop_setup_sheet_default_coins_are_13():
+    (page,) = pages(setup_sheets([sheet()]))
+    assert "13 coins from the bank beside the assessor" in page
+    assert f"{CATALOG.bank_coins - 6 - 13} coins stay in the bank" in page
+
+
+@pytest.mark.parametrize(("lang", "phrase"), [
+    ("nl", "Speelvolgorde: Ana, dan Ben, dan de belastinginspecteur."),
+    ("he", "גובה המסים"),
+])
+def test_rule16_coop_setup_sheet_in_dutch_and_hebrew_fits_one_page(lang, phrase):
+    texts = pages(setup_sheets([sheet(assessor_coins=11)], lang=lang))
+    assert len(texts) == 1
+    assert phrase in texts[0]
+    assert "11" in texts[0]
+
+
+def test_rule16_hall_tables_print_with_their_assessor_coins():
+    table = Table("1", "1", "Pair", "machi-koro-coop", "own", [Seat("Ana", "t1"), Seat("Ben", "t2")],
+                  options={"assessor_coins": 15})
+    (printed,) = table_sheets(HallEvent("1", "Night"), [table])
+    assert dict(printed.options) == {"assessor_coins": 15}
+    assert "15 coins from the bank beside the assessor" in pages(setup_sheets([printed]))[0]
