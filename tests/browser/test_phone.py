@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from browser.conftest import join_seat as join
 
 PLAYERS = ["Ann", "<b>x</b>", "Dana"]
+BUILD_STATUS = "Build one thing before the next hall roll, or end your turn."
 
 
 def three_phones(phone, hall, name: str = "Night", mode: str = "hall", **settings):
@@ -168,3 +169,59 @@ def test_phone_in_hebrew_is_right_to_left(phone, hall_server, snap):
     expect(page.locator("#coins-label")).to_have_text("Mijn munten")
     page.reload()
     expect(page.locator("html")).to_have_attribute("lang", "nl")
+
+
+def test_phone_business_center_swap(phone, hall_server):
+    event, pages = three_phones(phone, hall_server, "Swap", choice_seconds=120)
+    table = event["tables"][0]["id"]
+    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 0, "amount": 10, "reason": "gift"})
+    hall_server.roll(event["id"], (4, 4))
+    ann = pages[0]
+    ann.locator('button[data-card="business_center"]').tap()
+    ann.locator("#confirm-ok").tap()
+    expect(ann.locator("#coins")).to_have_text("5")
+    hall_server.roll(event["id"], (4, 4))
+    hall_server.roll(event["id"], (4, 4))
+    hall_server.roll(event["id"], (6, 6))  # Ann rolls 6: her Business Center asks
+    prompt = ann.locator("#prompt")
+    expect(prompt).to_contain_text("Business Center: swap one card with another player, or not.")
+    expect(prompt.get_by_role("button", name="No swap")).to_be_visible()
+    prompt.get_by_role("group", name="Swap with").get_by_role("button", name="Dana").tap()
+    prompt.get_by_label("I give").select_option(label="Bakery")
+    prompt.get_by_label("I take").select_option(label="Wheat Field")
+    prompt.get_by_role("button", name="Swap", exact=True).tap()
+    expect(ann.locator("#cards li")).to_have_count(2)  # Wheat Field x2, Business Center
+    expect(ann.locator("#cards")).to_contain_text("Wheat Field")
+    expect(ann.locator("#cards")).not_to_contain_text("Bakery")
+    expect(pages[2].locator("#cards")).to_contain_text("Bakery")
+    expect(ann.locator("#status")).to_have_text(BUILD_STATUS)
+
+
+def test_phone_radio_tower_keep_and_two_dice(phone, hall_server):
+    event, pages = three_phones(phone, hall_server, "Radio", choice_seconds=120)
+    table = event["tables"][0]["id"]
+    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 0, "amount": 30, "reason": "gift"})
+    hall_server.roll(event["id"], (4, 4))
+    ann = pages[0]
+    ann.locator('button[data-card="radio_tower"]').tap()
+    ann.locator("#confirm-ok").tap()
+    expect(ann.locator("#coins")).to_have_text("11")
+    assert ann.locator(".dice-count").count() == 0  # one die until a Train Station
+    hall_server.roll(event["id"], (4, 4))
+    hall_server.roll(event["id"], (4, 4))
+    hall_server.roll(event["id"], (4, 4))  # Ann rolls 4: her Radio Tower offers a reroll
+    expect(ann.locator("#status")).to_have_text("Your turn: keep this roll or roll again?")
+    ann.get_by_role("button", name="Keep 4").tap()
+    expect(ann.locator("#status")).to_have_text(BUILD_STATUS)
+    ann.locator('button[data-card="train_station"]').tap()
+    ann.locator("#confirm-ok").tap()
+    expect(ann.locator("#coins")).to_have_text("7")
+    group = ann.get_by_role("group", name="How many dice I roll")
+    expect(group.get_by_role("button", name="1 die")).to_have_attribute("aria-pressed", "true")
+    group.get_by_role("button", name="2 dice").tap()
+    expect(group.get_by_role("button", name="2 dice")).to_have_attribute("aria-pressed", "true")
+    hall_server.roll(event["id"], (4, 4))
+    hall_server.roll(event["id"], (4, 4))
+    hall_server.roll(event["id"], (3, 4))  # Ann rolls both dice now: 7
+    expect(ann.locator("#dice .die")).to_have_count(2)
+    expect(ann.locator("#dice .sum")).to_have_text("= 7")
