@@ -112,6 +112,22 @@ def test_organizer_seating_splits_the_list_into_named_tables(app, http, key, eve
     assert [len(t["seats"]) for t in more.get_json()["tables"]] == [4, 4]
 
 
+def test_organizer_seating_follows_the_rulesets_seats(app, http, key, event):
+    """The co-op game seats exactly two players (and the assessor): a list is cut in pairs,
+    whatever largest size the form asked for; an odd list is refused whole."""
+    path = f"/api/events/{event['id']}/seating"
+    answer = api(http, key, "post", path, {"players": ["A", "B", "C", "D"], "table_size": 4,
+                                           "ruleset": "machi-koro-coop"})
+    assert answer.status_code == 201
+    tables = answer.get_json()["tables"]
+    assert [t["ruleset"] for t in tables] == ["machi-koro-coop"] * 2
+    assert [[s["name"] for s in t["seats"]] for t in tables] == [["A", "B"], ["C", "D"]]
+    before = journal_records(app)
+    refused(app, api(http, key, "post", path, {"players": ["A", "B", "C"], "ruleset": "machi-koro-coop"}),
+            400, "request/invalid")
+    assert journal_records(app) == before
+
+
 @pytest.mark.parametrize("body, status", [
     ({}, 400),
     ({"players": "Ann\nBen"}, 400),

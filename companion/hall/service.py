@@ -501,25 +501,25 @@ class HallService:
         self, event_id: Any, players: Any, ruleset: Any = "machi-koro", roll_mode: Any = "hall",
         table_size: Any = None, name_prefix: Any = "Table",
     ) -> list[Table]:
-        """A pasted list of players split into new tables of at most `table_size` (the most the
-        ruleset seats by default), named "PREFIX N". The whole list is checked before any
-        table is created, so a refusal creates none."""
-        if not isinstance(players, list):
-            raise HallError("request/invalid", "players is a list of names", 400)
-        names = [clean_name(player, "player name") for player in players]
-        low, high = self.catalog.players_min, self.catalog.players_max
-        size = high if table_size is None else table_size
-        if not isinstance(size, int) or isinstance(size, bool) or not low <= size <= high:
-            raise HallError("request/invalid", f"table_size is {low} to {high}", 400)
-        sizes = seating.table_sizes(len(names), size, low)
-        if sizes is None:
-            raise HallError("request/invalid", f"{len(names)} players cannot sit at tables of "
-                            f"{low} to {size}", 400)
-        prefix = clean_name(name_prefix, "table name")
+        """A pasted list of players split into new tables of at most `table_size` (capped at
+        the most the ruleset seats, which is also the default), named "PREFIX N". The whole
+        list is checked before any table is created, so a refusal creates none."""
         if ruleset not in RULESETS:
             raise HallError("request/invalid", f"ruleset is one of {', '.join(RULESETS)}", 400)
         if roll_mode not in ROLL_MODES:
             raise HallError("request/invalid", "roll_mode is hall or own", 400)
+        if not isinstance(players, list):
+            raise HallError("request/invalid", "players is a list of names", 400)
+        names = [clean_name(player, "player name") for player in players]
+        low, high = rulesets.ruleset(ruleset).seats(self.catalog)
+        size = high if table_size is None else table_size
+        if not isinstance(size, int) or isinstance(size, bool) or not low <= size <= self.catalog.players_max:
+            raise HallError("request/invalid", f"table_size is {low} to {self.catalog.players_max}", 400)
+        sizes = seating.table_sizes(len(names), min(size, high), low)
+        if sizes is None:
+            raise HallError("request/invalid", f"{len(names)} players cannot sit at {ruleset} tables "
+                            f"of {low} to {min(size, high)}", 400)
+        prefix = clean_name(name_prefix, "table name")
         with self.lock:
             first = len(self.event(event_id).tables) + 1
             table_names = [clean_name(f"{prefix} {first + i}", "table name") for i in range(len(sizes))]

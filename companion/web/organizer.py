@@ -98,12 +98,18 @@ def console() -> Any:
     with hall.lock:
         events = [{"id": e.id, "name": e.name} for e in hall.events.values()]
     data = {
-        "events": events, "rulesets": list(RULESETS), "roll_modes": list(ROLL_MODES),
+        "events": events, "rulesets": ruleset_names(), "roll_modes": list(ROLL_MODES),
         "players_min": hall.catalog.players_min, "players_max": hall.catalog.players_max,
         "pin_set": hall.organizer_pin_set, "print_kinds": list(PRINT_KINDS),
         "card_names": card_names(current_language()),
     }
     return render_template("organizer/console.html", data=data)
+
+
+def ruleset_names() -> dict[str, str]:
+    """Each ruleset the hall can seat, by id, with its name in the page's language."""
+    names = {"machi-koro": _("Machi Koro"), "machi-koro-coop": _("Machi Koro co-op (Tax Assessor)")}
+    return {ruleset: names.get(ruleset, ruleset) for ruleset in RULESETS}
 
 
 def card_names(lang: str) -> dict[str, str]:

@@ -37,10 +37,11 @@ function button(text, action, seat, className = "secondary outline") {
 }
 
 export class TableCards {
-  constructor(container, template, cardName) {
+  constructor(container, template, cardName, rulesetName) {
     this.container = container;
     this.template = template;
     this.cardName = cardName;
+    this.rulesetName = rulesetName;
     this.cards = new Map(); // table id -> {node, shown}
   }
 
@@ -82,7 +83,7 @@ export class TableCards {
     const badge = node.querySelector(".status-badge");
     badge.dataset.status = table.status;
     setText(node, ".status-badge", (STATUS[table.status] || (() => table.status))());
-    setText(node, ".table-meta", `${table.ruleset} · ${(ROLL_MODE[table.roll_mode] || (() => table.roll_mode))()}`);
+    setText(node, ".table-meta", `${this.rulesetName(table.ruleset)} · ${(ROLL_MODE[table.roll_mode] || (() => table.roll_mode))()}`);
     setText(node, ".turn", this.turnText(table));
     for (const action of ["start", "pause", "resume", "end"]) {
       const allowed = {

@@ -9,7 +9,8 @@ import { drawAudit, TableCards } from "./organizer-tables.js";
 const data = JSON.parse(document.getElementById("console-data").textContent);
 const $ = (id) => document.getElementById(id);
 const cardName = (id) => (data.card_names && data.card_names[id]) || id;
-const cards = new TableCards($("tables"), $("table-card"), cardName);
+const rulesetName = (id) => data.rulesets[id] || id;
+const cards = new TableCards($("tables"), $("table-card"), cardName, rulesetName);
 const state = { eventId: null, view: null, seats: new Map(), rolling: false, refreshing: null };
 
 // ------------------------------------------------------------------ messages
