@@ -45,7 +45,7 @@ async function send(move) {
   }
 }
 
-async function act(move, done) {
+export async function act(move, done) {
   const answer = await send(move);
   if (!answer.ok) {
     notify(refusal(answer.code, answer.message), "refused");
@@ -80,6 +80,7 @@ function receive(next) {
   view = next;
   viewAt = performance.now();
   draw();
+  document.dispatchEvent(new CustomEvent("companion:view", { detail: next })); // play-coop.js
   const after = next.players[next.seat].coins;
   if (typeof before === "number" && after > before) vibrate(80);
   if (rolled && next.dice.length) announceRoll();

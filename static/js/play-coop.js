@@ -1,0 +1,159 @@
+// The co-op Tax Assessor's part of the phone (templates/play/coop.html): the market row with
+// buy buttons, the assessor's coins, its array and the value sought next, a control to give it
+// coins, its last turn played step by step, and the shared win or loss. It draws the view's
+// `coop` fields (docs/api.md, "The co-op game"); play.js owns the socket and sends the moves.
+
+import { t } from "./i18n.js";
+import { activation, fill, h, num, tx } from "./dom.js";
+import { act } from "./play.js";
+
+const data = JSON.parse(document.getElementById("page-data").textContent);
+const cards = new Map(data.cards.map((card) => [card.id, card]));
+const $ = (id) => document.getElementById(id);
+const cardName = (id) => cards.get(id)?.name ?? id;
+const STEP_MS = 700; // the assessor's steps appear one after another, as if drawn by hand
+
+let view = data.view;
+let confirming = null; // the row card waiting for "yes, buy"
+let shownTurn = null; // the assessor turn whose steps are on screen (its move number)
+let stepTimer = null;
+let loaded = false; // the first drawing shows an old turn at once; later ones play step by step
+
+document.addEventListener("companion:view", (event) => {
+  view = event.detail;
+  draw();
+});
+
+function draw() {
+  const coop = view.coop;
+  for (const id of ["coop", "coop-market"]) $(id).hidden = !coop;
+  if (!coop) return;
+  drawOutcome(coop);
+  drawAssessor(coop);
+  drawGive();
+  drawRow(coop);
+  drawSteps(coop);
+}
+
+function drawOutcome(coop) {
+  const box = $("coop-outcome");
+  const sentences = {
+    cities_complete: t("You won together: both cities are complete!"),
+    tax_unpaid: t("You lost: the assessor could not pay a tax."),
+    final_round_over: t("You lost: the final round is over."),
+  };
+  box.hidden = !coop.outcome;
+  box.dataset.outcome = coop.outcome ?? "";
+  box.textContent = coop.outcome ? sentences[coop.reason] ?? "" : "";
+}
+
+function drawAssessor(coop) {
+  const assessor = coop.assessor;
+  $("coop-coins").textContent = assessor.coins;
+  let sought = "";
+  if (coop.final_round && !coop.outcome) sought = t("Final round: one more turn each.");
+  else if (assessor.sought) sought = t("Value sought next: {n}", { n: assessor.sought });
+  $("coop-sought").textContent = sought;
+  fill($("coop-piles"), tx("Assessor's deck {deck} · discards {discards}", {
+    deck: num(assessor.deck), discards: num(assessor.discards),
+  }));
+  fill($("coop-array"), assessor.assessed.map((card, i) => h("li", {}, num(i + 1), " ", cardName(card))));
+}
+
+function drawGive() {
+  const give = view.choices.find((c) => c.kind === "give_assessor");
+  $("coop-give").hidden = !give;
+  if (!give) return;
+  const input = $("coop-give-amount");
+  input.max = give.max;
+  if (Number(input.value) > give.max) input.value = give.max;
+}
+
+$("coop-give-button").addEventListener("click", async () => {
+  const button = $("coop-give-button");
+  const amount = Number($("coop-give-amount").value);
+  button.disabled = true;
+  await act({ kind: "give_assessor", amount: Number.isInteger(amount) ? amount : 0 },
+    t("Gave {n} coins to the assessor.", { n: amount }));
+  button.disabled = false;
+});
+
+function drawRow(coop) {
+  const buyable = new Set(view.choices.filter((c) => c.kind === "build").map((c) => c.card));
+  const myBuild = view.active === view.seat && view.phase === "build" && !view.built;
+  const piles = t("Market deck {deck} · discards {discards}", coop.market);
+  $("coop-market-note").textContent = myBuild ? `${piles} · ${t("Tap a card to buy it.")}` : piles;
+  fill($("coop-row"), coop.market.row.map((id, index) => {
+    const card = cards.get(id) ?? { id, name: id, cost: 0, colour: "", activation: [] };
+    const ok = buyable.has(id);
+    const item = h("li", { class: `card ${card.colour}` },
+      h("button", {
+        type: "button", class: "build-card", disabled: !ok, "data-card": id, "data-slot": index,
+        onclick: () => { confirming = index; drawRow(view.coop); },
+      },
+      h("span", { class: "name" }, card.name),
+      h("span", { class: "cost" }, card.cost === 1 ? t("1 coin") : tx("{n} coins", { n: num(card.cost) })),
+      h("span", { class: "meta" }, num(activation(card.activation)))));
+    if (ok && confirming === index) item.append(confirmBuy(card));
+    return item;
+  }));
+}
+
+function confirmBuy(card) {
+  return h("div", { class: "confirm" },
+    h("button", {
+      type: "button", class: "buy-yes",
+      onclick: async (event) => {
+        event.currentTarget.disabled = true;
+        confirming = null;
+        await act({ kind: "build", card: card.id }, t("Bought: {card}.", { card: card.name }));
+      },
+    }, t("Buy {card} for {cost}", { card: card.name, cost: card.cost })),
+    h("button", {
+      type: "button", class: "secondary",
+      onclick: () => { confirming = null; drawRow(view.coop); },
+    }, t("Cancel")));
+}
+
+function stepLine(step) {
+  const card = cardName(step.card);
+  const lines = {
+    tax: () => t("{card}: tax of {amount}", { card, amount: step.amount }),
+    supplemental: () => t("{card}: supplemental tax of {amount}", { card, amount: step.amount }),
+    miss: () => t("{card}: no tax ({n} sought)", { card, n: step.sought }),
+    unpaid: () => t("{card}: the assessor cannot pay {amount}", { card, amount: step.amount }),
+  };
+  if (step.step === "draw") return h("li", { class: step.result }, lines[step.result]());
+  if (step.step === "reshuffle") return h("li", {}, t("Reshuffled: {n} cards", { n: step.cards }));
+  if (step.step === "final_round") return h("li", { class: "tax" }, t("Final round: one more turn each."));
+  if (step.step === "end") return h("li", { class: step.outcome === "lost" ? "unpaid" : "tax" }, t("The game is over."));
+  return null;
+}
+
+function drawSteps(coop) {
+  const last = coop.last_assessor_turn;
+  const list = $("coop-steps");
+  if (!last) {
+    fill(list, h("li", { class: "note" }, t("The assessor plays after the second player's turn.")));
+    shownTurn = null;
+    return;
+  }
+  if (last.move === shownTurn) return; // already shown (or being shown)
+  shownTurn = last.move;
+  clearTimeout(stepTimer);
+  const lines = last.steps.map(stepLine).filter(Boolean);
+  if (!loaded || matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    fill(list, lines);
+    return;
+  }
+  fill(list);
+  const reveal = (i) => {
+    if (i >= lines.length) { stepTimer = null; return; }
+    list.append(lines[i]);
+    stepTimer = setTimeout(() => reveal(i + 1), STEP_MS);
+  };
+  reveal(0);
+}
+
+draw();
+loaded = true;
