@@ -8,7 +8,7 @@ from builders import table
 
 from companion.rules import events
 from companion.rules.frozen import Twin, quick_constructor
-from companion.rules.state import STATE_TWIN, Player, TableState, make_player, with_coins
+from companion.rules.state import STATE_TWIN, Player, TableState, with_coins
 
 
 def field_values(value):
@@ -49,9 +49,14 @@ def test_twin_draft_of_the_wrong_shape_cannot_be_frozen():
 
 def test_quick_constructor_player_and_with_coins_equal_replace():
     player = table("alice 3 wheat_field +train_station | bob 0").players[0]
-    assert make_player(*field_values(player)) == player
+    assert quick_constructor(Player)(*field_values(player)) == player
     assert with_coins(player, 9) == dataclasses.replace(player, coins=9)
-    assert type(with_coins(player, 9)) is Player
+    assert type(with_coins(player, 9)) is Player and player.coins == 3
+
+
+def test_twin_replacer_refuses_an_unknown_field():
+    with pytest.raises(TypeError, match="no field 'gold'"):
+        Twin(Player).replacer("gold")
 
 
 @pytest.mark.parametrize("cls", [

@@ -138,41 +138,55 @@ def resolve_income(
     run = IncomeRun(state, catalog)
     cards = run.table.cards(total)
     if cards.red:
-        for seat in run.others:
-            _pay_red(run, seat, cards.red)
+        _pay_red(run, cards.red)
     if cards.blue_green:
-        _pay_blue_green(run, state.active, cards.blue_green)
-        if cards.blue:
-            for seat in reversed(run.others):
-                _pay_blue_green(run, seat, cards.blue)
+        _pay_blue_green(run, cards)
     pending = _pay_purple(run, cards.purple) if cards.purple else ()
     return run.transfers, pending
 
 
-def _pay_red(run: IncomeRun, creditor: int, cards: tuple[Establishment, ...]) -> None:
-    """One creditor's red cards, all paid before the next creditor gets anything."""
-    player = run.state.players[creditor]
-    for card in cards:
-        copies = player.cards.get(card.id, 0)
+def _pay_red(run: IncomeRun, cards: tuple[Establishment, ...]) -> None:
+    """Creditors counter-clockwise from the roller; each is paid for all of their red cards
+    before the next creditor gets anything."""
+    roller = run.state.active
+    for creditor in run.others:
+        player = run.state.players[creditor]
+        for card in cards:
+            copies = player.cards.get(card.id, 0)
+            if copies:
+                bonus = mall_bonus(run.table, player, card)
+                due = copies * (card.amount + bonus)
+                run.from_player(roller, creditor, due, card.id, copies, bonus)
+
+
+def _pay_blue_green(run: IncomeRun, cards: RollCards) -> None:
+    """The roller's blue and green cards, then the other seats' blue ones (green pays only
+    the roller). The bank pays, so the order changes no balance; cards without an owner
+    cost one lookup."""
+    players = run.state.players
+    roller = run.state.active
+    for card in cards.blue_green:
+        copies = players[roller].cards.get(card.id, 0)
         if copies:
-            bonus = mall_bonus(run.table, player, card)
-            due = copies * (card.amount + bonus)
-            run.from_player(run.state.active, creditor, due, card.id, copies, bonus)
+            _earn(run, roller, card, copies)
+    if cards.blue:
+        for seat in reversed(run.others):
+            for card in cards.blue:
+                copies = players[seat].cards.get(card.id, 0)
+                if copies:
+                    _earn(run, seat, card, copies)
 
 
-def _pay_blue_green(run: IncomeRun, seat: int, cards: tuple[Establishment, ...]) -> None:
-    """Blue pays every owner, green only the roller (the caller passes only blue cards for the
-    other seats). Both come from the bank."""
+def _earn(run: IncomeRun, seat: int, card: Establishment, copies: int) -> None:
+    """What `copies` of a blue or green card pay their owner from the bank."""
     player = run.state.players[seat]
-    for card in cards:
-        copies = player.cards.get(card.id, 0)
-        if not copies:
-            continue
-        bonus = mall_bonus(run.table, player, card)
-        each = card.amount + bonus
-        if card.effect == "income_per_icon":
-            each = card.amount * _icons_owned(run.catalog, player, card.per_icon) + bonus
-        run.from_bank(seat, copies * each, card.id, copies, bonus)
+    bonus = mall_bonus(run.table, player, card)
+    each = card.amount + bonus
+    if card.effect == "income_per_icon":
+        each = card.amount * _icons_owned(run.catalog, player, card.per_icon) + bonus
+    if each:
+        run.coins[seat] += copies * each
+        run.transfers.append(make_transfer(BANK, seat, copies * each, card.id, copies, bonus, 0))
 
 
 def _icons_owned(catalog: Catalog, player: Player, icon: str | None) -> int:

@@ -96,9 +96,10 @@ def _choose_dice(state: TableState, seat: int, move: ChooseDice, catalog: Catalo
 
 def _roll(state: TableState, move: Roll, catalog: Catalog) -> list[Event]:
     _need_phase(state, Phase.ROLL)
-    _check_dice(move.dice, state.roller.dice_count)
+    roller = state.players[state.active]
+    _check_dice(move.dice, roller.dice_count)
     events: list[Event] = [make_dice_rolled(state.active, move.dice, False)]
-    if not state.rerolled and _has_effect(catalog, state.roller, "reroll"):
+    if not state.rerolled and _has_effect(catalog, roller, "reroll"):
         events.append(RerollOffered())
         return events
     return _income(state, move.dice, catalog, events)
@@ -316,11 +317,11 @@ def _change_player(draft: _Draft, seat: int, **changes: Any) -> None:
 
 
 def _move_coins(draft: _Draft, account: Account, amount: int) -> None:
-    if account == BANK:
-        draft.bank += amount
-    else:
+    if isinstance(account, int):  # a seat; the only other account is the bank
         player = draft.players[account]
         draft.players[account] = with_coins(player, player.coins + amount)
+    else:
+        draft.bank += amount
 
 
 def _add_card(player: Player, card: str, count: int) -> dict[str, int]:

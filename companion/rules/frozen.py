@@ -22,9 +22,10 @@ T = TypeVar("T")
 class Twin(Generic[T]):
     """The writable twin of one frozen slots dataclass `cls`.
 
-    `make(*fields)` builds a frozen value; `thaw(value)` gives a writable copy (a draft) and
-    `freeze(draft)` turns that draft, in place, into a frozen value. A frozen draft must not
-    be written again: it is the value."""
+    `make(*fields)` builds a frozen value; `replacer(field)` makes a quick one-field
+    `dataclasses.replace`; `thaw(value)` gives a writable copy (a draft) and `freeze(draft)`
+    turns that draft, in place, into a frozen value. A frozen draft must not be written
+    again: it is the value."""
 
     __slots__ = ("cls", "mutable", "make", "thaw")
 
@@ -42,6 +43,19 @@ class Twin(Generic[T]):
             [f"obj.{name} = value.{name}" for name in names],
             new=object.__new__, mutable=self.mutable,
         )
+
+    def replacer(self, field: str) -> Callable[[T, Any], T]:
+        """A function (value, new) -> `dataclasses.replace(value, field=new)`, unchecked."""
+        names = _field_names(self.cls)
+        if field not in names:
+            raise TypeError(f"{self.cls!r} has no field {field!r}")
+        lines = [f"obj.{name} = value.{name}" for name in names if name != field]
+        replace: Callable[[T, Any], T] = _compile(
+            f"replace_{field}", f"value, {field}", "new(mutable)",
+            [*lines, f"obj.{field} = {field}", "obj.__class__ = cls"],
+            new=object.__new__, mutable=self.mutable, cls=self.cls,
+        )
+        return replace
 
     def freeze(self, draft: Any) -> T:
         draft.__class__ = self.cls

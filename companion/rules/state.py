@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from companion.rules.catalog import Catalog
-from companion.rules.frozen import Twin, quick_constructor
+from companion.rules.frozen import Twin
 
 BANK: Literal["bank"] = "bank"
 Account = int | Literal["bank"]
@@ -81,15 +81,10 @@ class TableState:
         return self.bank + sum(player.coins for player in self.players)
 
 
-make_player = quick_constructor(Player)
-"""Player(...) for the engine's hot paths: every field positionally, nothing checked."""
 STATE_TWIN = Twin(TableState)
 """Writable drafts of a TableState, for `evolve_all`."""
-
-
-def with_coins(player: Player, coins: int) -> Player:
-    """The player with `coins`: replace(player, coins=coins) at a fifth of the cost."""
-    return make_player(player.name, coins, player.cards, player.landmarks, player.dice_count)
+with_coins = Twin(Player).replacer("coins")
+"""with_coins(player, coins): replace(player, coins=coins) at a fifth of the cost."""
 
 
 def new_table(
