@@ -29,19 +29,23 @@ def bench_rules(seconds: float = 5.0, seed: int = 1) -> dict[str, Any]:
         games += 1
     game_time = time.perf_counter() - started
 
-    rng = random.Random(seed)
+    # The positions in a random order, drawn before the clock starts: drawing it inside the
+    # timed loop (as a sample per 1,000 rolls) cost 0.2 us a roll that is not a table-roll.
+    order = random.Random(seed).sample(positions, len(positions))
     resolved = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds / 2:
-        for state, move in rng.sample(positions, min(1000, len(positions))):
+        for state, move in order:
             evolve_all(state, decide(state, state.active, move, catalog))
-            resolved += 1
+        resolved += len(order)
     roll_time = time.perf_counter() - started
     return {
         "games": games,
         "moves_per_second": round(moves / game_time),
         "rolls_in_games_per_second": round(rolls / game_time),
         "table_rolls_resolved_per_second": round(resolved / roll_time),
+        "positions": len(order),
         "method": "one process, one core; roll resolution = decide(Roll) + evolve_all of its events "
-                  "on positions reached by random legal games of 2-4 seats",
+                  "on positions reached by random legal games of 2-4 seats, in a random order "
+                  "drawn before timing",
     }

@@ -1,0 +1,12 @@
+"""`companion bench rules` runs and reports what it measured (the figure is not a test)."""
+
+from companion.bench_rules import bench_rules
+
+
+def test_bench_rules_plays_games_and_resolves_rolls():
+    result = bench_rules(seconds=0.2, seed=3)
+    assert result["games"] >= 1
+    assert result["positions"] >= 1
+    assert result["moves_per_second"] > 0 and result["rolls_in_games_per_second"] > 0
+    assert result["table_rolls_resolved_per_second"] > 0
+    assert "2-4 seats" in result["method"]
