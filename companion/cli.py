@@ -61,7 +61,7 @@ def _resolve(args: argparse.Namespace) -> int:
         return _refuse(f"scenario: cannot read {args.scenario!r}: {exc}")
     try:
         scenario = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, too deep, too many digits
         return _refuse(f"scenario: not JSON: {exc}")
     try:
         outcome = resolve(scenario)

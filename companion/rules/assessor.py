@@ -138,6 +138,6 @@ def _card_list(scenario: Mapping[str, Any], key: str) -> list[str]:
     if not isinstance(cards, list):
         raise AssessorError(f"{key}: a list of card ids is required")
     for i, card in enumerate(cards):
-        if card not in ASSESSOR_DECK:
+        if not isinstance(card, str) or card not in ASSESSOR_DECK:
             raise AssessorError(f"{key}[{i}]: {card!r} is not an assessor card")
     return list(cards)
