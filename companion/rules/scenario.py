@@ -1,12 +1,15 @@
 """The JSON scenario form of SCENARIOS.md: one table just before a roll, resolved by the engine.
 
-Every refusal is a ScenarioError whose message starts with the field it names.
+Every refusal is a ScenarioError whose message starts with the field it names. The table is
+checked as a careful referee would (docs/rules.md, "Scenarios"): a table no real game can reach
+is refused, and an answer is checked only when its card activates.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.rules import assessor
@@ -18,6 +21,9 @@ from companion.rules.moves import DeclineSwap, Move, Roll, SwapEstablishments, T
 from companion.rules.state import BANK, Choice, Phase, Player, TableState, frozen_counts
 
 TABLE_RULESETS = ("machi-koro", "machi-koro-coop")
+COOP = "machi-koro-coop"
+_KINDS = {int: "a whole number", str: "text", list: "a list", dict: "an object",
+          bool: "true or false"}
 
 
 class ScenarioError(RuleError):
@@ -27,20 +33,13 @@ class ScenarioError(RuleError):
 def resolve(scenario: Any, catalog: Catalog | None = None) -> dict[str, Any]:
     """The outcome of a scenario as SCENARIOS.md prints it; ScenarioError if it breaks a rule."""
     catalog = catalog or load_catalog()
-    if not isinstance(scenario, dict):
-        raise ScenarioError("scenario: a JSON object is required")
-    ruleset = scenario.get("ruleset")
-    if ruleset == "tax-assessor":
+    if _ruleset(scenario) == "tax-assessor":
         return assessor.resolve_assessor_scenario(scenario, catalog)
-    if ruleset not in TABLE_RULESETS:
-        known = ", ".join((*TABLE_RULESETS, "tax-assessor"))
-        raise ScenarioError(f"ruleset: unknown ruleset {ruleset!r} (known: {known})")
-    state = read_table(scenario, catalog)
-    events = _play_roll(state, scenario, catalog)
-    final = replay(state, events)
+    start, events = play(scenario, catalog)
+    final = replay(start, events)
     return {
         "coins": {player.name: player.coins for player in final.players},
-        "transfers": [
+        "transfers": [  # a transfer of 0 is left out unless it records a forgiven part
             _transfer_json(final, event) for event in events
             if isinstance(event, CoinsTransferred) and (event.amount or event.forgiven)
         ],
@@ -48,136 +47,293 @@ def resolve(scenario: Any, catalog: Catalog | None = None) -> dict[str, Any]:
     }
 
 
-def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> TableState:
-    """The table a scenario describes, checked field by field."""
-    ruleset = scenario["ruleset"]
+def final_table(scenario: Any, catalog: Catalog | None = None) -> TableState:
+    """The table after the roll and the roller's answers (cards after a Business Center swap)."""
+    catalog = catalog or load_catalog()
+    if _ruleset(scenario) == "tax-assessor":
+        raise ScenarioError("ruleset: a Tax Assessor turn has no table")
+    start, events = play(scenario, catalog)
+    return replay(start, events)
+
+
+def play(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableState, list[Event]]:
+    """The checked table and the events of its roll, answers (or defaults) included."""
+    state, dice = read_table(scenario, catalog)
+    answers = read_answers(scenario, state, sum(dice), catalog)
+    return state, _play_roll(state, dice, answers, catalog)
+
+
+def _ruleset(scenario: Any) -> str:
+    if not isinstance(scenario, dict):
+        raise ScenarioError(f"scenario: a JSON object is required, not {_show(scenario)}")
+    ruleset: str = _field(scenario, "ruleset", str)
+    known = (*TABLE_RULESETS, "tax-assessor")
+    if ruleset not in known:
+        raise ScenarioError(f"ruleset: unknown ruleset {ruleset!r} (known: {', '.join(known)})")
+    return ruleset
+
+
+# ---------------------------------------------------------------- the table
+
+
+def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableState, tuple[int, ...]]:
+    """The table a scenario describes, checked field by field, and the dice that count."""
+    coop = scenario["ruleset"] == COOP
     raw_players = _field(scenario, "players", list)
-    low, high = (2, 2) if ruleset == "machi-koro-coop" else (catalog.players_min,
-                                                             catalog.players_max)
+    low, high = (2, 2) if coop else (catalog.players_min, catalog.players_max)
     if not low <= len(raw_players) <= high:
-        raise ScenarioError(f"players: {low} to {high} players, not {len(raw_players)}")
+        game = "the co-op game" if coop else "a table"
+        raise ScenarioError(f"players: {game} has {low} to {high} players, not {len(raw_players)}")
     players = tuple(_read_player(raw, f"players[{i}]", catalog) for i, raw in enumerate(raw_players))
-    names = [player.name for player in players]
-    for name in names:
-        if names.count(name) > 1:
-            raise ScenarioError(f"players: the name {name!r} is used twice")
-    _check_box(players, catalog)
-    active = _field(scenario, "active", int)
+    _check_names(players)
+    _check_box(players, catalog, coop)
+    _check_not_won(players, catalog, coop)
+    active: int = _field(scenario, "active", int)
     if not 0 <= active < len(players):
         raise ScenarioError(f"active: a player index from 0 to {len(players) - 1}, not {active}")
-    dice = _field(scenario, "dice", list)
-    if len(dice) not in (1, 2):
-        raise ScenarioError(f"dice: one or two dice, not {len(dice)}")
-    for i, value in enumerate(dice):
-        if not _is_int(value) or not 1 <= value <= 6:
-            raise ScenarioError(f"dice[{i}]: a die shows 1 to 6, not {value!r}")
-    if len(dice) == 2 and not any(
-        catalog.landmarks[lm].effect == "two_dice" for lm in players[active].landmarks
-    ):
-        raise ScenarioError("dice: two dice need a Train Station")
-    bonus_turn = scenario.get("bonus_turn", False)
-    if not isinstance(bonus_turn, bool):
-        raise ScenarioError(f"bonus_turn: true or false, not {bonus_turn!r}")
+    roller = players[active]
+    dice = _read_dice(scenario, roller, catalog)
+    bonus_turn: bool = _optional(scenario, "bonus_turn", bool, False)
+    if bonus_turn and not _has_effect(catalog, roller, "extra_turn_on_doubles"):
+        raise ScenarioError(
+            f"bonus_turn: only an Amusement Park gives an extra turn; {roller.name} has none"
+        )
     players = tuple(
         replace(player, dice_count=len(dice)) if seat == active else player
         for seat, player in enumerate(players)
     )
-    owned = {card: sum(p.owns(card) for p in players) for card in catalog.establishments}
     supply = frozen_counts({
-        card.id: max(0, catalog.in_box(card.id) - owned[card.id])
-        for card in catalog.establishments.values()
+        card: table_copies(catalog, card, len(players), coop) - sum(p.owns(card) for p in players)
+        for card in catalog.establishments
     })
-    return TableState(
-        ruleset=ruleset, players=players, bank=catalog.bank_coins, supply=supply, active=active,
-        rerolled=True,  # the dice given are the ones that count, after any reroll
-        bonus_turn=bonus_turn, bank_pays_players=ruleset == "machi-koro-coop",
+    state = TableState(
+        ruleset=scenario["ruleset"], players=players, bank=catalog.bank_coins, supply=supply,
+        active=active, rerolled=True,  # the dice given are the ones that count, after any reroll
+        bonus_turn=bonus_turn, bank_pays_players=coop,
     )
+    return state, dice
 
 
 def _read_player(raw: Any, where: str, catalog: Catalog) -> Player:
     if not isinstance(raw, dict):
-        raise ScenarioError(f"{where}: an object is required")
-    name = _field(raw, "name", str, where)
+        raise ScenarioError(f"{where}: an object is required, not {_show(raw)}")
+    name: str = _field(raw, "name", str, where)
     if not name.strip():
         raise ScenarioError(f"{where}.name: a non-empty name is required")
-    coins = _field(raw, "coins", int, where)
+    if name == BANK:
+        raise ScenarioError(f"{where}.name: {BANK!r} names the bank in the transfers")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ScenarioError(f"{where}.name: not valid Unicode text: {name!r}") from None
+    coins: int = _field(raw, "coins", int, where)
     if coins < 0:
         raise ScenarioError(f"{where}.coins: coins are never below zero, not {coins}")
-    cards: dict[str, int] = {}
-    for card_id, count in _field(raw, "cards", dict, where).items():
-        if card_id not in catalog.establishments:
-            raise ScenarioError(f"{where}.cards.{card_id}: unknown card {card_id!r}")
-        if not _is_int(count) or count < 0:
-            raise ScenarioError(f"{where}.cards.{card_id}: a count >= 0, not {count!r}")
-        if catalog.establishments[card_id].is_purple and count > 1:
-            raise ScenarioError(
-                f"{where}.cards.{card_id}: at most one of each purple card, not {count}"
-            )
-        cards[card_id] = count
-    landmarks = _field(raw, "landmarks", list, where)
+    cards = {card: _read_count(card, count, f"{where}.cards.{card}", catalog)
+             for card, count in _field(raw, "cards", dict, where).items()}
+    landmarks: list[Any] = _field(raw, "landmarks", list, where)
     for i, landmark in enumerate(landmarks):
-        if landmark not in catalog.landmarks:
-            raise ScenarioError(f"{where}.landmarks[{i}]: unknown landmark {landmark!r}")
-        if landmarks.index(landmark) != i:
-            raise ScenarioError(f"{where}.landmarks[{i}]: {landmark!r} is listed twice")
+        _check_landmark(landmark, landmarks[:i], f"{where}.landmarks[{i}]", catalog)
     return Player(name, coins, frozen_counts(cards), frozenset(landmarks))
 
 
-def _check_box(players: tuple[Player, ...], catalog: Catalog) -> None:
+def _read_count(card: str, count: Any, where: str, catalog: Catalog) -> int:
+    if card in catalog.landmarks:
+        raise ScenarioError(f"{where}: {card!r} is a landmark: list it under landmarks")
+    if card not in catalog.establishments:
+        raise ScenarioError(f"{where}: unknown card {card!r}")
+    if not _is_int(count) or count < 0:
+        raise ScenarioError(f"{where}: a whole number >= 0 is required, not {_show(count)}")
+    if catalog.establishments[card].is_purple and count > 1:
+        raise ScenarioError(f"{where}: at most one of each purple card, not {count}")
+    return int(count)
+
+
+def _check_landmark(landmark: Any, before: list[Any], where: str, catalog: Catalog) -> None:
+    if not isinstance(landmark, str):
+        raise ScenarioError(f"{where}: a landmark id (text) is required, not {_show(landmark)}")
+    if landmark in catalog.establishments:
+        raise ScenarioError(f"{where}: {landmark!r} is an establishment: list it under cards")
+    if landmark not in catalog.landmarks:
+        raise ScenarioError(f"{where}: unknown landmark {landmark!r}")
+    if landmark in before:
+        raise ScenarioError(f"{where}: {landmark!r} is listed twice")
+
+
+def _check_names(players: tuple[Player, ...]) -> None:
+    seats: dict[str, int] = {}
+    for seat, player in enumerate(players):
+        if player.name in seats:
+            raise ScenarioError(
+                f"players[{seat}].name: {player.name!r} is already players[{seats[player.name]}]"
+            )
+        seats[player.name] = seat
+
+
+def table_copies(catalog: Catalog, card_id: str, seats: int, coop: bool) -> int:
+    """How many copies of an establishment a game of `seats` plays with: the supply plus one
+    starting card per seat (the rest stay in the box); in the co-op game the whole box but
+    the assessor's deck (seed 004: the unused starting cards join the market)."""
+    if coop:
+        return catalog.in_box(card_id) - assessor.ASSESSOR_DECK.get(card_id, 0)
+    card = catalog.establishments[card_id]
+    return card.copies + card.starting * seats
+
+
+def _check_box(players: tuple[Player, ...], catalog: Catalog, coop: bool) -> None:
     for card in catalog.establishments:
         owned = sum(player.owns(card) for player in players)
-        if owned > catalog.in_box(card):
-            raise ScenarioError(
-                f"players: {owned} {card} cards at the table, the box has {catalog.in_box(card)}"
-            )
+        limit = table_copies(catalog, card, len(players), coop)
+        if owned > limit:
+            game = "the co-op game" if coop else f"a game of {len(players)}"
+            raise ScenarioError(f"players: {owned} {card} cards at the table; {game} has {limit}")
 
 
-def _play_roll(state: TableState, scenario: Mapping[str, Any], catalog: Catalog) -> list[Event]:
-    """The roll, then the roller's answers to purple questions (or the defaults)."""
-    choices = scenario.get("choices") or {}
-    if not isinstance(choices, dict):
-        raise ScenarioError("choices: an object is required")
+def _check_not_won(players: tuple[Player, ...], catalog: Catalog, coop: bool) -> None:
+    """A complete city has won (RULES.md 7); the co-op players win when both are (RULES.md 19)."""
+    complete = [seat for seat, p in enumerate(players) if len(p.landmarks) == len(catalog.landmarks)]
+    if complete and (not coop or len(complete) == len(players)):
+        seat = complete[-1] if coop else complete[0]
+        who = "both cities are complete" if coop else f"{players[seat].name} built every landmark"
+        raise ScenarioError(f"players[{seat}].landmarks: {who}: the game is already won")
+
+
+def _read_dice(scenario: Mapping[str, Any], roller: Player, catalog: Catalog) -> tuple[int, ...]:
+    dice: list[Any] = _field(scenario, "dice", list)
+    if len(dice) not in (1, 2):
+        raise ScenarioError(f"dice: one or two dice, not {len(dice)}")
+    for i, value in enumerate(dice):
+        if not _is_int(value) or not 1 <= value <= 6:
+            raise ScenarioError(f"dice[{i}]: a die shows 1 to 6, not {_show(value)}")
+    if len(dice) == 2 and not _has_effect(catalog, roller, "two_dice"):
+        raise ScenarioError(f"dice: two dice need a Train Station; {roller.name} has none")
+    return tuple(dice)
+
+
+def _has_effect(catalog: Catalog, player: Player, effect: str) -> bool:
+    return any(catalog.landmarks[landmark].effect == effect for landmark in player.landmarks)
+
+
+# ---------------------------------------------------------------- the roller's answers
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """The roller's checked answers: a TV Station target seat (None: the default) and the
+    Business Center move (a swap or DeclineSwap)."""
+
+    tv_target: int | None = None
+    swap: Move = DeclineSwap()
+
+
+def read_answers(
+    scenario: Mapping[str, Any], state: TableState, total: int, catalog: Catalog,
+) -> Answers:
+    """`choices`, checked for the purple cards this roll activates and ignored for the rest."""
+    choices: dict[str, Any] = _optional(scenario, "choices", dict, {})
     names = {player.name: seat for seat, player in enumerate(state.players)}
+    answers = Answers()
+    if _activates(state, total, catalog, "take_from_one"):
+        answers = replace(answers, tv_target=_tv_target(choices, state, names))
+    if _activates(state, total, catalog, "swap"):
+        answers = replace(answers, swap=_swap_answer(choices, state, names, catalog))
+    return answers
+
+
+def _activates(state: TableState, total: int, catalog: Catalog, effect: str) -> bool:
+    """Whether the roller owns a purple card with `effect` that this total activates."""
+    return any(
+        card.is_purple and card.effect == effect and total in card.activation
+        and state.roller.owns(card.id)
+        for card in catalog.establishments.values()
+    )
+
+
+def _tv_target(choices: Mapping[str, Any], state: TableState, names: Mapping[str, int]) -> int | None:
+    target = choices.get("tv_station_target")
+    if target is None:
+        return None
+    where = "choices.tv_station_target"
+    seat = _seat_named(target, names, where)
+    if seat == state.active:
+        raise ScenarioError(f"{where}: the TV Station takes from another player, not its owner")
+    return seat
+
+
+def _swap_answer(
+    choices: Mapping[str, Any], state: TableState, names: Mapping[str, int], catalog: Catalog,
+) -> Move:
+    where = "choices.business_center"
+    answer = choices.get("business_center")
+    if answer is None or answer == "decline":
+        return DeclineSwap()
+    if not isinstance(answer, dict):
+        raise ScenarioError(
+            f'{where}: an object with "with", "give" and "take", or "decline", not {_show(answer)}'
+        )
+    if answer.get("decline") is True:
+        return DeclineSwap()
+    other = _seat_named(_field(answer, "with", str, where), names, f"{where}.with")
+    if other == state.active:
+        raise ScenarioError(f"{where}.with: a swap is with another player, not the roller")
+    give = _swap_card(answer, "give", state.roller, catalog)
+    take = _swap_card(answer, "take", state.players[other], catalog)
+    return SwapEstablishments(other, give, take)
+
+
+def _swap_card(answer: Mapping[str, Any], key: str, owner: Player, catalog: Catalog) -> str:
+    where = f"choices.business_center.{key}"
+    card: str = _field(answer, key, str, "choices.business_center")
+    if card in catalog.landmarks:
+        raise ScenarioError(f"{where}: {card!r} is a landmark; a Business Center swaps establishments")
+    if card not in catalog.establishments:
+        raise ScenarioError(f"{where}: unknown establishment {card!r}")
+    if catalog.establishments[card].is_purple:
+        raise ScenarioError(f"{where}: a Business Center cannot swap the purple card {card!r}")
+    if not owner.owns(card):
+        raise ScenarioError(f"{where}: {owner.name} owns no {card!r}")
+    return card
+
+
+def _seat_named(name: Any, names: Mapping[str, int], where: str) -> int:
+    if not isinstance(name, str) or name not in names:
+        raise ScenarioError(f"{where}: no player named {_show(name)}")
+    return names[name]
+
+
+# ---------------------------------------------------------------- the roll
+
+
+def _play_roll(
+    state: TableState, dice: tuple[int, ...], answers: Answers, catalog: Catalog,
+) -> list[Event]:
+    """The roll, then the answers to the purple questions the engine asks."""
     try:
-        events = decide(state, state.active, Roll(tuple(scenario["dice"])), catalog)
-    except RuleError as exc:
+        events = decide(state, state.active, Roll(dice), catalog)
+    except RuleError as exc:  # checked above; kept so that a refusal still names a field
         raise ScenarioError(f"dice: {exc.message}") from None
     current = replay(state, events)
     while current.phase is Phase.CHOOSE:
         choice = current.pending[0]
-        move = _answer(current, choice, choices, names)
+        move = _move_for(current, choice, answers)
         try:
             answer = decide(current, current.active, move, catalog)
         except RuleError as exc:
-            raise ScenarioError(f"choices.{choice.value}: {exc.message}") from None
+            field = "tv_station_target" if choice is Choice.TV_STATION else choice.value
+            raise ScenarioError(f"choices.{field}: {exc.message}") from None
         events.extend(answer)
         current = replay(current, answer)
     return events
 
 
-def _answer(
-    state: TableState, choice: Choice, choices: Mapping[str, Any], names: Mapping[str, int],
-) -> Move:
-    if choice is Choice.TV_STATION:
-        target = choices.get("tv_station_target")
-        if target is None:
-            return default_move(state) or DeclineSwap()
-        return TargetTvStation(_seat_named(target, names, "choices.tv_station_target"))
-    swap = choices.get("business_center")
-    if swap is None or swap == "decline" or (isinstance(swap, dict) and swap.get("decline")):
-        return DeclineSwap()
-    where = "choices.business_center"
-    if not isinstance(swap, dict):
-        raise ScenarioError(f"{where}: an object with with, give and take, or \"decline\"")
-    other = _seat_named(_field(swap, "with", str, where), names, f"{where}.with")
-    give, take = _field(swap, "give", str, where), _field(swap, "take", str, where)
-    return SwapEstablishments(other, give, take)
-
-
-def _seat_named(name: Any, names: Mapping[str, int], where: str) -> int:
-    if not isinstance(name, str) or name not in names:
-        raise ScenarioError(f"{where}: no player named {name!r}")
-    return names[name]
+def _move_for(state: TableState, choice: Choice, answers: Answers) -> Move:
+    if choice is Choice.BUSINESS_CENTER:
+        return answers.swap
+    if answers.tv_target is not None:
+        return TargetTvStation(answers.tv_target)
+    default = default_move(state)  # the richest other player, ties counter-clockwise
+    assert default is not None, "a TV Station question has a default"
+    return default
 
 
 def _transfer_json(state: TableState, event: CoinsTransferred) -> dict[str, Any]:
@@ -190,16 +346,42 @@ def _transfer_json(state: TableState, event: CoinsTransferred) -> dict[str, Any]
     }
 
 
+# ---------------------------------------------------------------- fields
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_kind(value: Any, kind: type) -> bool:
+    return _is_int(value) if kind is int else isinstance(value, kind)
+
+
 def _field(data: Mapping[str, Any], key: str, kind: type, where: str = "") -> Any:
-    """data[key], required and of `kind`, or a ScenarioError naming the field."""
+    """data[key], required and of `kind` (JSON true is not a number), or a ScenarioError."""
     name = f"{where}.{key}" if where else key
     if key not in data:
         raise ScenarioError(f"{name}: missing")
     value = data[key]
-    if kind is int and not _is_int(value) or not isinstance(value, kind):
-        raise ScenarioError(f"{name}: a {kind.__name__} is required, not {value!r}")
+    if not _is_kind(value, kind):
+        raise ScenarioError(f"{name}: {_KINDS[kind]} is required, not {_show(value)}")
     return value
+
+
+def _optional(data: Mapping[str, Any], key: str, kind: type, default: Any) -> Any:
+    """data[key] when given and not null, else `default`; of `kind` or a ScenarioError."""
+    if data.get(key) is None:
+        return default
+    return _field(data, key, kind)
+
+
+def _show(value: Any) -> str:
+    """A value as JSON for a one-line message, cut short."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: escaped
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
