@@ -192,7 +192,7 @@ def test_server_export_json_and_csv(http, key, event):
     assert data["rolls"] == [[2, 2]] and len(data["results"]) == 6
     assert all("token" not in json.dumps(r) for r in data["journal"])
     text = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv").get_data(as_text=True)
-    assert text.splitlines()[0] == "table,seat,player,coins,landmarks,winner"
+    assert text.splitlines()[0] == "table,seat,player,coins,landmarks,winner,result"
     assert api(http, key, "get", f"/api/events/{event['id']}/export?format=xml").status_code == 400
 
 

@@ -42,6 +42,16 @@ def table_fields(table: Table) -> dict[str, Any]:
     }}
 
 
+def result(table: Table) -> dict[str, Any] | None:
+    """A finished co-op game's result: both seats share one outcome (won or lost) and its
+    reason. None for other rulesets and while the game runs."""
+    state = table.state
+    if table.ruleset != RULESET or not isinstance(state, CoopState) or state.outcome is None:
+        return None
+    reason = state.reason.value if state.reason else None
+    return {"reason": reason, "outcomes": [state.outcome.value] * len(state.players)}
+
+
 def extra_choices(table: Table, seat: int) -> list[dict[str, Any]]:
     """The co-op move beside the base game's choices: a gift of 1 to `max` coins, offered to
     the active seat in any phase of its turn (RULES.md 17)."""

@@ -82,10 +82,24 @@ def game_json(table: Table) -> dict[str, Any]:
         "pending": [c.value for c in state.pending] if state else [],
         "extra_turn": state.extra_turn if state else False,
         "winner": state.winner if state else None,
+        "result": result_json(table),
         "entries": last_roll_entries(table),
         "seq": table.seq,
         "waited": waited_seconds(table),
     }
+
+
+def result_json(table: Table) -> dict[str, Any] | None:
+    """How the game ended, the same for every ruleset (screens, the export, printing): its
+    `reason` and each seat's outcome, `outcomes[seat]` "won" or "lost". None while it runs.
+    A co-op pair shares one outcome; in the base game the winner won and the others lost."""
+    state = table.state
+    shared = coop_views.result(table)
+    if shared is not None or state is None or state.winner is None:
+        return shared
+    return {"reason": "landmarks_complete",
+            "outcomes": ["won" if seat == state.winner else "lost"
+                         for seat in range(len(state.players))]}
 
 
 def market_json(table: Table) -> dict[str, Any]:

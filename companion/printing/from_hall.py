@@ -12,6 +12,7 @@ from functools import partial
 
 from companion.hall.model import HallEvent, Table
 from companion.hall.service import HallService
+from companion.hall.views import result_json
 from companion.printing.i18n import STRINGS, text
 from companion.printing.join_cards import join_cards
 from companion.printing.model import (
@@ -28,6 +29,7 @@ from companion.printing.poster import poster
 from companion.printing.score_sheets import score_sheets
 from companion.printing.setup_sheets import setup_sheets
 from companion.printing.standings import standings
+from companion.rules.coop_state import RULESET as COOP_RULESET
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
 PAPERS = ("a4", "letter", "a3")
@@ -122,16 +124,22 @@ def hall_poster(event: HallEvent, base: str) -> Poster:
 
 
 def is_final(table: Table) -> bool:
-    """A result is recorded: the game has a winner, or the organizer ended a started table."""
+    """A result is recorded: the game is won (or a co-op game lost), or the organizer ended a
+    started table."""
     state = table.state
-    return state is not None and (state.winner is not None or table.status == "ended")
+    return state is not None and (result_json(table) is not None or table.status == "ended")
 
 
 def places(table: Table) -> list[int]:
     """Each seat's place: the winner first, then by landmarks built, then coins; equal
-    players share a place (1, 2, 2, 4)."""
+    players share a place (1, 2, 2, 4). A co-op pair shares one place (docs/rules.md): 1st
+    when they won together, else 2nd, behind the assessor."""
     assert table.state is not None
     state = table.state
+    if table.ruleset == COOP_RULESET:
+        result = result_json(table)
+        won = result is not None and result["outcomes"][0] == "won"
+        return [1 if won else 2] * len(state.players)
     return competition_ranks(
         [(i == state.winner, len(p.landmarks), p.coins) for i, p in enumerate(state.players)])
 

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.hall import HallError
 from companion.hall.model import Table
-from companion.hall.views import audit_json, hall_view, players_json, table_header
+from companion.hall.views import audit_json, hall_view, players_json, result_json, table_header
 from companion.web.auth import organizer_required, service
 
 bp = Blueprint("api", __name__)
@@ -182,7 +182,10 @@ def export(event_id: str) -> Any:
 
 
 def result_row(table: Table, player: dict[str, Any]) -> dict[str, Any]:
-    state = table.state
+    """One player's line of the results; `result` is "won", "lost" (a co-op pair shares
+    theirs) or "" while the game runs."""
+    result = result_json(table)
+    outcome = result["outcomes"][player["seat"]] if result else ""
     return {"table": table.name, "seat": player["seat"], "player": player["name"],
             "coins": player["coins"], "landmarks": len(player["landmarks"]),
-            "winner": state is not None and state.winner == player["seat"]}
+            "winner": outcome == "won", "result": outcome}
