@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules.assessor import AssessorError
-from companion.rules.catalog import load_catalog
+from companion.rules.catalog import CATALOG_DIR, load_catalog, load_catalog_file
 from companion.rules.errors import RuleError
 from companion.rules.scenario import ScenarioError, final_table, resolve
 
@@ -329,6 +329,24 @@ def test_cafe_and_family_restaurant_never_share_a_number():
     catalog = load_catalog()
     cafe, restaurant = catalog.establishment("cafe"), catalog.establishment("family_restaurant")
     assert not set(cafe.activation) & set(restaurant.activation)
+
+
+def test_rule2_all_of_one_creditors_red_cards_before_the_next(tmp_path):
+    """RULES.md 2 with two red kinds on one number (a catalog where the Family Restaurant also
+    wakes on 3): C, first from A's right, takes cafe then restaurant and empties A; B's cafe
+    gets nothing. Paying kind by kind would have given B a coin."""
+    base_toml = (CATALOG_DIR / "base.toml").read_text(encoding="utf-8")
+    assert base_toml.count("activation = [9, 10]") == 1
+    path = tmp_path / "base.toml"
+    path.write_text(base_toml.replace("activation = [9, 10]", "activation = [3, 9, 10]"),
+                    encoding="utf-8")
+    catalog = load_catalog_file(path)
+    scenario = table(P("A", 3), P("B", 0, city(cafe=1)),
+                     P("C", 0, city(cafe=1, family_restaurant=1)))
+    assert resolve(scenario, catalog) == out(
+        {"A": 1, "B": 0, "C": 3},
+        [T("A", "C", 1, "cafe"), T("A", "C", 2, "family_restaurant"), T("A", "B", 0, "cafe", 1),
+         T("bank", "A", 1, "bakery")])
 
 
 def test_rule5_business_center_swap_moves_the_cards():
