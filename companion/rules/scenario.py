@@ -87,7 +87,6 @@ def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableStat
     players = tuple(_read_player(raw, f"players[{i}]", catalog) for i, raw in enumerate(raw_players))
     _check_names(players)
     _check_box(players, catalog, coop)
-    _check_not_won(players, catalog, coop)
     active: int = _field(scenario, "active", int)
     if not 0 <= active < len(players):
         raise ScenarioError(f"active: a player index from 0 to {len(players) - 1}, not {active}")
@@ -103,7 +102,7 @@ def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableStat
         for seat, player in enumerate(players)
     )
     supply = frozen_counts({
-        card: table_copies(catalog, card, len(players), coop) - sum(p.owns(card) for p in players)
+        card: table_copies(catalog, card, coop) - sum(p.owns(card) for p in players)
         for card in catalog.establishments
     })
     state = TableState(
@@ -170,32 +169,22 @@ def _check_names(players: tuple[Player, ...]) -> None:
         seats[player.name] = seat
 
 
-def table_copies(catalog: Catalog, card_id: str, seats: int, coop: bool) -> int:
-    """How many copies of an establishment a game of `seats` plays with: the supply plus one
-    starting card per seat (the rest stay in the box); in the co-op game the whole box but
-    the assessor's deck (seed 004: the unused starting cards join the market)."""
+def table_copies(catalog: Catalog, card_id: str, coop: bool) -> int:
+    """How many copies of an establishment a table can hold: the whole box (a table of fewer
+    seats might take the spare starting cards from it); in the co-op game the whole box but the
+    assessor's deck (seed 004)."""
     if coop:
         return catalog.in_box(card_id) - assessor.ASSESSOR_DECK.get(card_id, 0)
-    card = catalog.establishments[card_id]
-    return card.copies + card.starting * seats
+    return catalog.in_box(card_id)
 
 
 def _check_box(players: tuple[Player, ...], catalog: Catalog, coop: bool) -> None:
     for card in catalog.establishments:
         owned = sum(player.owns(card) for player in players)
-        limit = table_copies(catalog, card, len(players), coop)
+        limit = table_copies(catalog, card, coop)
         if owned > limit:
-            game = "the co-op game" if coop else f"a game of {len(players)}"
+            game = "the co-op game" if coop else "the box"
             raise ScenarioError(f"players: {owned} {card} cards at the table; {game} has {limit}")
-
-
-def _check_not_won(players: tuple[Player, ...], catalog: Catalog, coop: bool) -> None:
-    """A complete city has won (RULES.md 7); the co-op players win when both are (RULES.md 19)."""
-    complete = [seat for seat, p in enumerate(players) if len(p.landmarks) == len(catalog.landmarks)]
-    if complete and (not coop or len(complete) == len(players)):
-        seat = complete[-1] if coop else complete[0]
-        who = "both cities are complete" if coop else f"{players[seat].name} built every landmark"
-        raise ScenarioError(f"players[{seat}].landmarks: {who}: the game is already won")
 
 
 def _read_dice(scenario: Mapping[str, Any], roller: Player, catalog: Catalog) -> tuple[int, ...]:
