@@ -34,14 +34,14 @@ class Twin(Generic[T]):
         self.cls = cls
         self.mutable = type(f"_{cls.__name__}Draft", (), {"__slots__": names})
         self.make: Callable[..., T] = _compile(
-            f"make_{cls.__name__}", ", ".join(names), "new(mutable)",
+            f"make_{cls.__name__}", ", ".join(names), "mutable()",
             [f"obj.{name} = {name}" for name in names] + ["obj.__class__ = cls"],
-            new=object.__new__, mutable=self.mutable, cls=cls,
+            mutable=self.mutable, cls=cls,
         )
         self.thaw: Callable[[T], Any] = _compile(
-            f"thaw_{cls.__name__}", "value", "new(mutable)",
+            f"thaw_{cls.__name__}", "value", "mutable()",
             [f"obj.{name} = value.{name}" for name in names],
-            new=object.__new__, mutable=self.mutable,
+            mutable=self.mutable,
         )
 
     def replacer(self, field: str) -> Callable[[T, Any], T]:
@@ -51,9 +51,9 @@ class Twin(Generic[T]):
             raise TypeError(f"{self.cls!r} has no field {field!r}")
         lines = [f"obj.{name} = value.{name}" for name in names if name != field]
         replace: Callable[[T, Any], T] = _compile(
-            f"replace_{field}", f"value, {field}", "new(mutable)",
+            f"replace_{field}", f"value, {field}", "mutable()",
             [*lines, f"obj.{field} = {field}", "obj.__class__ = cls"],
-            new=object.__new__, mutable=self.mutable, cls=self.cls,
+            mutable=self.mutable, cls=self.cls,
         )
         return replace
 
