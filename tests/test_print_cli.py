@@ -139,7 +139,7 @@ def test_print_poster_has_the_join_page_and_the_hall_screen(demo: dict[str, Any]
                     "--paper", "a3")
     pages = rasterise(pdf, tmp_path, "poster")
     assert len(pages) == 1
-    assert sorted(r.text for r in decode(pages[0])) == [f"{BASE}/hall/1", f"{BASE}/play"]
+    assert sorted(r.text for r in decode(pages[0])) == [f"{BASE}/", f"{BASE}/hall/1"]
     assert "Demo night" in page_texts(pdf)[0]
     save_artifact(pages[0], "cli-poster")
 

@@ -75,7 +75,7 @@ def test_prints_base_url_setting_wins_over_the_host(app: Any, demo: dict[str, An
     app.config["BASE_URL"] = "https://hall.example.org/"
     answer = get(app, "/prints/poster.pdf?event=1", demo["organizer_key"])
     found = sorted(r.text for r in decode(rasterise(answer.data, tmp_path, "poster")[0]))
-    assert found == ["https://hall.example.org/hall/1", "https://hall.example.org/play"]
+    assert found == ["https://hall.example.org/", "https://hall.example.org/hall/1"]
 
 
 def test_prints_signed_in_organizer_browser_downloads(app: Any, demo: dict[str, Any]) -> None:

@@ -35,7 +35,7 @@ KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
 PAPERS = ("a4", "letter", "a3")
 CARD_PAPERS = ("a4", "letter")  # the business-card sheets there are layouts for
 LANGS = tuple(STRINGS)
-JOIN_PATH = "/play"  # the phone page: a joined phone goes back to its seat, others are told to scan
+JOIN_PATH = "/"  # the general join page: a joined phone goes back to its seat, others learn how to join
 
 
 @dataclass(frozen=True)
