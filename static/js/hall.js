@@ -4,6 +4,7 @@
 
 import { t } from "./i18n.js";
 import { bdi, die, fill, h, num, showConnection, signed, tx } from "./dom.js";
+import { coopTile, followAssessor } from "./hall-coop.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
 const cards = new Map(data.cards.map((card) => [card.id, card]));
@@ -12,6 +13,7 @@ const cardName = (id) => cards.get(id)?.name ?? id;
 const landmarkCount = data.cards.filter((c) => c.kind === "landmark").length;
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 const PAGE_SECONDS = 10;
+const TUMBLE_MS = 800; // the dice's tumble; a co-op assessor's turn plays after it
 
 let view = null;
 let viewAt = 0;
@@ -31,8 +33,10 @@ if (navigator.wakeLock) navigator.wakeLock.request("screen").catch(() => {});
 
 function receive(next) {
   const rolled = view !== null && next.rolls.length > view.rolls.length;
+  const first = view === null;
   view = next;
   viewAt = performance.now();
+  followAssessor(view.tables, { first, delay: rolled && !reducedMotion ? TUMBLE_MS : 0 }, redrawTile);
   drawRoll(rolled);
   drawHistogram();
   drawTiles();
@@ -162,9 +166,12 @@ function machiKoroTile(summary) {
   ];
 }
 
-// Tiles draw what a table's summary says; other rulesets (Catan, co-op) add a drawing here.
+// Tiles draw what a table's summary says; other rulesets (Catan, ...) add a drawing here.
 // A summary may carry `lines` (text) that any tile shows.
-export const tileDrawings = { "machi-koro": machiKoroTile };
+export const tileDrawings = {
+  "machi-koro": machiKoroTile,
+  "machi-koro-coop": (summary) => coopTile(summary, { cardName, stars, stateLine, landmarkCount }),
+};
 
 function genericTile(summary) {
   return [
@@ -176,7 +183,7 @@ function genericTile(summary) {
 
 function tile(summary) {
   const draw = tileDrawings[summary.ruleset] ?? genericTile;
-  return h("li", { class: `tile status-${summary.status}`, "data-table": summary.id },
+  return h("li", { class: `tile status-${summary.status}`, "data-table": summary.id, "data-ruleset": summary.ruleset },
     h("h3", {}, bdi(summary.name), summary.turn ? h("span", { class: "turn" }, t("Turn {n}", { n: summary.turn })) : null),
     draw(summary),
     (summary.lines ?? []).map((line) => h("p", { class: "line" }, line)));
@@ -202,6 +209,16 @@ function drawTiles() {
   $("tables-page").textContent = t("{first}–{last} of {total}", {
     first, last: Math.min(tiles.length, first + perPage - 1), total: tiles.length,
   });
+}
+
+// One tile drawn again in place (a co-op assessor's next step), on the page it was on.
+function redrawTile(id) {
+  const old = [...$("tiles").children].find((element) => element.dataset.table === String(id));
+  const summary = view.tables.find((s) => s.id === id);
+  if (!old || !summary) return;
+  const fresh = tile(summary);
+  fresh.hidden = old.hidden;
+  old.replaceWith(fresh);
 }
 
 setInterval(() => {

@@ -6,11 +6,13 @@
 import { t } from "./i18n.js";
 import { activation, fill, h, num, tx } from "./dom.js";
 import { act } from "./play.js";
+import { outcomeDetail, outcomeHeadline } from "./coop-outcome.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
 const cards = new Map(data.cards.map((card) => [card.id, card]));
 const $ = (id) => document.getElementById(id);
 const cardName = (id) => cards.get(id)?.name ?? id;
+const landmarkCount = data.cards.filter((card) => card.kind === "landmark").length;
 const STEP_MS = 700; // the assessor's steps appear one after another, as if drawn by hand
 
 let view = data.view;
@@ -18,6 +20,8 @@ let confirming = null; // the row card waiting for "yes, buy"
 let shownTurn = null; // the assessor turn whose steps are on screen (its move number)
 let stepTimer = null;
 let loaded = false; // the first drawing shows an old turn at once; later ones play step by step
+let endedBefore = false; // the outcome was already shown (scroll to it only when it arrives)
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 document.addEventListener("companion:view", (event) => {
   view = event.detail;
@@ -35,16 +39,21 @@ function draw() {
   drawSteps(coop);
 }
 
+// The win or loss screen: the banner says why with the figures, and the turn line and the
+// controls go (coop.css hides them under body.coop-over, also when play.js redraws them).
 function drawOutcome(coop) {
   const box = $("coop-outcome");
-  const sentences = {
-    cities_complete: t("You won together: both cities are complete!"),
-    tax_unpaid: t("You lost: the assessor could not pay a tax."),
-    final_round_over: t("You lost: the final round is over."),
-  };
+  document.body.classList.toggle("coop-over", Boolean(coop.outcome));
   box.hidden = !coop.outcome;
   box.dataset.outcome = coop.outcome ?? "";
-  box.textContent = coop.outcome ? sentences[coop.reason] ?? "" : "";
+  $("coop-outcome-headline").textContent = coop.outcome ? outcomeHeadline(coop, { you: true }) : "";
+  fill($("coop-outcome-detail"), coop.outcome ? outcomeDetail(view, cardName, landmarkCount) : null);
+  // The game just ended, maybe while the player was down at the build list: back to the top,
+  // where the coins, the last notice and the banner are.
+  if (coop.outcome && loaded && !endedBefore) {
+    window.scrollTo({ top: 0, behavior: reducedMotion() ? "auto" : "smooth" });
+  }
+  endedBefore = Boolean(coop.outcome);
 }
 
 function drawAssessor(coop) {
@@ -142,7 +151,7 @@ function drawSteps(coop) {
   shownTurn = last.move;
   clearTimeout(stepTimer);
   const lines = last.steps.map(stepLine).filter(Boolean);
-  if (!loaded || matchMedia("(prefers-reduced-motion: reduce)").matches) {
+  if (!loaded || reducedMotion()) {
     fill(list, lines);
     return;
   }

@@ -1,0 +1,212 @@
+"""The co-op Tax Assessor on the hall screen and its endings, in a real Chromium against a
+served hall: the co-op tile plays the assessor's turn one step after another after the hall
+roll that ends a round; a game won together shows the win on both phones and on the tile (and
+in the export); a lost game shows the loss with its reason on the tile and the phone."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from browser.conftest import join_seat as join
+from browser.test_contrast import settled_problems
+from companion.rules.catalog import load_catalog
+
+CATALOG = load_catalog()
+COOP = "machi-koro-coop"
+LANDMARKS = sorted(CATALOG.landmarks, key=lambda lm: CATALOG.landmarks[lm].cost)  # Radio Tower last
+
+# Counts how many of the assessor's steps are shown each time the tiles change, so the test
+# can tell a turn played step by step from one drawn all at once.
+RECORD_STEPS = """() => {
+  window.shownSteps = [];
+  const now = () => {
+    const steps = [...document.querySelectorAll('.coop-steps li')];
+    const shown = steps.filter((li) => li.classList.contains('shown')).length;
+    return `${shown}/${steps.findIndex((li) => li.classList.contains('newest'))}`;
+  };
+  new MutationObserver(() => {
+    if (window.shownSteps.at(-1) !== now()) window.shownSteps.push(now());
+  }).observe(document.getElementById('tiles'), { childList: true, subtree: true });
+}"""
+
+
+def coop_event(hall, name: str, **extra):
+    event = hall.api("POST", "/api/events", {"name": name}, expect=201)
+    table = hall.api("POST", f"/api/events/{event['id']}/tables",
+                     {"name": "Pair", "players": ["Ana", "Ben"], "ruleset": COOP,
+                      "roll_mode": "hall", **extra}, expect=201)
+    hall.api("POST", f"/api/tables/{table['id']}/start")
+    return event, table
+
+
+def summary(hall, event) -> dict:
+    return hall.api("GET", f"/api/events/{event['id']}")["tables"][0]
+
+
+def open_hall(screen, hall, event, locale: str = "en-US") -> Page:
+    page = screen(1920, 1080, locale=locale).new_page()
+    page.goto(f"{hall.url}/hall/{event['id']}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    return page
+
+
+def coop_tile(page: Page):
+    return page.locator(f'.tile[data-ruleset="{COOP}"]')
+
+
+def step_text(step: dict) -> str:
+    """A step as the English page writes it."""
+    name = CATALOG.establishment(step["card"]).names["en"] if "card" in step else ""
+    if step["step"] == "reshuffle":
+        return f"Reshuffled: {step['cards']} cards"
+    if step["step"] == "final_round":
+        return "Final round: one more turn each."
+    if step["step"] == "end":
+        return "The game is over."
+    return {"tax": f"{name}: tax of {step['amount']}",
+            "supplemental": f"{name}: supplemental tax of {step['amount']}",
+            "miss": f"{name}: no tax ({step['sought']} sought)",
+            "unpaid": f"{name}: the assessor cannot pay {step['amount']}"}[step["result"]]
+
+
+def font_px(locator) -> float:
+    return float(locator.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+
+
+def test_coop_hall_tile_plays_the_assessors_turn_step_by_step(screen, hall_server, snap):
+    event, _ = coop_event(hall_server, "Co-op hall")
+    trio = hall_server.api("POST", f"/api/events/{event['id']}/tables",
+                           {"name": "Trio", "players": ["Cy", "Di", "Ed"], "roll_mode": "hall"},
+                           expect=201)
+    hall_server.api("POST", f"/api/tables/{trio['id']}/start")
+    page = open_hall(screen, hall_server, event)
+    tile = coop_tile(page)
+    expect(tile.locator(".seats li")).to_have_count(2)
+    expect(tile.locator(".seats li").first).to_contain_text("Ana")
+    expect(tile.locator(".assessor .purse")).to_have_text("The assessor's coins 13")
+    expect(tile.locator(".assessor .sought")).to_have_text("Value sought next: 1")
+    expect(tile.locator(".piles").nth(0)).to_have_text("Assessor's deck 17 · discards 0")
+    expect(tile.locator(".piles").nth(1)).to_have_text("Market deck 67 · discards 0")
+    page.evaluate(RECORD_STEPS)
+
+    hall_server.roll(event["id"], (5, 1))  # Ana rolls 5: nothing pays
+    hall_server.roll(event["id"], (5, 1))  # her turn closes, Ben rolls
+    expect(tile.locator(".state")).to_have_text("Ben may build")
+    hall_server.roll(event["id"], (5, 1))  # Ben's turn closes: the round ends, the assessor plays
+    expect(tile.locator(".state")).to_have_text("The assessor is playing…")
+    coop = summary(hall_server, event)["coop"]
+    steps = coop["last_assessor_turn"]["steps"]
+    assert len(steps) >= 2, "a first turn is a tax and a reshuffle, or two draws"
+    expect(tile.locator(".coop-steps li.shown")).to_have_count(len(steps), timeout=15_000)
+    expect(tile.locator(".coop-steps li.newest")).to_have_count(0)  # it stands out for a while
+    expect(tile.locator(".coop-steps li")).to_have_text([step_text(s) for s in steps])
+    # Drawn as "shown/newest": none before the roll, then each step alone as the newest, then
+    # all of them with none standing out.
+    one_by_one = [f"{n}/{n - 1}" for n in range(1, len(steps) + 1)] + [f"{len(steps)}/-1"]
+    recorded = page.evaluate("window.shownSteps")
+    assert [r for r in recorded if not r.startswith("0/")] == one_by_one, recorded
+    expect(tile.locator(".state")).to_have_text("Ana may build")
+    assessor = coop["assessor"]
+    expect(tile.locator(".assessor .purse .big")).to_have_text(str(assessor["coins"]))
+    expect(tile.locator(".assessed li")).to_have_count(len(assessor["assessed"]))
+    sought = f"Value sought next: {assessor['sought']}"
+    expect(tile.locator(".assessor .sought")).to_have_text(sought)
+    expect(tile.locator(".piles").nth(0)).to_have_text(
+        f"Assessor's deck {assessor['deck']} · discards {assessor['discards']}")
+    # Readable from the back of the hall: at 1920x1080 the steps are body text (26 px), the
+    # assessor's coins and the value sought twice that.
+    assert font_px(tile.locator(".coop-steps li").first) >= 24
+    assert font_px(tile.locator(".assessor .purse .big")) >= 48
+    assert font_px(tile.locator(".assessor .sought .big")) >= 48
+    snap(page, "hall-coop-turn")
+
+    hebrew = open_hall(screen, hall_server, event, locale="he-IL")
+    expect(hebrew.locator("html")).to_have_attribute("dir", "rtl")
+    expect(coop_tile(hebrew).locator(".assessor .sought")).to_have_text(
+        f"הערך המבוקש הבא: {assessor['sought']}")
+    expect(coop_tile(hebrew).locator(".coop-steps li.shown")).to_have_count(len(steps))  # at once
+    snap(hebrew, "hall-coop-he")
+
+    small = screen(1280, 720).new_page()  # the smaller projector: the same layout, nothing cut
+    small.goto(f"{hall_server.url}/hall/{event['id']}")
+    expect(coop_tile(small).locator(".coop-steps li.shown")).to_have_count(len(steps))
+    size = small.evaluate("[document.documentElement.scrollWidth, "
+                          "document.documentElement.scrollHeight]")
+    assert size == [1280, 720], f"the hall screen scrolls: {size}"
+    for name in ("Pair", "Trio"):
+        box = small.locator(".tile", has=small.locator("h3", has_text=name)).bounding_box()
+        assert box and box["y"] + box["height"] <= 720, f"{name}'s tile is cut: {box}"
+
+
+def build_on_phone(page: Page, landmark: str) -> None:
+    page.locator(f'#market button[data-card="{landmark}"]').tap()
+    page.locator("#confirm-ok").tap()
+    name = CATALOG.landmarks[landmark].names["en"]
+    expect(page.locator("#notice")).to_have_text(f"Built: {name}.")
+
+
+def test_coop_hall_and_phones_show_a_game_won_together(phone, screen, hall_server, snap):
+    """The fastest honest win: the organizer gives each player the coins for all four landmarks
+    (52), then each builds one a turn on the phone, cheapest first; four rounds, and the three
+    assessor turns between them take at most 1 + 2 + 3 of its 13 coins."""
+    event, table = coop_event(hall_server, "Co-op win")
+    for seat in (0, 1):
+        hall_server.api("POST", f"/api/tables/{table['id']}/adjust",
+                        {"seat": seat, "amount": 60, "reason": "a quick game"})
+    pair = [join(phone(), hall_server, seat["join_path"]) for seat in table["seats"]]
+    hall = open_hall(screen, hall_server, event)
+    for landmark in LANDMARKS:
+        for page in pair:
+            hall_server.roll(event["id"], (3, 4))
+            build_on_phone(page, landmark)
+    won = summary(hall_server, event)
+    assert won["coop"]["outcome"] == "won" and won["result"]["outcomes"] == ["won", "won"]
+    for page in pair:
+        banner = page.locator("#coop-outcome")
+        expect(banner).to_be_in_viewport()  # scrolled to from the build list at the bottom
+        expect(banner).to_have_attribute("data-outcome", "won")
+        expect(banner.locator(".headline")).to_have_text("You won together: both cities are complete!")
+        expect(banner.locator(".detail")).to_have_text(f"All 8 landmarks built, on turn {won['turn']}.")
+        expect(page.locator("#status")).to_be_hidden()  # no "Ana's turn" under the banner
+        expect(page.locator("#build")).to_be_hidden()
+        expect(page.locator("#landmarks li.built")).to_have_count(4)
+    tile = coop_tile(hall)
+    expect(tile.locator(".coop-outcome")).to_have_attribute("data-outcome", "won")
+    expect(tile.locator(".coop-outcome .headline")).to_have_text("Won together: both cities are complete!")
+    expect(tile.locator(".stars").first).to_have_attribute("aria-label", "4 of 4 landmarks")
+    expect(tile.locator(".seats li.active")).to_have_count(0)
+    rows = hall_server.api("GET", f"/api/events/{event['id']}/export?format=json")["results"]
+    assert [(r["player"], r["winner"], r["result"]) for r in rows] == [
+        ("Ana", True, "won"), ("Ben", True, "won")]
+    pair[1].wait_for_function("scrollY === 0")  # back at the top, where the banner is
+    snap(pair[1], "phone-coop-won")
+    expect(tile.locator(".coop-steps li.due-later, .coop-steps li.newest")).to_have_count(0)
+    expect(hall.locator("#dice .sum")).to_have_text("= 7")  # and the dice have stopped
+    snap(hall, "hall-coop")
+
+
+def test_coop_hall_and_phone_say_why_the_game_was_lost(phone, screen, hall_server, snap):
+    event, table = coop_event(hall_server, "Co-op loss", assessor_coins=8)
+    ana = join(phone(), hall_server, table["seats"][0]["join_path"])
+    hall = open_hall(screen, hall_server, event)
+    for _ in range(200):  # nobody builds or gives: the assessor pays until it cannot
+        if summary(hall_server, event)["coop"]["outcome"]:
+            break
+        hall_server.roll(event["id"], (4, 4))
+    coop = summary(hall_server, event)["coop"]
+    assert (coop["outcome"], coop["reason"]) == ("lost", "tax_unpaid")
+    unpaid = coop["last_assessor_turn"]["steps"][-2]
+    assert unpaid["result"] == "unpaid"
+    why = (f"{CATALOG.establishment(unpaid['card']).names['en']} asked for a tax of "
+           f"{unpaid['amount']}; the assessor had {coop['assessor']['coins']}.")
+    tile = coop_tile(hall)
+    expect(tile.locator(".coop-outcome .headline")).to_have_text(
+        "Lost: the assessor could not pay a tax.", timeout=15_000)
+    expect(tile.locator(".coop-outcome .detail")).to_have_text(why)
+    expect(tile.locator(".coop-steps li.unpaid").first).to_have_text(step_text(unpaid))
+    expect(ana.locator("#coop-outcome .headline")).to_have_text("You lost: the assessor could not pay a tax.")
+    expect(ana.locator("#coop-outcome .detail")).to_have_text(why)
+    expect(ana.locator("#status")).to_be_hidden()
+    problems = settled_problems(hall, "dark")
+    assert not problems, "\n".join(problems)
+    snap(hall, "hall-coop-lost")
