@@ -84,7 +84,9 @@ function asShown(coop, shown) {
   }
   const hiddenDraw = steps.slice(shown).find((step) => step.step === "draw");
   if (hiddenDraw) state.sought = hiddenDraw.sought;
-  else if (!state.outcome && !state.finalRound && state.sought === null) state.sought = draws.at(-1)?.sought ?? null;
+  else if (!state.outcome && !state.finalRound && state.sought === null && draws.at(-1)?.result !== "tax") {
+    state.sought = draws.at(-1)?.sought ?? null; // the card it could not pay, before the end shows
+  }
   return state;
 }
 

@@ -22,7 +22,9 @@ RECORD_STEPS = """() => {
   const now = () => {
     const steps = [...document.querySelectorAll('.coop-steps li')];
     const shown = steps.filter((li) => li.classList.contains('shown')).length;
-    return `${shown}/${steps.findIndex((li) => li.classList.contains('newest'))}`;
+    const newest = steps.findIndex((li) => li.classList.contains('newest'));
+    const text = (selector) => document.querySelector(selector)?.textContent ?? '';
+    return `${shown}/${newest}/${text('.assessor .purse .big')}/${text('.assessor .sought .big')}`;
   };
   new MutationObserver(() => {
     if (window.shownSteps.at(-1) !== now()) window.shownSteps.push(now());
@@ -69,6 +71,15 @@ def step_text(step: dict) -> str:
             "unpaid": f"{name}: the assessor cannot pay {step['amount']}"}[step["result"]]
 
 
+def as_of(steps: list[dict], shown: int, coop: dict) -> str:
+    """The assessor's coins and the value sought once `shown` steps of its turn are on screen
+    (the turn starting from 13 coins): what the tile must show then."""
+    paid = sum(s["amount"] for s in steps[:shown] if s.get("result") in ("tax", "supplemental"))
+    still_drawing = [s for s in steps[shown:] if s["step"] == "draw"]
+    sought = still_drawing[0]["sought"] if still_drawing else coop["assessor"]["sought"]
+    return f"{13 - paid}/{sought}"
+
+
 def font_px(locator) -> float:
     return float(locator.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
 
@@ -100,11 +111,14 @@ def test_coop_hall_tile_plays_the_assessors_turn_step_by_step(screen, hall_serve
     expect(tile.locator(".coop-steps li.shown")).to_have_count(len(steps), timeout=15_000)
     expect(tile.locator(".coop-steps li.newest")).to_have_count(0)  # it stands out for a while
     expect(tile.locator(".coop-steps li")).to_have_text([step_text(s) for s in steps])
-    # Drawn as "shown/newest": none before the roll, then each step alone as the newest, then
-    # all of them with none standing out.
-    one_by_one = [f"{n}/{n - 1}" for n in range(1, len(steps) + 1)] + [f"{len(steps)}/-1"]
+    # Drawn as "shown/newest/assessor's coins/value sought": before the first step the coins
+    # and value of before the turn, then each step alone as the newest with the coins it has
+    # paid so far, then all of them with none standing out.
+    one_by_one = [f"{n}/{n - 1}/{as_of(steps, n, coop)}" for n in range(1, len(steps) + 1)]
+    one_by_one.append(f"{len(steps)}/-1/{as_of(steps, len(steps), coop)}")
     recorded = page.evaluate("window.shownSteps")
     assert [r for r in recorded if not r.startswith("0/")] == one_by_one, recorded
+    assert {r for r in recorded if r.startswith("0/")} == {"0/-1/13/1"}, recorded
     expect(tile.locator(".state")).to_have_text("Ana may build")
     assessor = coop["assessor"]
     expect(tile.locator(".assessor .purse .big")).to_have_text(str(assessor["coins"]))
