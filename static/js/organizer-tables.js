@@ -104,6 +104,10 @@ export class TableCards {
     if (table.winner !== null && table.winner !== undefined) {
       return t("Won by {name}.", { name: table.players[table.winner].name });
     }
+    if (table.result) {  // a game over without a single winner: the co-op pair shares its result
+      const won = table.result.outcomes.every((outcome) => outcome === "won");
+      return won ? t("Game over: the players won together.") : t("Game over: the players lost.");
+    }
     const dice = table.dice && table.dice.length ? ` ${t("Dice: {dice}.", { dice: table.dice.join(" + ") })}` : "";
     const waiting = table.waiting && WAITING[table.waiting] ? ` ${WAITING[table.waiting]()}.` : "";
     return t("Turn {turn}: {name} is active.", { turn: table.turn, name: table.active_name || "" }) + dice + waiting;

@@ -8,6 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from browser.conftest import join_seat as join
+from browser.test_console import console_page
 from browser.test_contrast import settled_problems
 from companion.rules.catalog import load_catalog
 
@@ -224,3 +225,6 @@ def test_coop_hall_and_phone_say_why_the_game_was_lost(phone, screen, hall_serve
     problems = settled_problems(hall, "dark")
     assert not problems, "\n".join(problems)
     snap(hall, "hall-coop-lost")
+    console = console_page(screen, hall_server)
+    console.locator("#event-select").select_option(label="Co-op loss")
+    expect(console.locator(".table-card .turn").first).to_have_text("Game over: the players lost.")
