@@ -1,4 +1,6 @@
-"""Shared fixtures: where ../shared is, and how to run the real `companion` command."""
+"""Shared fixtures: where ../shared is, how to run the real `companion` command, and the hall
+app on a fresh SQLite file with its organizer's API (the server tests share one app fixture, so
+a test module changes the app's settings by overriding `app_config`)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from companion.web import create_app, hall_service
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("COMPANION_SHARED", REPO.parent / "shared"))
@@ -31,3 +35,34 @@ def shared_scenarios() -> list[Path]:
     folder = SHARED / "scenarios"
     assert folder.is_dir(), f"../shared/scenarios not found at {folder} (set COMPANION_SHARED)"
     return sorted(folder.glob("*.json"))
+
+
+@pytest.fixture
+def app_config() -> dict:
+    """Settings the `app` fixture adds to its own; a test module overrides this to change them."""
+    return {}
+
+
+@pytest.fixture
+def app(tmp_path, app_config):
+    """The hall app on a SQLite file of its own; its journal is closed when the test ends."""
+    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True, **app_config})
+    yield app
+    hall_service(app).journal.close()
+
+
+@pytest.fixture
+def http(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def key(app):
+    """The organizer's key, for `api`."""
+    return hall_service(app).organizer_key
+
+
+def api(http, key, method, path, body=None, **kwargs):
+    """An organizer API call with `key` as its bearer (None: without one)."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    return getattr(http, method)(path, json=body, headers=headers, **kwargs)

@@ -8,33 +8,16 @@ import csv
 import io
 from dataclasses import replace
 
-import pytest
+from conftest import api
 from test_coop_server import coop_table
-from test_server import api, last_view, move, phone
+from test_server import last_view, move, phone
 
 from companion.printing import from_hall
 from companion.rules.catalog import load_catalog
-from companion.web import create_app, hall_service
+from companion.web import hall_service
 
 CATALOG = load_catalog()
 LANDMARKS = sorted(CATALOG.landmarks, key=lambda lm: CATALOG.landmarks[lm].cost)
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
-    yield app
-    hall_service(app).journal.close()
-
-
-@pytest.fixture
-def http(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def key(app):
-    return hall_service(app).organizer_key
 
 
 def summary(http, key, event_id: str, table_id: str) -> dict:

@@ -12,8 +12,9 @@ from collections import Counter
 
 import pytest
 import socketio
+from conftest import api
 from serverproc import ServerProcess, http_json
-from test_server import api, journal_size, last_view, move, phone
+from test_server import journal_size, last_view, move, phone
 from test_story import organizer_key
 
 from companion.hall.replay import rebuild_table
@@ -25,23 +26,6 @@ from companion.web import create_app, hall_service
 
 CATALOG = load_catalog()
 COOP = "machi-koro-coop"
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
-    yield app
-    hall_service(app).journal.close()
-
-
-@pytest.fixture
-def http(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def key(app):
-    return hall_service(app).organizer_key
 
 
 def coop_table(http, key, roll_mode="own", **extra):

@@ -10,6 +10,7 @@ import re
 import time
 
 import pytest
+from conftest import api
 
 from companion.hall import HallService
 from companion.hall.pin import hash_pin, pin_matches
@@ -22,26 +23,8 @@ PIN = "482913"
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True,
-                      "ORGANIZER_PIN_LOCK_SECONDS": 60.0})
-    yield app
-    hall_service(app).journal.close()
-
-
-@pytest.fixture
-def http(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def key(app):
-    return hall_service(app).organizer_key
-
-
-def api(http, key, method, path, body=None):
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
-    return getattr(http, method)(path, json=body, headers=headers)
+def app_config():
+    return {"ORGANIZER_PIN_LOCK_SECONDS": 60.0}
 
 
 def journal_records(app):

@@ -6,34 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import api
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.hall.replay import rebuild_table
 from companion.rules.catalog import load_catalog
 from companion.web import create_app, hall_service, socketio
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
-    yield app
-    hall_service(app).journal.close()
-
-
-@pytest.fixture
-def http(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def key(app):
-    return hall_service(app).organizer_key
-
-
-def api(http, key, method, path, body=None, **kwargs):
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
-    return getattr(http, method)(path, json=body, headers=headers, **kwargs)
 
 
 def journal_size(app):
