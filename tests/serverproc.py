@@ -13,6 +13,7 @@ the tests stay clean under `filterwarnings = error` (no ResourceWarning).
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -50,6 +51,13 @@ def http_json(url: str, *, method: str = "GET", body: Any = None, key: str | Non
     except urllib.error.HTTPError as error:
         with error:
             return error.code, json.loads(error.read() or b"null")
+
+
+def organizer_key(server: ServerProcess) -> str:
+    """The organizer's key, from the sign-in link the server logs when it starts."""
+    match = re.search(r"organizer: \S+key=(\S+)", server.log_tail())
+    assert match, server.log_tail()
+    return match.group(1)
 
 
 class ServerProcess:

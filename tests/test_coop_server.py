@@ -6,16 +6,13 @@ against a served hall in a subprocess, its journal replayed to the same views.""
 from __future__ import annotations
 
 import random
-import threading
-import time
 from collections import Counter
 
 import pytest
-import socketio
 from conftest import api
-from serverproc import ServerProcess, http_json
+from serverproc import ServerProcess, http_json, organizer_key
+from socket_phone import Phone
 from test_server import journal_size, last_view, move, phone
-from test_story import organizer_key
 
 from companion.hall.replay import rebuild_table
 from companion.hall.views import seat_view
@@ -122,37 +119,6 @@ def test_coop_server_hall_roll_closes_turns_and_the_assessor_plays(app, http, ke
 
 
 # ---------------------------------------------------------------- a whole game, served
-
-
-class Phone:
-    """One seat's python-socketio client, keeping the latest view the server pushed."""
-
-    def __init__(self, url: str, token: str) -> None:
-        self.view: dict | None = None
-        self.changed = threading.Condition()
-        self.client = socketio.Client(reconnection=False)
-        self.client.on("view", self._on_view)
-        self.client.connect(url, auth={"token": token}, transports=["websocket"], wait_timeout=10)
-
-    def _on_view(self, view: dict) -> None:
-        with self.changed:
-            if self.view is None or view["seq"] >= self.view["seq"]:
-                self.view = view
-            self.changed.notify_all()
-
-    def wait_for(self, seq: int, timeout: float = 10.0) -> dict:
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while self.view is None or self.view["seq"] < seq:
-                left = deadline - time.monotonic()
-                assert left > 0, f"no view with seq >= {seq}"
-                self.changed.wait(left)
-            return self.view
-
-    def move(self, request_id: str, move: dict) -> dict:
-        ack = self.client.call("move", {"request_id": request_id, "move": move}, timeout=10)
-        assert ack["ok"], (move, ack)
-        return ack["view"]
 
 
 def choose(view: dict, rng: random.Random) -> dict | None:

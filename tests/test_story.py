@@ -6,53 +6,13 @@ show exactly those coins."""
 from __future__ import annotations
 
 import json
-import re
-import threading
-import time
 
 import pytest
-import socketio
 from conftest import run_companion
-from serverproc import ServerProcess, http_json
+from serverproc import ServerProcess, http_json, organizer_key
+from socket_phone import Phone
 
 DICE = [(1, 2), (3, 3), (2, 5), (4, 4), (6, 1), (3, 2), (5, 5), (2, 2), (6, 6), (4, 3)]
-
-
-class Phone:
-    """One seat's phone: keeps the latest `view` the server pushed."""
-
-    def __init__(self, url: str, token: str) -> None:
-        self.view: dict | None = None
-        self.changed = threading.Condition()
-        self.client = socketio.Client(reconnection=False)
-        self.client.on("view", self._on_view)
-        self.client.connect(url, auth={"token": token}, transports=["websocket"], wait_timeout=10)
-
-    def _on_view(self, view: dict) -> None:
-        with self.changed:
-            self.view = view
-            self.changed.notify_all()
-
-    def wait_for(self, seq: int, timeout: float = 10.0) -> dict:
-        """The first view at or after journal position `seq`."""
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while self.view is None or self.view["seq"] < seq:
-                left = deadline - time.monotonic()
-                assert left > 0, f"no view with seq >= {seq}; last: {self.view and self.view['seq']}"
-                self.changed.wait(left)
-            return self.view
-
-    def move(self, request_id: str, **move: object) -> dict:
-        ack = self.client.call("move", {"request_id": request_id, "move": move}, timeout=10)
-        assert ack["ok"], ack
-        return ack["view"]
-
-
-def organizer_key(server: ServerProcess) -> str:
-    match = re.search(r"organizer: \S+key=(\S+)", server.log_tail())
-    assert match, server.log_tail()
-    return match.group(1)
 
 
 def scenario_for(view: dict, dice: tuple[int, int]) -> dict:
@@ -74,9 +34,9 @@ def build_something(phone: Phone, view: dict, request_id: str) -> dict:
     buildable = {c["card"] for c in view["choices"] if c["kind"] == "build"}
     for card in ("train_station", "cafe", "wheat_field"):
         if card in buildable:
-            view = phone.move(request_id, kind="build", card=card)
+            view = phone.move(request_id, {"kind": "build", "card": card})
             if card == "train_station":
-                view = phone.move(request_id + "-dice", kind="dice_count", count=2)
+                view = phone.move(request_id + "-dice", {"kind": "dice_count", "count": 2})
             return view
     assert me["coins"] == 0 or not buildable
     return view
@@ -109,7 +69,7 @@ def test_story_ten_hall_rolls_every_phone_shows_what_resolve_says(tmp_path):
                     if view["phase"] == "build":
                         active = table_phones[view["active"]]
                         view = build_something(active, active.wait_for(seqs[t]), f"b{number}-{t}")
-                        view = active.move(f"e{number}-{t}", kind="end_turn")
+                        view = active.move(f"e{number}-{t}", {"kind": "end_turn"})
                     assert view["phase"] == "roll"
                     outcome = run_companion("resolve", "-", stdin=json.dumps(scenario_for(view, dice)))
                     assert outcome.returncode == 0, outcome.stderr
