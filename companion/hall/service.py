@@ -188,15 +188,9 @@ class HallService:
         roll_mode: Any = "hall", options: Any = None,
     ) -> Table:
         name = clean_name(name, "table name")
-        if ruleset not in RULESETS:
-            raise HallError("request/invalid", f"ruleset is one of {', '.join(RULESETS)}", 400)
-        settings = table_options(rulesets.ruleset(ruleset), options)
-        if roll_mode not in ROLL_MODES:
-            raise HallError("request/invalid", "roll_mode is hall or own", 400)
-        if not isinstance(players, list):
-            raise HallError("request/invalid", "players is a list of names", 400)
-        names = [clean_name(player, "player name") for player in players]
-        low, high = rulesets.ruleset(ruleset).seats(self.catalog)
+        rules, names = table_request(ruleset, roll_mode, players)
+        settings = table_options(rules, options)
+        low, high = rules.seats(self.catalog)
         if not low <= len(names) <= high:
             seats = f"{low} to {high}" if low != high else f"exactly {low}"
             raise HallError("request/invalid", f"a {ruleset} table seats {seats} players", 400)
@@ -504,14 +498,8 @@ class HallService:
         """A pasted list of players split into new tables of at most `table_size` (capped at
         the most the ruleset seats, which is also the default), named "PREFIX N". The whole
         list is checked before any table is created, so a refusal creates none."""
-        if ruleset not in RULESETS:
-            raise HallError("request/invalid", f"ruleset is one of {', '.join(RULESETS)}", 400)
-        if roll_mode not in ROLL_MODES:
-            raise HallError("request/invalid", "roll_mode is hall or own", 400)
-        if not isinstance(players, list):
-            raise HallError("request/invalid", "players is a list of names", 400)
-        names = [clean_name(player, "player name") for player in players]
-        low, high = rulesets.ruleset(ruleset).seats(self.catalog)
+        rules, names = table_request(ruleset, roll_mode, players)
+        low, high = rules.seats(self.catalog)
         size = high if table_size is None else table_size
         if not isinstance(size, int) or isinstance(size, bool) or not low <= size <= self.catalog.players_max:
             raise HallError("request/invalid", f"table_size is {low} to {self.catalog.players_max}", 400)
@@ -567,6 +555,18 @@ def move_records(
     """A move's events as journal records (in the table's ruleset's form), each tagged with
     the move they belong to."""
     return [(kind, {**data, "move": number}) for kind, data in map(encode, events)]
+
+
+def table_request(ruleset: Any, roll_mode: Any, players: Any) -> tuple[rulesets.Ruleset, list[str]]:
+    """New tables' ruleset and cleaned player names, with their roll mode checked: one set of
+    checks for a table made by hand and for tables seated from a pasted list."""
+    if ruleset not in RULESETS:
+        raise HallError("request/invalid", f"ruleset is one of {', '.join(RULESETS)}", 400)
+    if roll_mode not in ROLL_MODES:
+        raise HallError("request/invalid", "roll_mode is hall or own", 400)
+    if not isinstance(players, list):
+        raise HallError("request/invalid", "players is a list of names", 400)
+    return rulesets.ruleset(ruleset), [clean_name(player, "player name") for player in players]
 
 
 def table_options(rules: rulesets.Ruleset, options: Any) -> dict[str, Any]:
