@@ -20,6 +20,19 @@ def three_phones(phone, hall, name: str = "Night", mode: str = "hall", **setting
     return event, [join(phone(), hall, seat["join_path"]) for seat in seats]
 
 
+def ann_builds(phone, hall, name: str, card: str, gift: int, coins_left: int, **settings):
+    """Three phones; the organizer gives Ann `gift` coins, she rolls 4 (nothing pays) and
+    builds `card` with a confirmation, keeping `coins_left`. Answers the event and the pages."""
+    event, pages = three_phones(phone, hall, name, **settings)
+    table = event["tables"][0]["id"]
+    hall.api("POST", f"/api/tables/{table}/adjust", {"seat": 0, "amount": gift, "reason": "gift"})
+    hall.roll(event["id"], (4, 4))
+    pages[0].locator(f'button[data-card="{card}"]').tap()
+    pages[0].locator("#confirm-ok").tap()
+    expect(pages[0].locator("#coins")).to_have_text(str(coins_left))
+    return event, pages
+
+
 def expect_journal_coins(hall, event, pages) -> dict[str, int]:
     coins = {player: n for (_, player), n in hall.coins(event["id"]).items()}
     for player, page in zip(PLAYERS, pages, strict=True):
@@ -110,14 +123,8 @@ def test_phone_own_roll_table_rolls_from_the_phone(phone, hall_server):
 
 
 def test_phone_tv_station_prompt_with_time_left(phone, hall_server):
-    event, pages = three_phones(phone, hall_server, "TV", choice_seconds=60)
-    table = event["tables"][0]["id"]
-    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 0, "amount": 10, "reason": "gift"})
-    hall_server.roll(event["id"], (4, 4))  # Ann rolls 4: nothing; 13 coins to build
+    event, pages = ann_builds(phone, hall_server, "TV", "tv_station", 10, 6, choice_seconds=60)
     ann = pages[0]
-    ann.locator('button[data-card="tv_station"]').tap()
-    ann.locator("#confirm-ok").tap()
-    expect(ann.locator("#coins")).to_have_text("6")
     for _ in range(2):  # x and Dana roll 4: nothing
         hall_server.roll(event["id"], (4, 4))
     hall_server.roll(event["id"], (6, 6))  # Ann rolls 6: her TV Station asks
@@ -172,14 +179,9 @@ def test_phone_in_hebrew_is_right_to_left(phone, hall_server, snap):
 
 
 def test_phone_business_center_swap(phone, hall_server):
-    event, pages = three_phones(phone, hall_server, "Swap", choice_seconds=120)
-    table = event["tables"][0]["id"]
-    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 0, "amount": 10, "reason": "gift"})
-    hall_server.roll(event["id"], (4, 4))
+    event, pages = ann_builds(phone, hall_server, "Swap", "business_center", 10, 5,
+                              choice_seconds=120)
     ann = pages[0]
-    ann.locator('button[data-card="business_center"]').tap()
-    ann.locator("#confirm-ok").tap()
-    expect(ann.locator("#coins")).to_have_text("5")
     hall_server.roll(event["id"], (4, 4))
     hall_server.roll(event["id"], (4, 4))
     hall_server.roll(event["id"], (6, 6))  # Ann rolls 6: her Business Center asks
@@ -198,14 +200,8 @@ def test_phone_business_center_swap(phone, hall_server):
 
 
 def test_phone_radio_tower_keep_and_two_dice(phone, hall_server):
-    event, pages = three_phones(phone, hall_server, "Radio", choice_seconds=120)
-    table = event["tables"][0]["id"]
-    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 0, "amount": 30, "reason": "gift"})
-    hall_server.roll(event["id"], (4, 4))
+    event, pages = ann_builds(phone, hall_server, "Radio", "radio_tower", 30, 11, choice_seconds=120)
     ann = pages[0]
-    ann.locator('button[data-card="radio_tower"]').tap()
-    ann.locator("#confirm-ok").tap()
-    expect(ann.locator("#coins")).to_have_text("11")
     assert ann.locator(".dice-count").count() == 0  # one die until a Train Station
     hall_server.roll(event["id"], (4, 4))
     hall_server.roll(event["id"], (4, 4))
