@@ -21,7 +21,7 @@ from companion.web import socketio
 from companion.web.auth import is_organizer_key, service
 
 log = logging.getLogger("companion")
-YIELD_EVERY = 100  # emits between yields in a fan-out
+YIELD_EVERY = 25  # emits between yields in a fan-out
 connections: dict[str, tuple[str, str]] = {}  # sid -> ("seat", token) | ("hall", id) | ("organizer", "")
 
 
