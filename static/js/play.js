@@ -3,6 +3,7 @@
 
 import { refusal, t } from "./i18n.js";
 import { activation, bdi, die, fill, h, num, requestId, showConnection, signed, tx } from "./dom.js";
+import { confirmWith } from "./feedback.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
 const cards = new Map(data.cards.map((card) => [card.id, card]));
@@ -63,14 +64,6 @@ function notify(message, kind = "refused") {
   box.hidden = false;
 }
 
-function vibrate(pattern) {
-  try {
-    if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate(pattern);
-  } catch {
-    // not allowed here: silence is fine
-  }
-}
-
 // ------------------------------------------------------------------ drawing
 
 function receive(next) {
@@ -82,7 +75,7 @@ function receive(next) {
   draw();
   document.dispatchEvent(new CustomEvent("companion:view", { detail: next })); // play-coop.js
   const after = next.players[next.seat].coins;
-  if (typeof before === "number" && after > before) vibrate(80);
+  if (typeof before === "number" && after > before) confirmWith("income");
   if (rolled && next.dice.length) announceRoll();
 }
 
@@ -341,7 +334,7 @@ $("confirm-ok").addEventListener("click", async () => {
   pending = null;
   if (!card) return;
   const answer = await act({ kind: "build", card: card.id }, t("Built: {card}.", { card: card.name }));
-  if (answer.ok) vibrate([40, 60, 40]);
+  if (answer.ok) confirmWith("build");
 });
 
 // ------------------------------------------------------------------ cities

@@ -81,6 +81,7 @@ def test_phone_builds_with_one_tap_and_a_confirmation(phone, hall_server):
     ann.locator('button[data-card="cafe"]').tap()
     ann.locator("#confirm-ok").tap()
     expect(ann.locator("#notice")).to_have_text("Built: Cafe.")
+    expect(ann.locator("body")).to_have_attribute("data-last-feedback", "build")  # buzz or tone
     expect(ann.locator("#coins")).to_have_text("2")
     expect(ann.locator("#breakdown")).to_contain_text("−2 built Cafe")
     expect(ann.locator("#build-note")).to_have_text("You have already built this turn.")
