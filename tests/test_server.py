@@ -405,3 +405,12 @@ def test_server_fuzzed_api_bodies_never_500(app, http, key, event, path, data):
     response = api(http, key, "post", path, data)
     assert response.status_code < 500, response.get_data(as_text=True)
     assert response.is_json
+
+
+def test_server_phone_view_carries_the_turn_timer_of_the_moment(app, http, key, event):
+    client = phone(app, http, token(event, 0, 0))
+    assert last_view(client)["choice_seconds"] == 45
+    api(http, key, "post", f"/api/events/{event['id']}/settings", {"choice_seconds": 20})
+    api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": [2, 3]})
+    assert last_view(client)["choice_seconds"] == 20
+    client.disconnect()

@@ -118,16 +118,20 @@ def waited_seconds(table: Table) -> float | None:
     return round(max(0.0, time.monotonic() - table.waiting_since), 1)
 
 
-def seat_view(table: Table, seat: int, catalog: Catalog) -> dict[str, Any]:
+def seat_view(table: Table, seat: int, catalog: Catalog, choice_seconds: int | None = None) -> dict[str, Any]:
     """What one phone shows."""
-    return seat_views(table, catalog, seats=(seat,))[0]
+    return seat_views(table, catalog, seats=(seat,), choice_seconds=choice_seconds)[0]
 
 
-def seat_views(table: Table, catalog: Catalog, seats: tuple[int, ...] | None = None) -> list[dict[str, Any]]:
+def seat_views(table: Table, catalog: Catalog, seats: tuple[int, ...] | None = None,
+               choice_seconds: int | None = None) -> list[dict[str, Any]]:
     """The views of several seats of one table: the part they share is built once (a hall roll
-    publishes every seat of every table, so this is the server's hot path)."""
+    publishes every seat of every table, so this is the server's hot path). `choice_seconds`,
+    the event's turn timer, lets a phone count down with the setting of the moment."""
     common = {"table": table_header(table), "players": players_json(table), **game_json(table),
               **market_json(table)}
+    if choice_seconds is not None:
+        common["choice_seconds"] = choice_seconds
     chosen = range(len(table.seats)) if seats is None else seats
     return [{**common, "seat": seat, **seat_part(table, seat, catalog)} for seat in chosen]
 

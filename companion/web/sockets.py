@@ -15,6 +15,7 @@ from flask import request, session
 from flask_socketio import ConnectionRefusedError, emit, join_room
 
 from companion.hall import HallError, HallService
+from companion.hall.model import Table
 from companion.hall.service import Change, refusal
 from companion.hall.views import hall_view, seat_view, seat_views
 from companion.web import socketio
@@ -60,7 +61,7 @@ def connect(auth: Any = None) -> None:
     connections[request.sid] = ("seat", token)
     join_room(f"token:{token}")
     with hall.lock:
-        view = seat_view(table, seat, hall.catalog)
+        view = seat_view(table, seat, hall.catalog, timer(hall, table))
     emit("view", view)
 
 
@@ -83,7 +84,7 @@ def move(payload: Any = None) -> dict[str, Any]:
         if answer.get("ok"):
             table, seat = hall.seat_for(token)
             with hall.lock:
-                answer["view"] = seat_view(table, seat, hall.catalog)
+                answer["view"] = seat_view(table, seat, hall.catalog, timer(hall, table))
         return answer
     except HallError as error:
         return refusal(error.code, error.message)
@@ -103,10 +104,12 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
 
     def publish(change: Change) -> None:
         with hall.lock:
+            tables = [hall.tables[t] for t in change.tables]
             seat_views_now = [
                 (f"token:{seat.token}", view)
-                for t in change.tables
-                for seat, view in zip(hall.tables[t].seats, seat_views(hall.tables[t], hall.catalog),
+                for table in tables
+                for seat, view in zip(table.seats, seat_views(table, hall.catalog,
+                                                              choice_seconds=timer(hall, table)),
                                       strict=True)
             ]
         for number, (room, view) in enumerate(seat_views_now, 1):
@@ -133,6 +136,11 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
     if hall_seconds > 0:
         socketio.start_background_task(flush_halls)
     hall.listeners[:] = [publish]
+
+
+def timer(hall: HallService, table: Table) -> int:
+    """The turn timer of the table's event, in seconds (the organizer may change it)."""
+    return hall.events[table.event_id].choice_seconds
 
 
 def publish_halls(hall: HallService, events: Iterable[str]) -> None:
