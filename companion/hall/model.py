@@ -1,4 +1,5 @@
-"""The hall's registry: events, tables and seats, rebuilt from the journal at start."""
+"""The hall's registry: events, tables and seats, rebuilt from the journal at start; and the
+change an action made, which the service publishes."""
 
 from __future__ import annotations
 
@@ -61,3 +62,16 @@ class HallEvent:
     @property
     def stream(self) -> str:
         return f"event:{self.id}"
+
+
+@dataclass
+class Change:
+    """What an action changed, for the listeners that publish it."""
+
+    tables: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+
+
+def table_changed(table: Table) -> Change:
+    """One table and the event it belongs to (whose hall screen lists it)."""
+    return Change(tables=[table.id], events=[table.event_id])

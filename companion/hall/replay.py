@@ -1,11 +1,12 @@
-"""A table rebuilt from its journal records: the one fold used at start and by tests."""
+"""Tables and events rebuilt from their journal records: the one fold used at start and by
+tests, and the one place each registry record is applied."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from companion.hall.model import Move, Seat, Table
+from companion.hall.model import HallEvent, Move, Seat, Table
 from companion.journal import Record
 from companion.rules.catalog import Catalog
 from companion.rules.rulesets import Ruleset, ruleset
@@ -69,3 +70,30 @@ def rebuild_table(records: Iterable[Record], catalog: Catalog) -> Table:
     if table is None:
         raise ValueError("an empty table stream")
     return table
+
+
+def apply_event_record(event: HallEvent, kind: str, data: dict[str, Any]) -> None:
+    """Apply one record of an event's stream (settings, the balanced deck, a hall roll)."""
+    if kind == "settings":
+        event.dice_mode = data.get("dice_mode", event.dice_mode)
+        event.choice_seconds = data.get("choice_seconds", event.choice_seconds)
+    elif kind == "deck_shuffled":
+        event.deck = [list(pair) for pair in data["deck"]]
+    elif kind == "hall_rolled":
+        event.rolls.append(list(data["dice"]))
+        if data.get("from_deck"):
+            event.deck.pop(0)
+
+
+def rebuild_event(records: Iterable[Record]) -> HallEvent | None:
+    """The event a stream's records describe (its tables are listed by the tables' streams),
+    or None for a stream without its event_created record."""
+    event: HallEvent | None = None
+    for record in records:
+        if record.kind == "event_created":
+            event = HallEvent(record.data["id"], record.data["name"], record.data["dice_mode"])
+        elif event is not None:
+            apply_event_record(event, record.kind, record.data)
+        if event is not None:
+            event.seq = record.seq
+    return event

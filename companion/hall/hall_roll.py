@@ -1,0 +1,119 @@
+"""What the hall does for tables with no seat moving: one roll for every running hall-mode
+table of an event, committed in one transaction, and the defaults for choices that waited
+longer than the event allows (the ruleset's `default_move`, with which a hall roll also
+closes the previous turn)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from companion.hall import dice as hall_dice
+from companion.hall.model import Change, HallEvent, Table
+from companion.hall.play import commit, evolve, move_records, next_move_number
+from companion.hall.replay import apply_event_record, rules_of
+from companion.hall.shuffle import secure_shuffle
+from companion.journal import AppendRequest
+from companion.rules.events import Event
+from companion.rules.moves import EndTurn, Roll
+from companion.rules.state import Phase
+
+if TYPE_CHECKING:
+    from companion.hall.service import HallService
+
+Records = list[tuple[str, dict[str, Any]]]
+
+
+def hall_roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None = None) -> dict[str, Any]:
+    """One roll for every running hall-mode table, committed in one transaction."""
+    with hall.lock:
+        event = hall.event(event_id)
+        event_records, (d1, d2), from_deck = draw(event, dice)
+        tables = [hall.tables[t] for t in event.tables]
+        playing = [t for t in tables if t.roll_mode == "hall" and t.status == "running"]
+        plans = [(table, hall_turn(hall, table, d1, d2)) for table in playing]
+        roll_data = {"dice": [d1, d2], "from_deck": from_deck,
+                     "tables": [t.id for t in playing]}
+        event_records.append(("hall_rolled", roll_data))
+        number = len(event.rolls) + 1
+        batch = [AppendRequest(event.stream, event.seq, event_records, author="organizer")]
+        batch += [table_request(table, groups, f"hall-roll-{event.id}-{number}")
+                  for table, groups in plans]
+        results = hall.journal.append_many(batch)
+        if any(result.duplicate for result in results):
+            raise RuntimeError("a hall roll's request id was already used; nothing applied")
+        event.seq = results[0].last_seq
+        apply_event_record(event, "hall_rolled", roll_data)
+        for (table, groups), result in zip(plans, results[1:], strict=True):
+            table.seq = result.last_seq
+            first = next_move_number(table)
+            for offset, events in enumerate(groups):
+                evolve(table, first + offset, "hall", events)
+    hall.publish(Change(tables=[t.id for t in playing], events=[event.id]))
+    return {"dice": [d1, d2], "roll": number, "tables": [t.id for t in playing]}
+
+
+def draw(event: HallEvent, dice: tuple[int, int] | None) -> tuple[Records, tuple[int, int], bool]:
+    """The event's records before the roll (a new balanced deck when few cards are left), the
+    two dice (given, the deck's next card, or thrown) and whether they came from the deck."""
+    records: Records = []
+    from_deck = dice is None and event.dice_mode == "balanced"
+    if from_deck and len(event.deck) <= hall_dice.DECK_LEFT_UNUSED:
+        records.append(("deck_shuffled", {"deck": hall_dice.shuffled_deck()}))
+        apply_event_record(event, *records[-1])
+    if dice is None:
+        d1, d2 = event.deck[0] if from_deck else hall_dice.roll_two()
+    else:
+        d1, d2 = dice
+    return records, (d1, d2), from_deck
+
+
+def table_request(table: Table, groups: list[list[Event]], request_id: str) -> AppendRequest:
+    """A table's part of the hall roll: its moves' records, numbered on from its last move."""
+    first = next_move_number(table)
+    encode = rules_of(table).encode_event
+    records = [record for offset, events in enumerate(groups)
+               for record in move_records(events, first + offset, encode)]
+    return AppendRequest(table.stream, table.seq, records, request_id=request_id, author="hall")
+
+
+def hall_turn(hall: HallService, table: Table, d1: int, d2: int) -> list[list[Event]]:
+    """Close the previous turn (defaults for open choices, end of the build phase), then
+    roll d1, or d1+d2 for a seat that rolls two dice (RULES.md 10-12)."""
+    assert table.state is not None
+    state, groups, rules = table.state, [], rules_of(table)
+    closing: list[Event] = []
+    while state.phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
+        move = rules.default_move(state) or EndTurn()
+        events = rules.decide(state, state.active, move, hall.catalog, secure_shuffle)
+        closing += events
+        state = rules.evolve_all(state, events)
+    if closing:
+        groups.append(closing)
+    if state.phase is Phase.ROLL:
+        dice = (d1,) if state.roller.dice_count == 1 else (d1, d2)
+        groups.append(rules.decide(state, state.active, Roll(dice), hall.catalog, secure_shuffle))
+    return groups
+
+
+def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
+    """Apply the defaults at tables whose choice waited longer than the event allows."""
+    now = time.monotonic() if now is None else now
+    changed = []
+    with hall.lock:
+        for table in hall.tables.values():
+            if table.waiting_since is None or table.state is None or table.status != "running":
+                continue
+            if now - table.waiting_since < hall.events[table.event_id].choice_seconds:
+                continue
+            rules = rules_of(table)
+            move = rules.default_move(table.state)
+            if move is not None:
+                events = rules.decide(table.state, table.state.active, move, hall.catalog,
+                                      secure_shuffle)
+                commit(hall, table, events, "timer")
+                changed.append(table.id)
+    if changed:
+        hall.publish(Change(tables=changed,
+                            events=sorted({hall.tables[t].event_id for t in changed})))
+    return changed

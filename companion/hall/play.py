@@ -1,0 +1,152 @@
+"""Play at one table: a seat's move and the organizer's corrections, each on the one path of
+DESIGN.md: decide, commit to the journal, evolve the table (only after the commit), publish."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from companion.hall import dice as hall_dice
+from companion.hall.checks import HallError, refusal
+from companion.hall.model import Move, Table, table_changed
+from companion.hall.replay import apply_record, rules_of
+from companion.hall.shuffle import secure_shuffle
+from companion.rules.codec import encode_event
+from companion.rules.errors import RuleError
+from companion.rules.events import Event
+from companion.rules.state import Phase
+
+if TYPE_CHECKING:
+    from companion.hall.service import HallService
+
+REFUSALS_KEPT = 500
+
+
+def next_move_number(table: Table) -> int:
+    return table.moves[-1].number + 1 if table.moves else 1
+
+
+def move_records(
+    events: list[Event], number: int,
+    encode: Callable[[Any], tuple[str, dict[str, Any]]] = encode_event,
+) -> list[tuple[str, dict[str, Any]]]:
+    """A move's events as journal records (in the table's ruleset's form), each tagged with
+    the move they belong to."""
+    return [(kind, {**data, "move": number}) for kind, data in map(encode, events)]
+
+
+def commit(hall: HallService, table: Table, events: list[Event], author: str,
+           request_id: str | None = None, answer: dict[str, Any] | None = None) -> None:
+    """Append one move's events, then (only after the commit) evolve the table."""
+    assert table.state is not None
+    number = next_move_number(table)
+    result = hall.journal.append(table.stream, table.seq,
+                                 move_records(events, number, rules_of(table).encode_event),
+                                 request_id=request_id, author=author, answer=answer)
+    table.seq = result.last_seq
+    evolve(table, number, author, events)
+
+
+def evolve(table: Table, number: int, author: str, events: list[Event]) -> None:
+    """Apply a committed move to the table, and start (or stop) the clock of an open choice."""
+    assert table.state is not None
+    table.moves.append(Move(number, author, events, table.state))
+    table.state = rules_of(table).evolve_all(table.state, events)
+    waiting = table.state.phase in (Phase.REROLL, Phase.CHOOSE)
+    table.waiting_since = (table.waiting_since or time.monotonic()) if waiting else None
+
+
+# ------------------------------------------------------------ a seat's move
+
+def move(hall: HallService, token: Any, request_id: Any, move: Any) -> dict[str, Any]:
+    """A phone's move: the ack `{"ok": true}` after commit, or a refusal with code and
+    message. A repeated request id gets the first answer and changes nothing."""
+    if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100:
+        return refusal("request/invalid", "a request_id (1 to 100 characters) is required")
+    with hall.lock:
+        try:
+            table, seat = hall.seat_for(token)
+        except HallError as error:
+            return refusal(error.code, error.message)
+        # Phones' ids live in their own namespace: a phone can never take an id the
+        # server uses for its own appends (the hall roll's).
+        request_id = f"phone:{request_id}"
+        first = hall.refused.get((table.id, request_id)) or hall.journal.answer_for(
+            table.stream, request_id)
+        if first is not None:
+            return first
+        try:
+            events = decide_move(hall, table, seat, move)
+        except (RuleError, HallError) as error:
+            answer = refusal(error.code, error.message)
+            remember_refusal(hall, table.id, request_id, answer)
+            return answer
+        answer = {"ok": True}
+        commit(hall, table, events, f"seat {seat}", request_id, answer)
+    hall.publish(table_changed(table))
+    return answer
+
+
+def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[Event]:
+    """The rules' events for a seat's move, with the dice it rolls drawn here (rules take dice
+    as inputs); a table that rolls with the hall has no roll of its own."""
+    if table.status != "running" or table.state is None:
+        raise HallError("table/not_running", f"the table is {table.status}, not running")
+    state = table.state
+    kind = move.get("kind") if isinstance(move, dict) else None
+    drawn: tuple[int, ...] = ()
+    if kind == "roll":
+        if table.roll_mode == "hall":
+            raise HallError("table/hall_roll", "this table rolls with the hall")
+        drawn = hall_dice.roll(state.players[seat].dice_count)
+    elif kind == "reroll":
+        drawn = hall_dice.roll(len(state.dice))
+    rules = rules_of(table)
+    return rules.decide(state, seat, rules.parse_move(move, drawn), hall.catalog,
+                        secure_shuffle)
+
+
+def remember_refusal(hall: HallService, table_id: str, request_id: str,
+                     answer: dict[str, Any]) -> None:
+    """A refused request id keeps its answer (refusals are not journalled), the latest few."""
+    hall.refused[(table_id, request_id)] = answer
+    while len(hall.refused) > REFUSALS_KEPT:
+        hall.refused.popitem(last=False)
+
+
+# ------------------------------------------------------------ the organizer's corrections
+
+def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any) -> Table:
+    with hall.lock:
+        table = playing(hall, table_id)
+        assert table.state is not None
+        try:
+            events = rules_of(table).adjust(table.state, seat, amount, reason)
+        except RuleError as error:
+            raise HallError(error.code, error.message, 400) from None
+        commit(hall, table, events, "organizer")
+    hall.publish(table_changed(table))
+    return table
+
+
+def undo(hall: HallService, table_id: Any) -> Table:
+    """Append the reversal of the table's last move: nothing in the past is edited."""
+    with hall.lock:
+        table = playing(hall, table_id)
+        if not table.moves or table.moves[-1].author == "dealer":
+            raise HallError("table/nothing_to_undo", "this table has no move to undo")
+        number = table.moves[-1].number
+        result = hall.journal.append(table.stream, table.seq, [("reverted", {"move": number})],
+                                     author="organizer")
+        table.seq = result.last_seq
+        apply_record(table, "reverted", {"move": number}, hall.catalog)
+    hall.publish(table_changed(table))
+    return table
+
+
+def playing(hall: HallService, table_id: Any) -> Table:
+    table = hall.table(table_id)
+    if table.state is None:
+        raise HallError("table/not_started", "the table has not started")
+    return table
