@@ -14,6 +14,7 @@ from serverproc import ServerProcess, http_json, organizer_key
 from socket_phone import Phone
 from test_server import journal_size, last_view, move, phone
 
+from companion.hall.model import HallEvent
 from companion.hall.replay import rebuild_table
 from companion.hall.views import seat_view
 from companion.journal import SqliteJournal
@@ -191,5 +192,6 @@ def test_coop_server_a_whole_game_by_two_phones_then_the_journal_replays_it(tmp_
         records = journal.read(f"table:{table['id']}")
     rebuilt = rebuild_table(records, CATALOG)
     for seat, shown in enumerate(final):
-        assert {**seat_view(rebuilt, seat, CATALOG), "waited": None} == {**shown, "waited": None}
+        expected = seat_view(rebuilt, seat, CATALOG, choice_seconds=HallEvent.choice_seconds)
+        assert {**expected, "waited": None} == {**shown, "waited": None}
     assert rebuilt.state.total_coins() == CATALOG.bank_coins

@@ -27,7 +27,7 @@ import pytest
 import socketio
 from serverproc import REPO, ServerProcess, http_json
 
-from companion.hall.model import Table
+from companion.hall.model import HallEvent, Table
 from companion.hall.replay import rebuild_table
 from companion.hall.views import seat_view
 from companion.journal import Record, SqliteJournal
@@ -326,7 +326,8 @@ def check_live_views(streams: dict[str, list[Record]], phones: list[Phone], wher
     for phone in phones:
         view = phone.view
         assert view is not None
-        expected = seat_view(rebuilt(streams, phone.table, view["seq"]), phone.seat, CATALOG)
+        expected = seat_view(rebuilt(streams, phone.table, view["seq"]), phone.seat, CATALOG,
+                             choice_seconds=HallEvent.choice_seconds)  # the event's default
         assert view == as_json(expected), f"{where}: live view of table {phone.table} seat {phone.seat}"
 
 
@@ -386,7 +387,8 @@ def test_crash_sigkill_mid_stream_loses_no_acknowledged_move(tmp_path: Path) -> 
                     assert phone.got_view.wait(5), f"{where}: no view for {phone.token}"
                 if streams:
                     for phone in phones:
-                        expected = seat_view(rebuilt(streams, phone.table), phone.seat, CATALOG)
+                        expected = seat_view(rebuilt(streams, phone.table), phone.seat, CATALOG,
+                                             choice_seconds=HallEvent.choice_seconds)
                         got = phone.first_view
                         assert got is not None
                         assert [(p["coins"], p["cards"]) for p in got["players"]] == [
