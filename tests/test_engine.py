@@ -3,7 +3,7 @@
 import pytest
 from builders import CATALOG, coins, play, table
 
-from companion.rules.engine import decide, default_move, replay
+from companion.rules.engine import decide, default_move
 from companion.rules.errors import RuleError
 from companion.rules.events import GameWon, RerollOffered
 from companion.rules.moves import (
@@ -259,12 +259,3 @@ def test_rule11_defaults_keep_roll_richest_target_no_swap():
     state, _ = play(state, 0, default_move(state))
     assert default_move(state) is None
 
-
-def test_replay_of_events_gives_the_same_state():
-    state = table("A 0 bakery +radio_tower | B 5 cafe", active=0)
-    start, log = state, []
-    for seat, move in [(0, Roll((3,))), (0, Reroll((2,))), (0, Build("wheat_field")),
-                       (0, EndTurn()), (1, Roll((1,)))]:
-        state, events = play(state, seat, move)
-        log += events
-    assert replay(start, log) == state
