@@ -11,8 +11,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from companion.web import create_app, hall_service
+
+# Property tests judge behaviour, never speed: on a loaded CI machine a slow example must not fail
+# the run (timing is the benchmarks' business). Tests that set their own health checks add
+# too_slow themselves.
+settings.register_profile("companion", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("companion")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("COMPANION_SHARED", REPO.parent / "shared"))

@@ -123,7 +123,8 @@ def test_prints_bad_parameters_are_400(app: Any, demo: dict[str, Any], query: st
     assert body["code"] == "request/invalid" and words in body["message"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(kind=st.sampled_from([*KINDS, "x", "join-cards.pdf", "%00", "%2e%2e", "a b"]),
        params=st.dictionaries(st.sampled_from(["event", "paper", "lang", "wifi_ssid",
                                                "wifi_password"]),
