@@ -55,6 +55,15 @@ def test_i18n_every_used_string_is_translated(lang):
     assert not missing, f"{len(missing)} strings lack a {lang} translation:\n" + "\n".join(missing)
 
 
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_i18n_every_translation_is_still_used(lang):
+    """A msgid no template, page script or web module asks for any more is dead weight that
+    translators keep paying for: remove it from the .po files."""
+    used = used_msgids()
+    unused = sorted(str(m.id) for m in merged_catalog(lang) if m.id and m.id not in used)
+    assert not unused, f"{lang} translates strings nothing uses: {unused}"
+
+
 @pytest.mark.parametrize("path", [p for lang in TRANSLATED for p in po_files(lang)],
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_i18n_po_file_is_complete_and_keeps_placeholders(path):
