@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.hall.replay import rebuild_table
+from companion.journal import SqliteJournal, StaleSequence
 from companion.rules.catalog import load_catalog
 from companion.web import create_app, hall_service, socketio
 
@@ -143,6 +144,20 @@ def test_server_balanced_deck_deals_each_pair_once_before_reshuffling(app, http,
     assert len(set(rolls)) == 31
     api(http, key, "post", f"/api/events/{event['id']}/roll")
     assert len(hall_service(app).events[event["id"]].deck) == 35
+
+
+def test_server_hall_roll_the_journal_refuses_changes_nothing_in_memory(app, http, key, tmp_path):
+    """One path: a balanced event's first roll shuffles a new deck, and a commit that fails
+    (another writer moved the event's stream on) leaves the deck, the rolls and seq as they were."""
+    event = api(http, key, "post", "/api/events", {"name": "Deck", "dice_mode": "balanced"}).get_json()
+    hall = hall_service(app)
+    held = hall.events[event["id"]]
+    before = (list(held.deck), list(held.rolls), held.seq)
+    with SqliteJournal(tmp_path / "hall.db") as other:
+        other.append(held.stream, held.seq, [("note", {"by": "another writer"})])
+    with pytest.raises(StaleSequence):
+        hall.hall_roll(event["id"])
+    assert (held.deck, held.rolls, held.seq) == before == ([], [], 1)
 
 
 def test_server_adjust_and_undo_append_and_rebuild(app, http, key, event):

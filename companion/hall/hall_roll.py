@@ -39,11 +39,12 @@ def hall_roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None = N
         batch = [AppendRequest(event.stream, event.seq, event_records, author="organizer")]
         batch += [table_request(table, groups, f"hall-roll-{event.id}-{number}")
                   for table, groups in plans]
+        # The request ids never repeat: `number` counts the event's hall_rolled records, and
+        # this one commits with them (a second writer fails on the event's expected seq first).
         results = hall.journal.append_many(batch)
-        if any(result.duplicate for result in results):
-            raise RuntimeError("a hall roll's request id was already used; nothing applied")
         event.seq = results[0].last_seq
-        apply_event_record(event, "hall_rolled", roll_data)
+        for kind, data in event_records:
+            apply_event_record(event, kind, data)
         for (table, groups), result in zip(plans, results[1:], strict=True):
             table.seq = result.last_seq
             first = next_move_number(table)
@@ -55,14 +56,16 @@ def hall_roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None = N
 
 def draw(event: HallEvent, dice: tuple[int, int] | None) -> tuple[Records, tuple[int, int], bool]:
     """The event's records before the roll (a new balanced deck when few cards are left), the
-    two dice (given, the deck's next card, or thrown) and whether they came from the deck."""
+    two dice (given, the deck's next card, or thrown) and whether they came from the deck.
+    The event is not touched: its records are applied after their commit."""
     records: Records = []
     from_deck = dice is None and event.dice_mode == "balanced"
-    if from_deck and len(event.deck) <= hall_dice.DECK_LEFT_UNUSED:
-        records.append(("deck_shuffled", {"deck": hall_dice.shuffled_deck()}))
-        apply_event_record(event, *records[-1])
+    deck = event.deck
+    if from_deck and len(deck) <= hall_dice.DECK_LEFT_UNUSED:
+        deck = hall_dice.shuffled_deck()
+        records.append(("deck_shuffled", {"deck": deck}))
     if dice is None:
-        d1, d2 = event.deck[0] if from_deck else hall_dice.roll_two()
+        d1, d2 = deck[0] if from_deck else hall_dice.roll_two()
     else:
         d1, d2 = dice
     return records, (d1, d2), from_deck
