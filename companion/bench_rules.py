@@ -7,7 +7,8 @@ import time
 from typing import Any
 
 from companion.rules.catalog import load_catalog
-from companion.rules.engine import decide, evolve_all
+from companion.rules.engine import decide
+from companion.rules.evolve import evolve_all
 from companion.rules.moves import Roll
 from companion.simulate import random_game
 

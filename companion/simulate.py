@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from companion.rules.catalog import Catalog, load_catalog
-from companion.rules.engine import decide, evolve
+from companion.rules.engine import decide
 from companion.rules.events import Event
+from companion.rules.evolve import evolve
 from companion.rules.moves import Build, EndTurn, Move, Reroll, Roll
 from companion.rules.options import legal_moves
 from companion.rules.state import Phase, TableState, new_table

@@ -8,8 +8,9 @@ Each seat is `NAME COINS CARD[*N] ... +LANDMARK ...`; seats are separated by `|`
 from __future__ import annotations
 
 from companion.rules.catalog import load_catalog
-from companion.rules.engine import decide, replay
+from companion.rules.engine import decide
 from companion.rules.events import CoinsTransferred, Event
+from companion.rules.evolve import replay
 from companion.rules.moves import Move
 from companion.rules.state import Phase, Player, TableState, frozen_counts
 

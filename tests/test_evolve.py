@@ -7,8 +7,7 @@ from typing import get_args
 import pytest
 from builders import CATALOG, play, table
 
-from companion.rules import engine
-from companion.rules import evolve as evolve_module
+from companion.rules import coop_evolve, rulesets
 from companion.rules.events import (
     ChoiceAnswered,
     CoinsAdjusted,
@@ -136,8 +135,8 @@ def test_replay_of_events_gives_the_same_state():
     assert replay(start, log) == state
 
 
-def test_evolve_side_is_still_importable_from_the_engine():
-    """The hall, the co-op rules and older callers import these from `engine`."""
-    assert engine.evolve is evolve_module.evolve
-    assert engine.evolve_all is evolve_module.evolve_all
-    assert engine.replay is evolve_module.replay
+def test_evolve_all_is_the_one_the_hall_and_the_coop_rules_apply():
+    """The hall applies events through the ruleset registry; co-op tables hand their base
+    events to this same function."""
+    assert rulesets.ruleset("machi-koro").evolve_all is evolve_all
+    assert coop_evolve.base.evolve_all is evolve_all

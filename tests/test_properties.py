@@ -6,8 +6,9 @@ from builders import CATALOG
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules.engine import decide, replay
+from companion.rules.engine import decide
 from companion.rules.errors import RuleError
+from companion.rules.evolve import replay
 from companion.rules.moves import (
     Build,
     ChooseDice,

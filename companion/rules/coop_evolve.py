@@ -1,5 +1,6 @@
-"""`evolve_all` for the co-op table: base events go to the base engine, co-op events change
-the assessor, the decks and the row. Never fails: events were checked when decided."""
+"""`evolve_all` for the co-op table: base events go to the base game's `evolve_all`, co-op
+events change the assessor, the decks and the row. Never fails: events were checked when
+decided."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import fields, replace
 from typing import Any
 
-from companion.rules import engine
+from companion.rules import evolve as base
 from companion.rules.coop_events import (
     AnyEvent,
     AssessorCardDrawn,
@@ -24,10 +25,6 @@ from companion.rules.events import EstablishmentBought, Event, TurnEnded
 from companion.rules.state import BANK, Phase, TableState, frozen_counts
 
 _COOP_FIELDS = tuple(f.name for f in fields(CoopState) if f.name != "table")
-
-
-def evolve(state: CoopState, event: AnyEvent) -> CoopState:
-    return evolve_all(state, (event,))
 
 
 def evolve_all(state: CoopState, events: Iterable[AnyEvent]) -> CoopState:
@@ -66,7 +63,7 @@ class _Draft:
 
     def flush(self) -> None:
         if self.pending:
-            self.table = engine.evolve_all(self.table, self.pending)
+            self.table = base.evolve_all(self.table, self.pending)
             self.pending = []
 
     def move_coins(self, account: CoopAccount, amount: int) -> None:

@@ -1,8 +1,6 @@
 """The referee: `decide` checks a move and returns events, or refuses with a RuleError.
 
-`decide` never changes anything. Applying the events is `evolve` (evolve.py); `evolve`,
-`evolve_all` and `replay` are re-exported here so that `engine` stays the one name for the
-base game's rules.
+`decide` never changes anything; applying the events is `evolve` (evolve.py).
 """
 
 from __future__ import annotations
@@ -41,7 +39,6 @@ from companion.rules.events import (
     make_dice_rolled,
     make_roll_resolved,
 )
-from companion.rules.evolve import evolve, evolve_all, replay
 from companion.rules.moves import (
     Build,
     ChooseDice,
@@ -55,8 +52,6 @@ from companion.rules.moves import (
     TargetTvStation,
 )
 from companion.rules.state import BANK, Choice, Phase, Player, TableState
-
-__all__ = ["adjust", "decide", "default_move", "evolve", "evolve_all", "replay"]
 
 # ---------------------------------------------------------------- decide
 

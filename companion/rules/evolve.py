@@ -1,7 +1,7 @@
 """`evolve` applies one event to a table, `evolve_all` a batch; `replay` folds a journal.
 
 Never fails: the events were checked when `decide` (engine.py) made them. Apart from `decide`
-because the two share only the state and event types; `engine` re-exports these names.
+because the two share only the state and event types.
 """
 
 from __future__ import annotations

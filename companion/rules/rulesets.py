@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules import codec, coop, coop_codec, coop_evolve, engine, options
+from companion.rules import codec, coop, coop_codec, coop_evolve, engine, evolve, options
 from companion.rules.catalog import Catalog
 from companion.rules.coop_state import RULESET as COOP
 from companion.rules.coop_state import SEATS as COOP_SEATS
@@ -68,7 +68,7 @@ BASE = Ruleset(
     start=lambda catalog, names, _options: new_table(catalog, names),
     deal=lambda _state, _catalog, _shuffle: [],
     decide=lambda state, seat, move, catalog, _shuffle: engine.decide(state, seat, move, catalog),
-    evolve_all=engine.evolve_all,
+    evolve_all=evolve.evolve_all,
     default_move=engine.default_move,
     legal_moves=options.legal_moves,
     adjust=engine.adjust,

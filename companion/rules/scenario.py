@@ -14,9 +14,10 @@ from typing import Any
 
 from companion.rules import assessor
 from companion.rules.catalog import Catalog, load_catalog
-from companion.rules.engine import decide, default_move, replay
+from companion.rules.engine import decide, default_move
 from companion.rules.errors import RuleError
 from companion.rules.events import CoinsTransferred, Event
+from companion.rules.evolve import replay
 from companion.rules.moves import DeclineSwap, Move, Roll, SwapEstablishments, TargetTvStation
 from companion.rules.state import BANK, Choice, Phase, Player, TableState, frozen_counts
 
