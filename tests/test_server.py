@@ -327,24 +327,58 @@ def test_server_join_link_sets_cookie_and_play_page_knows_the_seat(http, event):
     assert "B" in http.get("/play").get_data(as_text=True)
 
 
-def test_server_choice_left_open_takes_the_default_when_time_runs_out(app, http, key, event):
-    hall = hall_service(app)
+def reroll_waiting(app, http, key, event):
+    """Table 2 (own roll) with seat 0 (Radio Tower built) choosing whether to reroll; its phone."""
     table_id = event["tables"][1]["id"]
     api(http, key, "post", f"/api/tables/{table_id}/adjust", {"seat": 0, "amount": 40, "reason": "t"})
     client = phone(app, http, token(event, 1, 0))
-    for rid, kind, extra in (("1", "roll", {}), ("2", "build", {"card": "radio_tower"}),
-                             ("3", "end_turn", {})):
-        assert move(client, kind, rid, **extra)["ok"]
+    assert move(client, "roll", "1")["ok"] and move(client, "build", "2", card="radio_tower")["ok"]
+    assert move(client, "end_turn", "3")["ok"]
     for seat in (1, 2):
         other = phone(app, http, token(event, 1, seat))
         assert move(other, "roll", f"o{seat}")["ok"] and move(other, "end_turn", f"e{seat}")["ok"]
         other.disconnect()
-    table = hall.tables[table_id]
     assert move(client, "roll", "4")["view"]["phase"] == "reroll"
+    return hall_service(app).tables[table_id], client
+
+
+def test_server_choice_left_open_takes_the_default_when_time_runs_out(app, http, key, event):
+    hall = hall_service(app)
+    table, client = reroll_waiting(app, http, key, event)
     assert hall.expire_choices(now=table.waiting_since + 10) == []
-    assert hall.expire_choices(now=table.waiting_since + 46) == [table_id]
+    assert hall.expire_choices(now=table.waiting_since + 46) == [table.id]
     assert table.state.phase.value == "build"
     assert hall.journal.read(table.stream)[-1].author == "timer"
+    client.disconnect()
+
+
+def test_server_undo_that_reopens_a_choice_restarts_its_clock(app, http, key, event):
+    table, client = reroll_waiting(app, http, key, event)
+    hall = hall_service(app)
+    assert move(client, "keep", "5")["view"]["phase"] == "build"
+    assert table.waiting_since is None
+    api(http, key, "post", f"/api/tables/{table.id}/undo")
+    assert table.state.phase.value == "reroll" and table.waiting_since is not None
+    assert hall.expire_choices(now=table.waiting_since + 10) == []
+    assert hall.expire_choices(now=table.waiting_since + 46) == [table.id]
+    assert table.state.phase.value == "build"
+    api(http, key, "post", f"/api/tables/{table.id}/undo")  # the timer's keep: open again
+    assert table.state.phase.value == "reroll" and table.waiting_since is not None
+    api(http, key, "post", f"/api/tables/{table.id}/undo")  # the roll that opened it
+    assert table.state.phase.value == "roll" and table.waiting_since is None
+    client.disconnect()
+
+
+def test_server_resumed_table_gives_an_open_choice_a_full_window(app, http, key, event):
+    table, client = reroll_waiting(app, http, key, event)
+    hall = hall_service(app)
+    opened = table.waiting_since
+    api(http, key, "post", f"/api/tables/{table.id}/pause")
+    assert hall.expire_choices(now=opened + 600) == []  # a paused table's choice waits
+    api(http, key, "post", f"/api/tables/{table.id}/resume")
+    assert table.waiting_since > opened
+    assert hall.expire_choices(now=table.waiting_since + 10) == []
+    assert hall.expire_choices(now=table.waiting_since + 46) == [table.id]
     client.disconnect()
 
 
@@ -360,16 +394,8 @@ def test_server_phone_request_id_cannot_shadow_the_hall_roll(app, http, event):
 
 
 def test_server_choice_open_at_restart_still_times_out(tmp_path, app, http, key, event):
-    table_id = event["tables"][1]["id"]
-    api(http, key, "post", f"/api/tables/{table_id}/adjust", {"seat": 0, "amount": 40, "reason": "t"})
-    client = phone(app, http, token(event, 1, 0))
-    assert move(client, "roll", "1")["ok"] and move(client, "build", "2", card="radio_tower")["ok"]
-    assert move(client, "end_turn", "3")["ok"]
-    for seat in (1, 2):
-        other = phone(app, http, token(event, 1, seat))
-        assert move(other, "roll", f"o{seat}")["ok"] and move(other, "end_turn", f"e{seat}")["ok"]
-        other.disconnect()
-    assert move(client, "roll", "4")["view"]["phase"] == "reroll"
+    table, client = reroll_waiting(app, http, key, event)
+    table_id = table.id
     client.disconnect()
     again = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
     try:

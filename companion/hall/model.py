@@ -3,12 +3,13 @@ change an action made, which the service publishes."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.coop_state import CoopState
 from companion.rules.events import Event
-from companion.rules.state import TableState
+from companion.rules.state import Phase, TableState
 
 
 @dataclass
@@ -46,6 +47,20 @@ class Table:
     @property
     def stream(self) -> str:
         return f"table:{self.id}"
+
+    @property
+    def choosing(self) -> bool:
+        """Whether a seat's choice is open (a reroll, Radio Tower, TV Station, Business Center)."""
+        return self.state is not None and self.state.phase in (Phase.REROLL, Phase.CHOOSE)
+
+    def time_choice(self, fresh: bool = False) -> None:
+        """Start the clock of a choice that opened and keep it while the choice waits, or stop
+        it when none is open. `fresh` starts it anew: a choice an undo reopened, a resumed
+        table's or one open at a restart gets a full window."""
+        if not self.choosing:
+            self.waiting_since = None
+        elif fresh or self.waiting_since is None:
+            self.waiting_since = time.monotonic()
 
 
 @dataclass

@@ -3,7 +3,6 @@ DESIGN.md: decide, commit to the journal, evolve the table (only after the commi
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +14,6 @@ from companion.hall.shuffle import secure_shuffle
 from companion.rules.codec import encode_event
 from companion.rules.errors import RuleError
 from companion.rules.events import Event
-from companion.rules.state import Phase
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -53,8 +51,7 @@ def evolve(table: Table, number: int, author: str, events: list[Event]) -> None:
     assert table.state is not None
     table.moves.append(Move(number, author, events, table.state))
     table.state = rules_of(table).evolve_all(table.state, events)
-    waiting = table.state.phase in (Phase.REROLL, Phase.CHOOSE)
-    table.waiting_since = (table.waiting_since or time.monotonic()) if waiting else None
+    table.time_choice()
 
 
 # ------------------------------------------------------------ a seat's move

@@ -38,9 +38,11 @@ def apply_record(table: Table, kind: str, data: dict[str, Any], catalog: Catalog
         table.status = data["status"]
         if table.status == "running" and table.state is None:
             start_state(table, catalog)
+        table.time_choice(fresh=True)
     elif kind == "reverted":
         undone = table.moves.pop()
         table.state = undone.before
+        table.time_choice(fresh=True)
 
 
 def rebuild_table(records: Iterable[Record], catalog: Catalog) -> Table:

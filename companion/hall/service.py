@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -24,7 +23,6 @@ from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import rebuild_event, rebuild_table
 from companion.journal import Journal
 from companion.rules.catalog import Catalog, load_catalog
-from companion.rules.state import Phase
 
 # Names other modules import from here (the web layer, the printing bridge, the demo).
 __all__ = ["ROLL_MODES", "RULESETS", "Change", "HallError", "HallService", "refusal"]
@@ -63,8 +61,7 @@ class HallService:
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
             self.events[table.event_id].tables.append(table.id)
             registry.index_tokens(self.tokens, table)
-            if table.state is not None and table.state.phase in (Phase.REROLL, Phase.CHOOSE):
-                table.waiting_since = time.monotonic()  # a choice open at a restart gets a full window
+            table.time_choice(fresh=True)
         if not self.organizer_key:
             key = secrets.token_urlsafe(16)
             self.journal.append("hall", 0, [("organizer_key", {"key": key})], author="server")

@@ -146,7 +146,7 @@ def table_summary(table: Table) -> dict[str, Any]:
     """One tile of the hall screen."""
     state = table.state
     waiting = None
-    if state is not None and state.phase in (Phase.REROLL, Phase.CHOOSE):
+    if state is not None and table.choosing:
         waiting = "reroll" if state.phase is Phase.REROLL else state.pending[0].value
     return {**table_header(table), "players": [
         {k: p[k] for k in ("seat", "name", "coins", "landmarks")} for p in players_json(table)
