@@ -70,17 +70,12 @@ class Catalog:
     establishments: Mapping[str, Establishment]
     landmarks: Mapping[str, Landmark]
     by_roll: tuple[tuple[Establishment, ...], ...]
-    purple: frozenset[str]
 
     def establishment(self, card_id: str) -> Establishment:
         try:
             return self.establishments[card_id]
         except KeyError:
             raise UnknownCard(f"unknown establishment {card_id!r}") from None
-
-    def landmark_with(self, effect: str) -> str | None:
-        """The id of the landmark that has `effect`, if this set has one."""
-        return next((lm.id for lm in self.landmarks.values() if lm.effect == effect), None)
 
     def in_box(self, card_id: str) -> int:
         """How many copies of an establishment the box holds, starting cards included."""
@@ -125,7 +120,6 @@ def load_catalog_file(path: Path) -> Catalog:
         establishments=MappingProxyType({card.id: card for card in ordered}),
         landmarks=MappingProxyType({lm.id: lm for lm in landmarks}),
         by_roll=by_roll,
-        purple=frozenset(card.id for card in establishments if card.is_purple),
     )
 
 
