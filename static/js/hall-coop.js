@@ -7,7 +7,7 @@
 
 import { t } from "./i18n.js";
 import { bdi, h, num, tx } from "./dom.js";
-import { outcomeDetail, outcomeHeadline } from "./coop-outcome.js";
+import { outcomeDetail, outcomeHeadline, stepLine } from "./coop-words.js";
 
 export const STEP_MS = 1400; // the time each step of the assessor's turn stays the newest
 const TICK_MS = 150;
@@ -137,22 +137,6 @@ function assessorPanel(coop, now, cardName) {
     h("p", { class: "piles" }, tx("Market deck {deck} · discards {discards}", {
       deck: num(coop.market.deck), discards: num(coop.market.discards),
     })));
-}
-
-function stepLine(step, cardName) {
-  const card = h("span", { class: "card" }, cardName(step.card));
-  const amount = num(step.amount);
-  const draws = {
-    tax: () => tx("{card}: tax of {amount}", { card, amount }),
-    supplemental: () => tx("{card}: supplemental tax of {amount}", { card, amount }),
-    miss: () => tx("{card}: no tax ({n} sought)", { card, n: num(step.sought) }),
-    unpaid: () => tx("{card}: the assessor cannot pay {amount}", { card, amount }),
-  };
-  if (step.step === "draw") return [step.result, draws[step.result]?.() ?? ""];
-  if (step.step === "reshuffle") return ["reshuffle", tx("Reshuffled: {n} cards", { n: num(step.cards) })];
-  if (step.step === "final_round") return ["final", t("Final round: one more turn each.")];
-  if (step.step === "end") return [step.outcome === "lost" ? "unpaid" : "tax", t("The game is over.")];
-  return ["", ""];
 }
 
 // Every step has its line from the start, the ones not yet due invisible, so the tile keeps

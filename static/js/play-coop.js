@@ -6,7 +6,7 @@
 import { t } from "./i18n.js";
 import { activation, fill, h, num, tx } from "./dom.js";
 import { act } from "./play.js";
-import { outcomeDetail, outcomeHeadline } from "./coop-outcome.js";
+import { outcomeDetail, outcomeHeadline, stepLine } from "./coop-words.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
 const cards = new Map(data.cards.map((card) => [card.id, card]));
@@ -124,21 +124,6 @@ function confirmBuy(card) {
     }, t("Cancel")));
 }
 
-function stepLine(step) {
-  const card = cardName(step.card);
-  const lines = {
-    tax: () => t("{card}: tax of {amount}", { card, amount: step.amount }),
-    supplemental: () => t("{card}: supplemental tax of {amount}", { card, amount: step.amount }),
-    miss: () => t("{card}: no tax ({n} sought)", { card, n: step.sought }),
-    unpaid: () => t("{card}: the assessor cannot pay {amount}", { card, amount: step.amount }),
-  };
-  if (step.step === "draw") return h("li", { class: step.result }, lines[step.result]());
-  if (step.step === "reshuffle") return h("li", {}, t("Reshuffled: {n} cards", { n: step.cards }));
-  if (step.step === "final_round") return h("li", { class: "tax" }, t("Final round: one more turn each."));
-  if (step.step === "end") return h("li", { class: step.outcome === "lost" ? "unpaid" : "tax" }, t("The game is over."));
-  return null;
-}
-
 function drawSteps(coop) {
   const last = coop.last_assessor_turn;
   const list = $("coop-steps");
@@ -150,7 +135,10 @@ function drawSteps(coop) {
   if (last.move === shownTurn) return; // already shown (or being shown)
   shownTurn = last.move;
   clearTimeout(stepTimer);
-  const lines = last.steps.map(stepLine).filter(Boolean);
+  const lines = last.steps.map((step) => {
+    const [kind, line] = stepLine(step, cardName);
+    return h("li", { class: kind }, line);
+  });
   if (!loaded || reducedMotion()) {
     fill(list, lines);
     return;

@@ -1,9 +1,28 @@
-// The end of a co-op Tax Assessor game in words, shared by the phone (play-coop.js) and the
-// hall screen (hall-coop.js): a headline that says won or lost and why, and a line with the
-// figures behind it. Both read the view's `coop` fields (docs/api.md, "The co-op game").
+// The co-op Tax Assessor game in words, shared by the phone (play-coop.js), the hall screen
+// (hall-coop.js) and the console's journal (organizer-tables.js): each step of the assessor's
+// turn, and the end of the game, a headline that says won or lost and why and a line with the
+// figures behind it. They read the view's `coop` fields (docs/api.md, "The co-op game").
 
 import { t } from "./i18n.js";
-import { num, tx } from "./dom.js";
+import { h, num, tx } from "./dom.js";
+
+// One step of the assessor's turn (`last_assessor_turn.steps`) as [a class for its line, the
+// line]: the card drawn and what it meant, a reshuffle, the final round, the end.
+export function stepLine(step, cardName) {
+  const card = h("span", { class: "card" }, cardName(step.card));
+  const amount = num(step.amount);
+  const draws = {
+    tax: () => tx("{card}: tax of {amount}", { card, amount }),
+    supplemental: () => tx("{card}: supplemental tax of {amount}", { card, amount }),
+    miss: () => tx("{card}: no tax ({n} sought)", { card, n: num(step.sought) }),
+    unpaid: () => tx("{card}: the assessor cannot pay {amount}", { card, amount }),
+  };
+  if (step.step === "draw") return [step.result, draws[step.result]?.() ?? ""];
+  if (step.step === "reshuffle") return ["reshuffle", tx("Reshuffled: {n} cards", { n: num(step.cards) })];
+  if (step.step === "final_round") return ["final", t("Final round: one more turn each.")];
+  if (step.step === "end") return [step.outcome === "lost" ? "unpaid" : "tax", t("The game is over.")];
+  return ["", ""];
+}
 
 // The phone speaks to the pair ("You lost: ..."), the hall screen about them ("Lost: ...").
 export function outcomeHeadline(coop, { you }) {
