@@ -120,6 +120,26 @@ def test_server_unknown_routes_and_tables_are_404_json(http, key):
     assert api(http, key, "post", "/api/tables/1/explode").status_code == 404
 
 
+@pytest.mark.parametrize(("method", "path", "status", "words"), [
+    ("get", "/no/such/page?lang=nl", 404, "Deze pagina bestaat niet op deze server."),
+    ("get", "/organizer/signout?lang=he", 405, "הבקשה הזאת אינה תקינה."),
+    ("get", "/boom?lang=he", 500, "משהו השתבש בשרת; שום דבר לא השתנה. נסו שוב."),
+    ("post", "/organizer/pin?lang=nl", 413, "Het verzoek is te groot."),
+    ("get", "/no/such/page", 404, "There is no such page on this server."),
+])
+def test_server_error_pages_are_in_the_browsers_language(app, method, path, status, words):
+    """A browser meets a page in its language, never a raw English line or a traceback."""
+    def boom():
+        raise RuntimeError("a bug")
+
+    app.add_url_rule("/boom", view_func=boom)
+    hall_service(app).set_organizer_pin("135790")  # the PIN form reads its (too large) body
+    response = getattr(app.test_client(), method)(path, data={"pin": "1" * 100_000})
+    page = response.get_data(as_text=True)
+    assert response.status_code == status and response.mimetype == "text/html"
+    assert words in page and "Traceback" not in page and "a bug" not in page
+
+
 def test_server_hall_roll_pays_every_hall_table_and_skips_own_roll_tables(app, http, key, event):
     answer = api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": [1, 5]}).get_json()
     assert answer["dice"] == [1, 5] and answer["tables"] == [event["tables"][0]["id"]]

@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 
 from companion.hall.service import ROLL_MODES, RULESETS
 from companion.web.auth import is_organizer_key, service
+from companion.web.errors import message_page
 from companion.web.i18n import current_language
 
 bp = Blueprint("organizer", __name__)
@@ -74,10 +75,6 @@ def sign_in() -> Any:
     return redirect(url_for("organizer.console"), code=303)
 
 
-def message(title: str, text: str, status: int) -> Any:
-    return render_template("message.html", title=title, message=text), status
-
-
 def signin_page(error: str | None = None, status: int = 200) -> Any:
     return render_template("organizer/signin.html", pin_set=service().organizer_pin_set,
                            error=error), status
@@ -90,7 +87,7 @@ def console() -> Any:
     key = request.args.get("key")
     if key is not None:
         if not is_organizer_key(key):
-            return message(_("Organizer"), _("This organizer link is not valid."), 403)
+            return message_page(_("Organizer"), _("This organizer link is not valid."), 403)
         return sign_in()
     if not signed_in():
         return signin_page()

@@ -19,6 +19,7 @@ from companion.hall.views import hall_view, seat_view
 from companion.rules.catalog import Catalog
 from companion.web import i18n
 from companion.web.auth import service
+from companion.web.errors import message_page
 
 bp = Blueprint("pages", __name__)
 # Every page needs the languages: registering the pages sets them up (init_app runs once per app).
@@ -42,8 +43,8 @@ def join(token: str) -> Any:
     try:
         service().seat_for(token)
     except HallError:
-        message = _("This join link is not (or no longer) valid. Ask the organizer for your seat's card.")
-        return render_template("message.html", title=_("Join"), message=message), 404
+        return message_page(_("Join"), _(
+            "This join link is not (or no longer) valid. Ask the organizer for your seat's card."), 404)
     session["seat_token"] = token
     session.permanent = True
     return redirect(url_for("pages.play"))
@@ -55,8 +56,7 @@ def play() -> Any:
     try:
         table, seat = service().seat_for(token)
     except HallError:
-        message = _("Scan the QR code on your seat's card to join a table.")
-        return render_template("message.html", title=_("Join"), message=message), 403
+        return message_page(_("Join"), _("Scan the QR code on your seat's card to join a table."), 403)
     hall = service()
     with hall.lock:
         view = seat_view(table, seat, hall.catalog)
@@ -85,8 +85,7 @@ def hall(event_id: str) -> Any:
     try:
         event = service().event(event_id)
     except HallError:
-        return render_template("message.html", title=_("Hall"),
-                               message=_("There is no such event on this server.")), 404
+        return message_page(_("Hall"), _("There is no such event on this server."), 404)
     hall = service()
     with hall.lock:
         view = hall_view(event, [hall.tables[t] for t in event.tables])
