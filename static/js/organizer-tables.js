@@ -2,6 +2,8 @@
 // updated, so a form the organizer is typing in survives every live update.
 
 import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { outcomeHeadline, stepLine } from "./coop-words.js";
 
 const STATUS = {
   setup: () => t("Set up"),
@@ -15,25 +17,21 @@ const WAITING = {
   tv_station: () => t("waiting for a TV Station target"),
   business_center: () => t("waiting for a Business Center swap"),
 };
+const PURPOSE = { stake: () => t("stake"), gift: () => t("gift") }; // co-op coins not for a card
 
 function setText(root, selector, text) {
   const node = root.querySelector(selector);
   if (node.textContent !== text) node.textContent = text;
 }
 
-function element(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
+// A coin movement: "3 from the bank to Ana (Bakery)", and what of it was forgiven.
+function transferLine(amount, from, to, card, forgiven) {
+  const line = t("{amount} from {from} to {to} ({card})", { amount, from, to, card });
+  return forgiven ? `${line} ${t("{n} forgiven", { n: forgiven })}` : line;
 }
 
-function button(text, action, seat, className = "secondary outline") {
-  const node = element("button", text, className);
-  node.type = "button";
-  node.dataset.action = action;
-  node.dataset.seat = String(seat);
-  return node;
+function button(text, action, seat) {
+  return h("button", { type: "button", class: "secondary outline", "data-action": action, "data-seat": seat }, text);
 }
 
 export class TableCards {
@@ -115,55 +113,35 @@ export class TableCards {
 
   drawPlayers(node, table, seats) {
     const body = node.querySelector("tbody");
-    body.replaceChildren();
-    table.players.forEach((player) => {
-      const row = element("tr");
-      if (player.seat === table.active && table.status !== "setup") row.className = "active";
-      row.append(element("td", String(player.seat + 1), "num"));
-      const name = element("td");
-      name.append(element("bdi", player.name));
-      row.append(name);
-      row.append(element("td", player.coins === null ? "–" : String(player.coins), "num coins"));
-      const landmarks = player.landmarks.map((id) => this.cardName(id)).join(", ");
-      row.append(element("td", landmarks || "–"));
-      const link = element("td");
+    body.replaceChildren(...table.players.map((player) => {
       const seat = seats.find((s) => s.seat === player.seat);
-      if (seat) {
-        const anchor = element("a", t("Join link of {name}", { name: player.name }), "join-link");
-        anchor.href = seat.join_url || seat.join_path;
-        link.append(anchor);
-      }
-      row.append(link);
-      const actions = element("td");
-      actions.append(button(t("New link"), "reassign", player.seat));
-      if (table.status === "setup") actions.append(button(t("Remove"), "remove", player.seat));
-      row.append(actions);
-      body.append(row);
-    });
+      const landmarks = player.landmarks.map((id) => this.cardName(id)).join(", ");
+      return h("tr", { class: player.seat === table.active && table.status !== "setup" && "active" },
+        h("td", { class: "num" }, player.seat + 1),
+        h("td", {}, h("bdi", {}, player.name)),
+        h("td", { class: "num coins" }, player.coins ?? "–"),
+        h("td", {}, landmarks || "–"),
+        h("td", {}, seat && h("a", { class: "join-link", href: seat.join_url || seat.join_path },
+          t("Join link of {name}", { name: player.name }))),
+        h("td", {}, button(t("New link"), "reassign", player.seat),
+          table.status === "setup" && button(t("Remove"), "remove", player.seat)));
+    }));
   }
 
   drawEntries(node, table) {
-    const list = node.querySelector(".entries");
-    list.replaceChildren();
-    for (const entry of table.entries || []) {
+    node.querySelector(".entries").replaceChildren(...(table.entries || []).map((entry) => {
       const card = entry.card === "adjustment" ? t("correction") : this.cardName(entry.card);
       const from = entry.from_seat === "bank" ? t("the bank") : entry.from;
       const to = entry.to_seat === "bank" ? t("the bank") : entry.to;
-      let text = t("{amount} from {from} to {to} ({card})", { amount: entry.amount, from, to, card });
-      if (entry.reason) text += `: ${entry.reason}`;
-      if (entry.forgiven) text += ` ${t("{n} forgiven", { n: entry.forgiven })}`;
-      list.append(element("li", text));
-    }
+      const line = transferLine(entry.amount, from, to, card, entry.forgiven);
+      return h("li", {}, entry.reason ? `${line}: ${entry.reason}` : line);
+    }));
   }
 
   drawSeatChoice(node, table) {
     const select = node.querySelector(".adjust-form select[name=seat]");
     const chosen = select.value;
-    select.replaceChildren(...table.players.map((player) => {
-      const option = element("option", player.name);
-      option.value = String(player.seat);
-      return option;
-    }));
+    select.replaceChildren(...table.players.map((player) => h("option", { value: player.seat }, player.name)));
     if (chosen !== "" && table.players.some((p) => String(p.seat) === chosen)) select.value = chosen;
   }
 }
@@ -171,16 +149,15 @@ export class TableCards {
 // The journal of a table (GET /api/tables/ID/journal) as readable lines, newest move first.
 export function drawAudit(container, moves, players, cardName) {
   const name = (seat) => (players[seat] ? players[seat].name : String(seat));
-  const party = (account) => (account === "bank" ? t("the bank") : name(account));
+  const party = (account) => ({ bank: t("the bank"), assessor: t("the assessor") }[account] ?? name(account));
+  const step = (kind, data) => stepLine({ step: kind, ...data }, cardName)[1];
   const describe = (kind, data) => {
     switch (kind) {
       case "DiceRolled":
         return t("{name} rolled {dice}", { name: name(data.seat), dice: data.dice.join(" + ") })
           + (data.reroll ? ` (${t("reroll")})` : "");
       case "CoinsTransferred":
-        return t("{amount} from {from} to {to} ({card})", {
-          amount: data.amount, from: party(data.source), to: party(data.target), card: cardName(data.card),
-        }) + (data.forgiven ? ` ${t("{n} forgiven", { n: data.forgiven })}` : "");
+        return transferLine(data.amount, party(data.source), party(data.target), cardName(data.card), data.forgiven);
       case "CoinsAdjusted":
         return t("Correction of {amount} for {name}: {reason}", {
           amount: data.amount > 0 ? `+${data.amount}` : String(data.amount), name: name(data.seat), reason: data.reason,
@@ -201,35 +178,45 @@ export function drawAudit(container, moves, players, cardName) {
         return t("Roll resolved") + (data.extra_turn ? `; ${t("an extra turn")}` : "")
           + (data.pending.length ? `; ${t("waiting for a choice")}` : "");
       case "ChoiceAnswered":
-        return t("Choice made: {choice}", { choice: choiceName(data.choice) });
+        return t("Choice made: {choice}", { choice: cardName(data.choice) });
       case "EstablishmentsSwapped":
         return t("{name} gave {give} to {other} for {take}", {
           name: name(data.seat), other: name(data.other), give: cardName(data.give), take: cardName(data.take),
         });
+      // The co-op game's (companion/rules/coop_events.py): the assessor's draws as its turn shows them.
+      case "AssessorCoinsTransferred":
+        return transferLine(data.amount, party(data.source), party(data.target),
+          PURPOSE[data.kind]?.() ?? cardName(data.card));
+      case "DecksShuffled":
+        return t("The dealer shuffled both decks");
+      case "MarketCardRevealed":
+        return t("{card} comes into the market row", { card: cardName(data.card) });
+      case "MarketCardDiscarded":
+        return t("{card} leaves the market row", { card: cardName(data.card) });
+      case "AssessorCardDrawn":
+        return step("draw", data);
+      case "AssessorDeckShuffled":
+        return step("reshuffle", { cards: data.order.length });
+      case "FinalRoundBegan":
+        return step("final_round", {});
+      case "CoopGameEnded":
+        return outcomeHeadline(data, { you: false });
       default:
         return `${kind} ${JSON.stringify(data)}`;
     }
   };
-  const choiceName = (choice) => cardName(choice);
   const author = (who) => {
     const seat = /^seat (\d+)$/.exec(who);
     if (seat) return name(Number(seat[1]));
-    return { hall: t("the hall roll"), organizer: t("the organizer"), timer: t("the turn timer") }[who] || who;
+    const authors = { hall: t("the hall roll"), organizer: t("the organizer"), timer: t("the turn timer"), dealer: t("the dealer") };
+    return authors[who] || who;
   };
   if (!moves.length) {
-    container.replaceChildren(element("p", t("No moves yet.")));
+    container.replaceChildren(h("p", {}, t("No moves yet.")));
     return;
   }
-  const list = element("ol", undefined, "audit-moves");
-  list.reversed = true;
-  for (const move of [...moves].reverse()) {
-    const item = element("li");
-    item.value = move.move;
-    item.append(element("strong", t("Move {n} by {author}", { n: move.move, author: author(move.author) })));
-    const events = element("ul");
-    for (const event of move.events) events.append(element("li", describe(event.kind, event.data)));
-    item.append(events);
-    list.append(item);
-  }
-  container.replaceChildren(list);
+  container.replaceChildren(h("ol", { class: "audit-moves", reversed: true }, [...moves].reverse().map((move) =>
+    h("li", { value: move.move },
+      h("strong", {}, t("Move {n} by {author}", { n: move.move, author: author(move.author) })),
+      h("ul", {}, move.events.map((event) => h("li", {}, describe(event.kind, event.data))))))));
 }

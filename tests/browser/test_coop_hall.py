@@ -232,3 +232,11 @@ def test_coop_hall_and_phone_say_why_the_game_was_lost(phone, screen, hall_serve
     console = console_page(screen, hall_server)
     console.locator("#event-select").select_option(label="Co-op loss")
     expect(console.locator(".table-card .turn").first).to_have_text("Game over: the players lost.")
+    # The journal tells the co-op game in words, the assessor's turns as the tile shows them.
+    console.locator(".table-card .audit summary").first.click()
+    journal = console.locator(".table-card .audit-body").first
+    expect(journal).to_contain_text("Move 1 by the dealer")
+    expect(journal).to_contain_text("8 from the bank to the assessor (stake)")
+    expect(journal).to_contain_text(step_text(unpaid))
+    expect(journal).to_contain_text("Lost: the assessor could not pay a tax.")
+    assert "Assessor" not in journal.inner_text() and "{" not in journal.inner_text()
