@@ -68,6 +68,11 @@ def activation_table(catalog: Catalog) -> ActivationTable:
     return entry[1]
 
 
+def has_effect(catalog: Catalog, player: Player, effect: str) -> bool:
+    """Whether one of the player's built landmarks has `effect` (Train Station: two_dice)."""
+    return activation_table(catalog).has_effect(player, effect)
+
+
 def _build_table(catalog: Catalog) -> ActivationTable:
     def split(cards: tuple[Establishment, ...]) -> RollCards:
         return RollCards(

@@ -76,7 +76,7 @@ def decide(state: TableState, seat: int, move: Move, catalog: Catalog | None = N
 def _choose_dice(state: TableState, seat: int, move: ChooseDice, catalog: Catalog) -> list[Event]:
     if move.count not in (1, 2):
         raise BadDice(f"roll 1 or 2 dice, not {move.count!r}")
-    if move.count == 2 and not _has_effect(catalog, state.players[seat], "two_dice"):
+    if move.count == 2 and not activation.has_effect(catalog, state.players[seat], "two_dice"):
         raise BadDice("two dice need a Train Station")
     return [DiceCountChosen(seat, move.count)]
 
@@ -86,7 +86,7 @@ def _roll(state: TableState, move: Roll, catalog: Catalog) -> list[Event]:
     roller = state.players[state.active]
     _check_dice(move.dice, roller.dice_count)
     events: list[Event] = [make_dice_rolled(state.active, move.dice, False)]
-    if not state.rerolled and _has_effect(catalog, roller, "reroll"):
+    if not state.rerolled and activation.has_effect(catalog, roller, "reroll"):
         events.append(RerollOffered())
         return events
     return _income(state, move.dice, catalog, events)
@@ -111,7 +111,7 @@ def _income(
     doubles = len(dice) == 2 and dice[0] == dice[1]
     extra = (
         doubles and not state.bonus_turn
-        and _has_effect(catalog, state.roller, "extra_turn_on_doubles")
+        and activation.has_effect(catalog, state.roller, "extra_turn_on_doubles")
     )
     events += transfers
     events.append(make_roll_resolved(pending, extra))
@@ -197,10 +197,6 @@ _HANDLERS: dict[type, Callable[[TableState, Any, Catalog], list[Event]]] = {
     Build: _build,
     EndTurn: _end_turn,
 }
-
-
-def _has_effect(catalog: Catalog, player: Player, effect: str) -> bool:
-    return activation.activation_table(catalog).has_effect(player, effect)
 
 
 def _need_phase(state: TableState, phase: Phase) -> None:

@@ -5,7 +5,7 @@ Roll and Reroll are listed with empty dice: the service draws the values.
 
 from __future__ import annotations
 
-from companion.rules.activation import counter_clockwise, swappable
+from companion.rules.activation import counter_clockwise, has_effect, swappable
 from companion.rules.catalog import Catalog
 from companion.rules.moves import (
     Build,
@@ -28,7 +28,7 @@ def legal_moves(state: TableState, seat: int, catalog: Catalog) -> list[Move]:
         return []
     player = state.players[seat]
     moves: list[Move] = [ChooseDice(1)]
-    if any(catalog.landmarks[lm].effect == "two_dice" for lm in player.landmarks):
+    if has_effect(catalog, player, "two_dice"):
         moves.append(ChooseDice(2))
     if seat != state.active:
         return moves

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.rules import assessor
+from companion.rules.activation import has_effect
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.engine import decide, default_move
 from companion.rules.errors import RuleError
@@ -94,7 +95,7 @@ def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableStat
     roller = players[active]
     dice = _read_dice(scenario, roller, catalog)
     bonus_turn: bool = _optional(scenario, "bonus_turn", bool, False)
-    if bonus_turn and not _has_effect(catalog, roller, "extra_turn_on_doubles"):
+    if bonus_turn and not has_effect(catalog, roller, "extra_turn_on_doubles"):
         raise ScenarioError(
             f"bonus_turn: only an Amusement Park gives an extra turn; {roller.name} has none"
         )
@@ -195,13 +196,9 @@ def _read_dice(scenario: Mapping[str, Any], roller: Player, catalog: Catalog) ->
     for i, value in enumerate(dice):
         if not _is_int(value) or not 1 <= value <= 6:
             raise ScenarioError(f"dice[{i}]: a die shows 1 to 6, not {_show(value)}")
-    if len(dice) == 2 and not _has_effect(catalog, roller, "two_dice"):
+    if len(dice) == 2 and not has_effect(catalog, roller, "two_dice"):
         raise ScenarioError(f"dice: two dice need a Train Station; {roller.name} has none")
     return tuple(dice)
-
-
-def _has_effect(catalog: Catalog, player: Player, effect: str) -> bool:
-    return any(catalog.landmarks[landmark].effect == effect for landmark in player.landmarks)
 
 
 # ---------------------------------------------------------------- the roller's answers
