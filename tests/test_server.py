@@ -4,6 +4,7 @@ client) on a real SQLite file: the organizer's API, seats, refusals that change 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import api
@@ -475,3 +476,7 @@ def test_server_phone_view_carries_the_turn_timer_of_the_moment(app, http, key, 
     api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": [2, 3]})
     assert last_view(client)["choice_seconds"] == 20
     client.disconnect()
+    http.get(f"/j/{token(event, 0, 0)}")  # the first page's view is the same dict as the pushes'
+    page = http.get("/play").get_data(as_text=True)
+    data = json.loads(re.search(r'id="page-data">(.*?)</script>', page).group(1))
+    assert data["view"]["choice_seconds"] == 20

@@ -29,8 +29,7 @@ def hall_roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None = N
     with hall.lock:
         event = hall.event(event_id)
         event_records, (d1, d2), from_deck = draw(event, dice)
-        tables = [hall.tables[t] for t in event.tables]
-        playing = [t for t in tables if t.roll_mode == "hall" and t.status == "running"]
+        playing = [t for t in hall.tables_of(event) if t.roll_mode == "hall" and t.status == "running"]
         plans = [(table, hall_turn(hall, table, d1, d2)) for table in playing]
         roll_data = {"dice": [d1, d2], "from_deck": from_deck,
                      "tables": [t.id for t in playing]}

@@ -86,6 +86,13 @@ class HallService:
             raise HallError("table/unknown", f"there is no table {table_id!r}", 404)
         return table
 
+    def tables_of(self, event: HallEvent) -> list[Table]:
+        return [self.tables[t] for t in event.tables]
+
+    def choice_seconds(self, table: Table) -> int:
+        """The turn timer of the table's event (the organizer may change it)."""
+        return self.events[table.event_id].choice_seconds
+
     def seat_for(self, token: Any) -> tuple[Table, int]:
         found = self.tokens.get(token) if isinstance(token, str) else None
         if found is None:

@@ -66,7 +66,7 @@ def get_event(event_id: str) -> Any:
     hall = service()
     with hall.lock:
         event = hall.event(event_id)
-        tables = [hall.tables[t] for t in event.tables]
+        tables = hall.tables_of(event)
         return jsonify({**hall_view(event, tables),
                         "table_seats": [table_json(t) for t in tables]})
 
@@ -165,7 +165,7 @@ def export(event_id: str) -> Any:
         raise HallError("request/invalid", "format is json or csv", 400)
     with hall.lock:
         event = hall.event(event_id)
-        tables = [hall.tables[t] for t in event.tables]
+        tables = hall.tables_of(event)
         results = [result_row(t, p) for t in tables for p in players_json(t)]
         journal = [{"table": t.id, "seq": r.seq, "kind": r.kind, "author": r.author, "at": r.at,
                     "data": r.data} for t in tables for r in hall.journal.read(t.stream)

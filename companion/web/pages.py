@@ -59,10 +59,8 @@ def play() -> Any:
         return message_page(_("Join"), _("Scan the QR code on your seat's card to join a table."), 403)
     hall = service()
     with hall.lock:
-        view = seat_view(table, seat, hall.catalog)
-        choice_seconds = hall.events[table.event_id].choice_seconds
-    data = {"view": view, "cards": card_list(hall.catalog, i18n.current_language()),
-            "choice_seconds": choice_seconds}
+        view = seat_view(table, seat, hall.catalog, hall.choice_seconds(table))
+    data = {"view": view, "cards": card_list(hall.catalog, i18n.current_language())}
     return render_template("play/play.html", table=table, seat=seat, data=data)
 
 
@@ -88,7 +86,7 @@ def hall(event_id: str) -> Any:
         return message_page(_("Hall"), _("There is no such event on this server."), 404)
     hall = service()
     with hall.lock:
-        view = hall_view(event, [hall.tables[t] for t in event.tables])
+        view = hall_view(event, hall.tables_of(event))
     join = join_page_url()
     data = {"event": event.id, "view": view, "join_url": join,
             "cards": card_list(hall.catalog, i18n.current_language())}

@@ -15,7 +15,6 @@ from flask import request, session
 from flask_socketio import ConnectionRefusedError, emit, join_room
 
 from companion.hall import HallError, HallService
-from companion.hall.model import Table
 from companion.hall.service import Change, refusal
 from companion.hall.views import hall_view, seat_view, seat_views
 from companion.web import socketio
@@ -38,7 +37,7 @@ def connect(auth: Any = None) -> None:
         connections[request.sid] = ("organizer", "")
         join_room("organizer")
         with hall.lock:
-            views = [hall_view(e, [hall.tables[t] for t in e.tables]) for e in hall.events.values()]
+            views = [hall_view(e, hall.tables_of(e)) for e in hall.events.values()]
         for view in views:
             emit("hall", view)
         return
@@ -50,7 +49,7 @@ def connect(auth: Any = None) -> None:
         connections[request.sid] = ("hall", event.id)
         join_room(f"hall:{event.id}")
         with hall.lock:
-            view = hall_view(event, [hall.tables[t] for t in event.tables])
+            view = hall_view(event, hall.tables_of(event))
         emit("hall", view)
         return
     token = auth.get("token") or session.get("seat_token")
@@ -61,7 +60,7 @@ def connect(auth: Any = None) -> None:
     connections[request.sid] = ("seat", token)
     join_room(f"token:{token}")
     with hall.lock:
-        view = seat_view(table, seat, hall.catalog, timer(hall, table))
+        view = seat_view(table, seat, hall.catalog, hall.choice_seconds(table))
     emit("view", view)
 
 
@@ -84,7 +83,7 @@ def move(payload: Any = None) -> dict[str, Any]:
         if answer.get("ok"):
             table, seat = hall.seat_for(token)
             with hall.lock:
-                answer["view"] = seat_view(table, seat, hall.catalog, timer(hall, table))
+                answer["view"] = seat_view(table, seat, hall.catalog, hall.choice_seconds(table))
         return answer
     except HallError as error:
         return refusal(error.code, error.message)
@@ -108,9 +107,8 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             seat_views_now = [
                 (f"token:{seat.token}", view)
                 for table in tables
-                for seat, view in zip(table.seats, seat_views(table, hall.catalog,
-                                                              choice_seconds=timer(hall, table)),
-                                      strict=True)
+                for seat, view in zip(table.seats, seat_views(
+                    table, hall.catalog, choice_seconds=hall.choice_seconds(table)), strict=True)
             ]
         for number, (room, view) in enumerate(seat_views_now, 1):
             socketio.emit("view", view, to=room)
@@ -138,11 +136,6 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
     hall.listeners[:] = [publish]
 
 
-def timer(hall: HallService, table: Table) -> int:
-    """The turn timer of the table's event, in seconds (the organizer may change it)."""
-    return hall.events[table.event_id].choice_seconds
-
-
 def publish_halls(hall: HallService, events: Iterable[str]) -> None:
     """Send the hall view of each event to its screens and to the organizer, if anyone listens."""
     for event_id in events:
@@ -151,7 +144,7 @@ def publish_halls(hall: HallService, events: Iterable[str]) -> None:
             continue
         with hall.lock:
             event = hall.events[event_id]
-            view = hall_view(event, [hall.tables[t] for t in event.tables])
+            view = hall_view(event, hall.tables_of(event))
         for room in rooms:
             socketio.emit("hall", view, to=room)
 
