@@ -17,13 +17,14 @@ from companion.rules.state import BANK, Choice, Player, TableState
 
 @cache
 def seats_after(seats: int, active: int) -> tuple[int, ...]:
-    """The other seats from the roller's right: active-1, active-2, ... (RULES.md 1)."""
+    """The other seats from the roller's right: active-1, active-2, ... (RULES.md 1); cached
+    for the income of every roll."""
     return tuple((active - step) % seats for step in range(1, seats))
 
 
-def counter_clockwise(state: TableState) -> list[int]:
-    """The other seats from the roller's right: active-1, active-2, ... (RULES.md 1)."""
-    return list(seats_after(len(state.players), state.active))
+def counter_clockwise(state: TableState) -> tuple[int, ...]:
+    """`seats_after` for this table's roller."""
+    return seats_after(len(state.players), state.active)
 
 
 @dataclass(frozen=True, slots=True)
