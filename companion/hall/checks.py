@@ -52,6 +52,16 @@ def dice_mode(mode: Any) -> str:
     return str(mode)
 
 
+def hall_dice(dice: Any) -> tuple[int, int] | None:
+    """Dice rolled by hand in the hall, `[d1, d2]`; None when the server draws them."""
+    if dice is None:
+        return None
+    if not (isinstance(dice, list | tuple) and len(dice) == 2
+            and all(is_int(d) and 1 <= d <= 6 for d in dice)):
+        raise invalid("dice are two numbers from 1 to 6")
+    return int(dice[0]), int(dice[1])
+
+
 def event_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """The `settings` record of an event's changed dice mode and choice window."""
     data: dict[str, Any] = {}

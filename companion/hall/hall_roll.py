@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from companion.hall import checks
 from companion.hall import dice as hall_dice
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.play import commit, evolve, move_records, next_move_number
@@ -24,8 +25,10 @@ if TYPE_CHECKING:
 Records = list[tuple[str, dict[str, Any]]]
 
 
-def hall_roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None = None) -> dict[str, Any]:
-    """One roll for every running hall-mode table, committed in one transaction."""
+def hall_roll(hall: HallService, event_id: Any, dice: Any = None) -> dict[str, Any]:
+    """One roll for every running hall-mode table, committed in one transaction: with `dice`
+    rolled by hand in the hall, or drawn here."""
+    dice = checks.hall_dice(dice)
     with hall.lock:
         event = hall.event(event_id)
         event_records, (d1, d2), from_deck = draw(event, dice)

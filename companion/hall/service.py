@@ -18,14 +18,11 @@ from typing import Any
 
 from companion.hall import hall_roll, play, registry
 from companion.hall import pin as hall_pin
-from companion.hall.checks import ROLL_MODES, RULESETS, HallError, refusal
+from companion.hall.checks import HallError
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import rebuild_event, rebuild_table
 from companion.journal import Journal
 from companion.rules.catalog import Catalog, load_catalog
-
-# Names other modules import from here (the web layer, the printing bridge, the demo).
-__all__ = ["ROLL_MODES", "RULESETS", "Change", "HallError", "HallService", "refusal"]
 
 
 class HallService:
@@ -146,7 +143,7 @@ class HallService:
     def undo(self, table_id: Any) -> Table:
         return play.undo(self, table_id)
 
-    def hall_roll(self, event_id: Any, dice: tuple[int, int] | None = None) -> dict[str, Any]:
+    def hall_roll(self, event_id: Any, dice: Any = None) -> dict[str, Any]:
         return hall_roll.hall_roll(self, event_id, dice)
 
     def expire_choices(self, now: float | None = None) -> list[str]:

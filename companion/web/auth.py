@@ -10,11 +10,12 @@ from typing import Any
 from flask import current_app, request, session
 
 from companion.hall import HallError, HallService
+from companion.web import hall_service
 
 
 def service() -> HallService:
-    hall: HallService = current_app.extensions["hall"]
-    return hall
+    """The hall of the app that serves this request."""
+    return hall_service(current_app)
 
 
 def is_organizer_key(key: Any) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
-from companion.hall.service import ROLL_MODES, RULESETS
+from companion.hall.checks import ROLL_MODES, RULESETS
 from companion.web.auth import is_organizer_key, service
 from companion.web.errors import message_page
 from companion.web.i18n import current_language

@@ -15,7 +15,8 @@ from flask import request, session
 from flask_socketio import ConnectionRefusedError, emit, join_room
 
 from companion.hall import HallError, HallService
-from companion.hall.service import Change, refusal
+from companion.hall.checks import refusal
+from companion.hall.model import Change
 from companion.hall.views import hall_view, seat_view, seat_views
 from companion.web import socketio
 from companion.web.auth import is_organizer_key, service
