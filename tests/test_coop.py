@@ -27,7 +27,7 @@ from companion.rules.coop_state import (
 from companion.rules.errors import RuleError
 from companion.rules.events import GameWon, TurnEnded
 from companion.rules.moves import Build, EndTurn, Roll
-from companion.rules.state import BANK, Phase
+from companion.rules.state import BANK, Phase, new_table
 
 ROW = "ranch mine forest cafe"
 LANDMARKS = " ".join(f"+{lm}" for lm in CATALOG.landmarks)
@@ -189,6 +189,13 @@ def test_rule16_an_extra_turn_comes_before_the_assessor():
 
 
 # ---------------------------------------------------------------- RULES.md 17
+
+
+def test_rule17_a_new_coop_table_is_one_where_the_bank_pays():
+    """The builder `coop` sets this itself: check the table the hall starts does too."""
+    start = new_coop_table(CATALOG, ("A", "B"))
+    assert start.table.bank_pays_players and start.ruleset == "machi-koro-coop"
+    assert not new_table(CATALOG, ("A", "B")).bank_pays_players
 
 
 def test_rule17_the_bank_pays_a_cafe():

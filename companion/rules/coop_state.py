@@ -176,4 +176,5 @@ def new_coop_table(
     if len(names) != SEATS:
         raise RuleError(f"the co-op game seats {SEATS} players, not {len(names)}")
     table = new_table(catalog, names, ruleset=RULESET)
-    return CoopState(replace(table, supply=frozen_counts({})), stake=check_assessor_coins(stake))
+    table = replace(table, supply=frozen_counts({}), bank_pays_players=True)
+    return CoopState(table, stake=check_assessor_coins(stake))

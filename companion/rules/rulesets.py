@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules import codec, coop, coop_codec, coop_evolve, engine, evolve, options
+from companion.rules.assessor import ASSESSOR_COINS
 from companion.rules.catalog import Catalog
 from companion.rules.coop_state import RULESET as COOP
 from companion.rules.coop_state import SEATS as COOP_SEATS
@@ -58,7 +59,7 @@ def _coop_options(raw: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(raw) - {"assessor_coins"})
     if unknown:
         raise BadOptions(f"the co-op game's only option is assessor_coins, not {unknown!r}")
-    return {"assessor_coins": check_assessor_coins(raw.get("assessor_coins", 13))}
+    return {"assessor_coins": check_assessor_coins(raw.get("assessor_coins", ASSESSOR_COINS))}
 
 
 BASE = Ruleset(
@@ -84,7 +85,7 @@ COOP_RULESET = Ruleset(
     seats=lambda _catalog: (COOP_SEATS, COOP_SEATS),
     options=_coop_options,
     start=lambda catalog, names, opts: new_coop_table(
-        catalog, names, stake=opts.get("assessor_coins", 13)),
+        catalog, names, stake=opts.get("assessor_coins", ASSESSOR_COINS)),
     deal=coop.deal,
     decide=coop.decide,
     evolve_all=coop_evolve.evolve_all,

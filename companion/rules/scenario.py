@@ -15,6 +15,8 @@ from typing import Any
 from companion.rules import assessor
 from companion.rules.activation import has_effect
 from companion.rules.catalog import Catalog, load_catalog
+from companion.rules.coop_state import RULESET as COOP
+from companion.rules.coop_state import SEATS as COOP_SEATS
 from companion.rules.engine import decide, default_move
 from companion.rules.errors import RuleError
 from companion.rules.events import CoinsTransferred, Event
@@ -22,8 +24,7 @@ from companion.rules.evolve import replay
 from companion.rules.moves import DeclineSwap, Move, Roll, SwapEstablishments, TargetTvStation
 from companion.rules.state import BANK, Choice, Phase, Player, TableState, frozen_counts
 
-TABLE_RULESETS = ("machi-koro", "machi-koro-coop")
-COOP = "machi-koro-coop"
+TABLE_RULESETS = ("machi-koro", COOP)
 _KINDS = {int: "a whole number", str: "text", list: "a list", dict: "an object",
           bool: "true or false"}
 
@@ -82,7 +83,7 @@ def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableStat
     """The table a scenario describes, checked field by field, and the dice that count."""
     coop = scenario["ruleset"] == COOP
     raw_players = _field(scenario, "players", list)
-    low, high = (2, 2) if coop else (catalog.players_min, catalog.players_max)
+    low, high = (COOP_SEATS, COOP_SEATS) if coop else (catalog.players_min, catalog.players_max)
     if not low <= len(raw_players) <= high:
         game = "the co-op game" if coop else "a table"
         raise ScenarioError(f"players: {game} has {low} to {high} players, not {len(raw_players)}")

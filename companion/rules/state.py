@@ -102,5 +102,4 @@ def new_table(
         bank=catalog.bank_coins - catalog.starting_coins * len(names),
         supply=supply,
         active=first,
-        bank_pays_players=ruleset == "machi-koro-coop",
     )
