@@ -14,7 +14,10 @@ Fixtures:
 - `snap(page, name)`: a screenshot in artifacts/screenshots/NAME.png, checked not blank.
 
 Helpers: `join_seat(context, hall, join_path)` opens a QR card's link like a phone and waits
-until it is connected; `fetch(url)` is a plain GET: (status, text).
+until it is connected; `open_hall(screen, hall, event_id)` the projector and
+`console_page(screen, hall)` the signed-in organizer console, both connected;
+`contrast_problems(page, scheme)` the text under WCAG AA contrast (contrast.js) once the colour
+scheme has settled; `fetch(url)` is a plain GET: (status, text).
 """
 
 from __future__ import annotations
@@ -31,9 +34,11 @@ from urllib.parse import urlsplit
 import pytest
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
-from serverproc import REPO, ServerProcess, http_json
+from serverproc import REPO, ServerProcess, http_json, organizer_key
 
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
+CONTRAST_PROBLEMS = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
+COOP = "machi-koro-coop"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PHONE = {"width": 360, "height": 640}
 
@@ -51,9 +56,7 @@ class Hall:
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        match = re.search(r"organizer: \S+key=(\S+)", server.log_tail())
-        assert match, server.log_tail()
-        self.key = match.group(1)
+        self.key = organizer_key(server)
 
     @property
     def url(self) -> str:
@@ -78,6 +81,22 @@ class Hall:
             self.api("POST", f"/api/tables/{table['id']}/start")
             made.append(table)
         return {"id": event["id"], "tables": made}
+
+    def coop_event(self, name: str, players: tuple[str, str] = ("Ana", "Ben"),
+                   table_name: str = "Pair", **extra: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """An event with one started co-op table (hall roll); answers the event and the API's
+        table answer with seats and join paths. `extra`: more table settings (assessor_coins)."""
+        event = self.api("POST", "/api/events", {"name": name}, expect=201)
+        table = self.api("POST", f"/api/events/{event['id']}/tables",
+                         {"name": table_name, "players": list(players), "ruleset": COOP,
+                          "roll_mode": "hall", **extra}, expect=201)
+        self.api("POST", f"/api/tables/{table['id']}/start")
+        return event, table
+
+    def first_table(self, event_id: str) -> dict[str, Any]:
+        """The hall view's summary of an event's first table (docs/api.md)."""
+        summary: dict[str, Any] = self.api("GET", f"/api/events/{event_id}")["tables"][0]
+        return summary
 
     def roll(self, event_id: str, dice: tuple[int, int]) -> dict[str, Any]:
         answer: dict[str, Any] = self.api("POST", f"/api/events/{event_id}/roll", {"dice": list(dice)})
@@ -229,6 +248,34 @@ def join_seat(context: BrowserContext, hall: Hall, join_path: str) -> Page:
     expect(page).to_have_url(re.compile(r"/play$"))
     expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
     return page
+
+
+def open_hall(screen: Callable[..., BrowserContext], hall: Hall, event_id: str,
+              width: int = 1920, height: int = 1080, locale: str = "en-US") -> Page:
+    """The hall projector of an event, connected."""
+    page = screen(width, height, locale=locale).new_page()
+    page.goto(f"{hall.url}/hall/{event_id}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    return page
+
+
+def console_page(screen: Callable[..., BrowserContext], hall: Hall, lang: str = "en",
+                 width: int = 1280) -> Page:
+    """The organizer console, signed in by the key link, in `lang`, live."""
+    page = screen(width, 900).new_page()
+    page.goto(f"{hall.url}/organizer?key={hall.key}")
+    if lang != "en":
+        page.goto(f"{hall.url}/organizer?lang={lang}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    return page
+
+
+def contrast_problems(page: Page, scheme: str) -> list[str]:
+    """The texts of the page below WCAG AA contrast in `scheme` (contrast.js)."""
+    page.emulate_media(color_scheme=scheme)
+    page.wait_for_timeout(600)  # Pico eases colours in over 0.2 s: measure the settled ones
+    problems: list[str] = page.evaluate(CONTRAST_PROBLEMS)
+    return problems
 
 
 def fetch(url: str) -> tuple[int, str]:

@@ -7,22 +7,13 @@ journal view, a second device signs in by PIN, and the console in Hebrew is righ
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from browser.conftest import CONTRAST_PROBLEMS, console_page, contrast_problems
+
 PLAYERS = ["Ann", "Ben", "<b>x</b>"]  # the third name must show as text, never as markup
 PIN = "402913"
-CONTRAST_PROBLEMS = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
-
-
-def console_page(screen, hall_server, lang: str = "en", width: int = 1280) -> Page:
-    page = screen(width, 900).new_page()
-    page.goto(f"{hall_server.url}/organizer?key={hall_server.key}")
-    if lang != "en":
-        page.goto(f"{hall_server.url}/organizer?lang={lang}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
-    return page
 
 
 def card(page: Page):
@@ -174,7 +165,5 @@ def test_console_text_contrast_is_at_least_wcag_aa(screen, hall_server):
     assert any(problem.startswith('P. "low"') for problem in page.evaluate(CONTRAST_PROBLEMS))
     page.evaluate("document.getElementById('probe').remove()")
     for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        page.wait_for_timeout(600)  # Pico eases colours in over 0.2 s: measure the settled ones
-        problems = page.evaluate(CONTRAST_PROBLEMS)
+        problems = contrast_problems(page, scheme)
         assert not problems, f"{scheme}:\n" + "\n".join(problems)

@@ -4,20 +4,9 @@ checker the console test uses."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from browser.conftest import join_seat
-
-CONTRAST_PROBLEMS = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
-
-
-def settled_problems(page, scheme: str) -> list[str]:
-    page.emulate_media(color_scheme=scheme)
-    page.wait_for_timeout(600)  # Pico eases colours in over 0.2 s: measure the settled ones
-    problems: list[str] = page.evaluate(CONTRAST_PROBLEMS)
-    return problems
+from browser.conftest import contrast_problems, join_seat, open_hall
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -26,16 +15,14 @@ def test_contrast_phone_after_a_roll_is_at_least_wcag_aa(phone, hall_server, sch
     page = join_seat(phone(), hall_server, event["tables"][0]["seats"][0]["join_path"])
     hall_server.roll(event["id"], (2, 5))  # Ann's Bakery: an income line in the breakdown
     page.get_by_text("+1 Bakery").wait_for()
-    problems = settled_problems(page, scheme)
+    problems = contrast_problems(page, scheme)
     assert not problems, "\n".join(problems)
 
 
 def test_contrast_hall_screen_is_at_least_wcag_aa(screen, hall_server):
     event = hall_server.create_event("Contrast hall", [("T", ["Ann", "Ben"], "hall")])
     hall_server.roll(event["id"], (3, 4))
-    page = screen().new_page()
-    page.goto(f"{hall_server.url}/hall/{event['id']}")
-    page.locator("#connection[data-state='connected']").wait_for()
+    page = open_hall(screen, hall_server, event["id"])
     page.locator("#tiles").get_by_text("Ann").first.wait_for()
-    problems = settled_problems(page, "dark")
+    problems = contrast_problems(page, "dark")
     assert not problems, "\n".join(problems)

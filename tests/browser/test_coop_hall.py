@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from browser.conftest import COOP, console_page, contrast_problems, open_hall
 from browser.conftest import join_seat as join
-from browser.test_console import console_page
-from browser.test_contrast import settled_problems
 from companion.rules.catalog import load_catalog
 
 CATALOG = load_catalog()
-COOP = "machi-koro-coop"
 LANDMARKS = sorted(CATALOG.landmarks, key=lambda lm: CATALOG.landmarks[lm].cost)  # Radio Tower last
 
 # Counts how many of the assessor's steps are shown each time the tiles change, so the test
@@ -31,26 +29,6 @@ RECORD_STEPS = """() => {
     if (window.shownSteps.at(-1) !== now()) window.shownSteps.push(now());
   }).observe(document.getElementById('tiles'), { childList: true, subtree: true });
 }"""
-
-
-def coop_event(hall, name: str, **extra):
-    event = hall.api("POST", "/api/events", {"name": name}, expect=201)
-    table = hall.api("POST", f"/api/events/{event['id']}/tables",
-                     {"name": "Pair", "players": ["Ana", "Ben"], "ruleset": COOP,
-                      "roll_mode": "hall", **extra}, expect=201)
-    hall.api("POST", f"/api/tables/{table['id']}/start")
-    return event, table
-
-
-def summary(hall, event) -> dict:
-    return hall.api("GET", f"/api/events/{event['id']}")["tables"][0]
-
-
-def open_hall(screen, hall, event, locale: str = "en-US") -> Page:
-    page = screen(1920, 1080, locale=locale).new_page()
-    page.goto(f"{hall.url}/hall/{event['id']}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
-    return page
 
 
 def coop_tile(page: Page):
@@ -86,12 +64,12 @@ def font_px(locator) -> float:
 
 
 def test_coop_hall_tile_plays_the_assessors_turn_step_by_step(screen, hall_server, snap):
-    event, _ = coop_event(hall_server, "Co-op hall")
+    event, _ = hall_server.coop_event("Co-op hall")
     trio = hall_server.api("POST", f"/api/events/{event['id']}/tables",
                            {"name": "Trio", "players": ["Cy", "Di", "Ed"], "roll_mode": "hall"},
                            expect=201)
     hall_server.api("POST", f"/api/tables/{trio['id']}/start")
-    page = open_hall(screen, hall_server, event)
+    page = open_hall(screen, hall_server, event["id"])
     tile = coop_tile(page)
     expect(tile.locator(".seats li")).to_have_count(2)
     expect(tile.locator(".seats li").first).to_contain_text("Ana")
@@ -106,7 +84,7 @@ def test_coop_hall_tile_plays_the_assessors_turn_step_by_step(screen, hall_serve
     expect(tile.locator(".state")).to_have_text("Ben may build")
     hall_server.roll(event["id"], (5, 1))  # Ben's turn closes: the round ends, the assessor plays
     expect(tile.locator(".state")).to_have_text("The assessor is playing…")
-    coop = summary(hall_server, event)["coop"]
+    coop = hall_server.first_table(event["id"])["coop"]
     steps = coop["last_assessor_turn"]["steps"]
     assert len(steps) >= 2, "a first turn is a tax and a reshuffle, or two draws"
     expect(tile.locator(".coop-steps li.shown")).to_have_count(len(steps), timeout=15_000)
@@ -135,15 +113,14 @@ def test_coop_hall_tile_plays_the_assessors_turn_step_by_step(screen, hall_serve
     assert font_px(tile.locator(".assessor .sought .big")) >= 48
     snap(page, "hall-coop-turn")
 
-    hebrew = open_hall(screen, hall_server, event, locale="he-IL")
+    hebrew = open_hall(screen, hall_server, event["id"], locale="he-IL")
     expect(hebrew.locator("html")).to_have_attribute("dir", "rtl")
     expect(coop_tile(hebrew).locator(".assessor .sought")).to_have_text(
         f"הערך המבוקש הבא: {assessor['sought']}")
     expect(coop_tile(hebrew).locator(".coop-steps li.shown")).to_have_count(len(steps))  # at once
     snap(hebrew, "hall-coop-he")
 
-    small = screen(1280, 720).new_page()  # the smaller projector: the same layout, nothing cut
-    small.goto(f"{hall_server.url}/hall/{event['id']}")
+    small = open_hall(screen, hall_server, event["id"], 1280, 720)  # the same layout, nothing cut
     expect(coop_tile(small).locator(".coop-steps li.shown")).to_have_count(len(steps))
     size = small.evaluate("[document.documentElement.scrollWidth, "
                           "document.documentElement.scrollHeight]")
@@ -168,17 +145,17 @@ def test_coop_hall_and_phones_show_a_game_won_together(phone, screen, hall_serve
     """The fastest honest win: the organizer gives each player the coins for all four landmarks
     (52), then each builds one a turn on the phone, cheapest first; four rounds, and the three
     assessor turns between them take at most 1 + 2 + 3 of its 13 coins."""
-    event, table = coop_event(hall_server, "Co-op win")
+    event, table = hall_server.coop_event("Co-op win")
     for seat in (0, 1):
         hall_server.api("POST", f"/api/tables/{table['id']}/adjust",
                         {"seat": seat, "amount": 60, "reason": "a quick game"})
     pair = [join(phone(), hall_server, seat["join_path"]) for seat in table["seats"]]
-    hall = open_hall(screen, hall_server, event)
+    hall = open_hall(screen, hall_server, event["id"])
     for landmark in LANDMARKS:
         for page in pair:
             hall_server.roll(event["id"], (3, 4))
             build_on_phone(page, landmark)
-    won = summary(hall_server, event)
+    won = hall_server.first_table(event["id"])
     assert won["coop"]["outcome"] == "won" and won["result"]["outcomes"] == ["won", "won"]
     for page in pair:
         banner = page.locator("#coop-outcome")
@@ -205,14 +182,14 @@ def test_coop_hall_and_phones_show_a_game_won_together(phone, screen, hall_serve
 
 
 def test_coop_hall_and_phone_say_why_the_game_was_lost(phone, screen, hall_server, snap):
-    event, table = coop_event(hall_server, "Co-op loss", assessor_coins=8)
+    event, table = hall_server.coop_event("Co-op loss", assessor_coins=8)
     ana = join(phone(), hall_server, table["seats"][0]["join_path"])
-    hall = open_hall(screen, hall_server, event)
+    hall = open_hall(screen, hall_server, event["id"])
     for _ in range(200):  # nobody builds or gives: the assessor pays until it cannot
-        if summary(hall_server, event)["coop"]["outcome"]:
+        if hall_server.first_table(event["id"])["coop"]["outcome"]:
             break
         hall_server.roll(event["id"], (4, 4))
-    coop = summary(hall_server, event)["coop"]
+    coop = hall_server.first_table(event["id"])["coop"]
     assert (coop["outcome"], coop["reason"]) == ("lost", "tax_unpaid")
     unpaid = coop["last_assessor_turn"]["steps"][-2]
     assert unpaid["result"] == "unpaid"
@@ -226,7 +203,7 @@ def test_coop_hall_and_phone_say_why_the_game_was_lost(phone, screen, hall_serve
     expect(ana.locator("#coop-outcome .headline")).to_have_text("You lost: the assessor could not pay a tax.")
     expect(ana.locator("#coop-outcome .detail")).to_have_text(why)
     expect(ana.locator("#status")).to_be_hidden()
-    problems = settled_problems(hall, "dark")
+    problems = contrast_problems(hall, "dark")
     assert not problems, "\n".join(problems)
     snap(hall, "hall-coop-lost")
     console = console_page(screen, hall_server)

@@ -12,23 +12,13 @@ from browser.conftest import join_seat as join
 from companion.rules.catalog import load_catalog
 
 CATALOG = load_catalog()
-
-COOP = "machi-koro-coop"
 LOSS = re.compile(r"You lost: the (assessor could not pay a tax|final round is over)\.")
 
 
 def coop_phones(phone, hall, name: str, **extra):
-    event = hall.api("POST", "/api/events", {"name": name}, expect=201)
-    table = hall.api("POST", f"/api/events/{event['id']}/tables",
-                     {"name": "Pair", "players": ["Ana", "Ben"], "ruleset": COOP,
-                      "roll_mode": "hall", **extra}, expect=201)
-    hall.api("POST", f"/api/tables/{table['id']}/start")
+    event, table = hall.coop_event(name, **extra)
     pages = [join(phone(), hall, seat["join_path"]) for seat in table["seats"]]
     return event, table, pages
-
-
-def summary(hall, event) -> dict:
-    return hall.api("GET", f"/api/events/{event['id']}")["tables"][0]
 
 
 def test_coop_phone_market_row_gift_and_the_assessors_turn(phone, hall_server, snap):
@@ -52,7 +42,7 @@ def test_coop_phone_market_row_gift_and_the_assessors_turn(phone, hall_server, s
                     {"seat": 0, "amount": 10, "reason": "enough for any card"})
     hall_server.roll(event["id"], (5, 1))  # Ana rolls 5: nothing pays, her build phase
     expect(ana.locator("#coop-market-note")).to_contain_text("Tap a card to buy it.")
-    row = summary(hall_server, event)["coop"]["market"]["row"]
+    row = hall_server.first_table(event["id"])["coop"]["market"]["row"]
     first = ana.locator("#coop-row button.build-card").first
     card = first.get_attribute("data-card")
     expect(first).to_be_enabled()
@@ -61,7 +51,7 @@ def test_coop_phone_market_row_gift_and_the_assessors_turn(phone, hall_server, s
     expect(ana.locator("#notice")).to_contain_text("Bought:")
     expect(ana.locator("#coop-row li")).to_have_count(4)
     expect(ana.locator("#coop-market-note")).to_have_text("Market deck 66 · discards 0")
-    after = summary(hall_server, event)
+    after = hall_server.first_table(event["id"])
     rest = row[:]
     del rest[len(rest) - 1 - rest[::-1].index(card)]  # the rightmost copy is bought
     assert after["coop"]["market"]["row"][1:] == rest, "the rest shifts right, a new card in"
@@ -75,7 +65,7 @@ def test_coop_phone_market_row_gift_and_the_assessors_turn(phone, hall_server, s
         draws = page.locator("#coop-steps li.tax, #coop-steps li.miss, "
                              "#coop-steps li.supplemental, #coop-steps li.unpaid")
         expect(draws.first).to_be_visible()
-    steps = summary(hall_server, event)["coop"]["last_assessor_turn"]["steps"]
+    steps = hall_server.first_table(event["id"])["coop"]["last_assessor_turn"]["steps"]
     expect(ben.locator("#coop-steps li")).to_have_count(len(steps))  # shown one after another
     snap(ben, "phone-coop-en")
 
@@ -83,10 +73,10 @@ def test_coop_phone_market_row_gift_and_the_assessors_turn(phone, hall_server, s
 def test_coop_phone_says_why_the_game_was_lost(phone, hall_server, snap):
     event, _, (ana, ben) = coop_phones(phone, hall_server, "Co-op loss", assessor_coins=8)
     for _ in range(300):  # nobody builds or gives: the assessor runs out of coins
-        if summary(hall_server, event)["coop"]["outcome"]:
+        if hall_server.first_table(event["id"])["coop"]["outcome"]:
             break
         hall_server.roll(event["id"], (4, 4))
-    coop = summary(hall_server, event)["coop"]
+    coop = hall_server.first_table(event["id"])["coop"]
     assert coop["outcome"] == "lost"
     for page in (ana, ben):
         expect(page.locator("#coop-outcome")).to_be_visible()
@@ -96,11 +86,7 @@ def test_coop_phone_says_why_the_game_was_lost(phone, hall_server, snap):
 
 
 def test_coop_phone_in_hebrew_and_dutch(phone, hall_server, snap):
-    event = hall_server.api("POST", "/api/events", {"name": "שיתופי"}, expect=201)
-    table = hall_server.api("POST", f"/api/events/{event['id']}/tables",
-                            {"name": "זוג", "players": ["ענת", "Ben"], "ruleset": COOP,
-                             "roll_mode": "hall"}, expect=201)
-    hall_server.api("POST", f"/api/tables/{table['id']}/start")
+    _, table = hall_server.coop_event("שיתופי", players=("ענת", "Ben"), table_name="זוג")
     page = join(phone(locale="he-IL"), hall_server, table["seats"][0]["join_path"])
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(page.locator("#coop-title")).to_have_text("גובה המסים")

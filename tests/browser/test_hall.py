@@ -11,18 +11,10 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from browser.conftest import fetch
+from browser.conftest import fetch, open_hall
 from browser.conftest import join_seat as join
 
 PLAYERS = ["Ann", "<b>x</b>", "Dana"]
-
-
-def open_hall(screen, hall, event_id: str, width: int = 1920, height: int = 1080,
-              locale: str = "en-US") -> Page:
-    page = screen(width, height, locale=locale).new_page()
-    page.goto(f"{hall.url}/hall/{event_id}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
-    return page
 
 
 def tile(page: Page, name: str):
