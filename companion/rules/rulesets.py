@@ -99,11 +99,7 @@ COOP_RULESET = Ruleset(
     event_kinds=frozenset(coop_codec.EVENT_KINDS),
 )
 
-REGISTRY: dict[str, Ruleset] = {}
-
-
-def register(ruleset: Ruleset) -> None:
-    REGISTRY[ruleset.name] = ruleset
+REGISTRY: Mapping[str, Ruleset] = {rules.name: rules for rules in (BASE, COOP_RULESET)}
 
 
 def ruleset(name: str) -> Ruleset:
@@ -113,7 +109,3 @@ def ruleset(name: str) -> Ruleset:
     except KeyError:
         known = ", ".join(REGISTRY)
         raise BadOptions(f"unknown ruleset {name!r} (known: {known})") from None
-
-
-register(BASE)
-register(COOP_RULESET)
