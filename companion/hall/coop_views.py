@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.hall.model import Move, Table
+from companion.hall.model import Move, Table, events_since_roll, parties
 from companion.rules.coop_events import (
     AssessorCardDrawn,
     AssessorCoinsTransferred,
@@ -15,7 +15,6 @@ from companion.rules.coop_events import (
     FinalRoundBegan,
 )
 from companion.rules.coop_state import RULESET, CoopState
-from companion.rules.events import DiceRolled
 
 
 def table_fields(table: Table) -> dict[str, Any]:
@@ -92,20 +91,10 @@ def _steps(move: Move) -> list[dict[str, Any]]:
 
 def assessor_entries(table: Table) -> list[dict[str, Any]]:
     """The assessor's coin movements since the latest roll (gifts, taxes), like `entries`."""
-    found: list[AssessorCoinsTransferred] = []
-    for move in reversed(table.moves):
-        for event in reversed(move.events):
-            if isinstance(event, DiceRolled) and not event.reroll:
-                return [_entry(table, e) for e in reversed(found)]
-            if isinstance(event, AssessorCoinsTransferred):
-                found.append(event)
-    return [_entry(table, e) for e in reversed(found)]
+    return [_entry(table, e) for e in events_since_roll(table)
+            if isinstance(e, AssessorCoinsTransferred)]
 
 
 def _entry(table: Table, event: AssessorCoinsTransferred) -> dict[str, Any]:
-    def party(account: int | str) -> str:
-        return account if isinstance(account, str) else table.seats[account].name
-
-    return {"from": party(event.source), "to": party(event.target), "from_seat": event.source,
-            "to_seat": event.target, "amount": event.amount, "card": event.card,
-            "kind": event.kind}
+    return {**parties(table, event.source, event.target), "amount": event.amount,
+            "card": event.card, "kind": event.kind}

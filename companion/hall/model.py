@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.coop_state import CoopState
-from companion.rules.events import Event
+from companion.rules.events import DiceRolled, Event
 from companion.rules.state import Phase, TableState
 
 
@@ -85,6 +85,26 @@ class Change:
 
     tables: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
+
+
+def events_since_roll(table: Table) -> list[Event]:
+    """The table's events from its latest roll (not a reroll) on, or all of them before any
+    roll: what the screens show as the last roll's coin movements."""
+    found: list[Event] = []
+    for move in reversed(table.moves):
+        for event in reversed(move.events):
+            found.append(event)
+            if isinstance(event, DiceRolled) and not event.reroll:
+                return found[::-1]
+    return found[::-1]
+
+
+def parties(table: Table, source: int | str, target: int | str) -> dict[str, Any]:
+    """A ledger entry's two parties by account (a seat, "bank", "assessor") and by name."""
+    def name(account: int | str) -> str:
+        return account if isinstance(account, str) else table.seats[account].name
+
+    return {"from": name(source), "to": name(target), "from_seat": source, "to_seat": target}
 
 
 def table_changed(table: Table) -> Change:

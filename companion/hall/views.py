@@ -7,10 +7,10 @@ import time
 from typing import Any
 
 from companion.hall import coop_views
-from companion.hall.model import HallEvent, Table
+from companion.hall.model import HallEvent, Table, events_since_roll, parties
 from companion.rules.catalog import Catalog
 from companion.rules.codec import encode_event, wire_move
-from companion.rules.events import CoinsAdjusted, CoinsTransferred, DiceRolled, Event
+from companion.rules.events import CoinsAdjusted, CoinsTransferred
 from companion.rules.moves import ChooseDice, Roll
 from companion.rules.options import legal_moves
 from companion.rules.state import BANK, Phase
@@ -23,28 +23,16 @@ def table_header(table: Table) -> dict[str, Any]:
 
 def last_roll_entries(table: Table) -> list[dict[str, Any]]:
     """The coin movements since the latest roll (income, payments, builds, corrections)."""
-    collected: list[Event] = []
-    for move in reversed(table.moves):
-        for event in reversed(move.events):
-            collected.append(event)
-            if isinstance(event, DiceRolled) and not event.reroll:
-                return [entry_json(table, e) for e in reversed(collected)
-                        if isinstance(e, CoinsTransferred | CoinsAdjusted)]
-    return [entry_json(table, e) for e in reversed(collected)
+    return [entry_json(table, e) for e in events_since_roll(table)
             if isinstance(e, CoinsTransferred | CoinsAdjusted)]
 
 
 def entry_json(table: Table, event: CoinsTransferred | CoinsAdjusted) -> dict[str, Any]:
-    def party(account: int | str) -> str:
-        return BANK if account == BANK else table.seats[int(account)].name
-
     if isinstance(event, CoinsAdjusted):
         source, target = (BANK, event.seat) if event.amount > 0 else (event.seat, BANK)
-        return {"from": party(source), "to": party(target), "from_seat": source,
-                "to_seat": target, "amount": abs(event.amount), "card": "adjustment",
+        return {**parties(table, source, target), "amount": abs(event.amount), "card": "adjustment",
                 "copies": 0, "mall_bonus": 0, "forgiven": 0, "reason": event.reason}
-    return {"from": party(event.source), "to": party(event.target), "from_seat": event.source,
-            "to_seat": event.target, "amount": event.amount, "card": event.card,
+    return {**parties(table, event.source, event.target), "amount": event.amount, "card": event.card,
             "copies": event.copies, "mall_bonus": event.mall_bonus, "forgiven": event.forgiven}
 
 
