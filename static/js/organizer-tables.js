@@ -12,11 +12,7 @@ const STATUS = {
   ended: () => t("Ended"),
 };
 const ROLL_MODE = { hall: () => t("hall roll"), own: () => t("own roll") };
-const WAITING = {
-  reroll: () => t("waiting for a reroll choice"),
-  tv_station: () => t("waiting for a TV Station target"),
-  business_center: () => t("waiting for a Business Center swap"),
-};
+const ASKING_CARD = { reroll: "radio_tower" }; // a table's `waiting` is the card that asks, but for a reroll
 const PURPOSE = { stake: () => t("stake"), gift: () => t("gift") }; // co-op coins not for a card
 
 function setText(root, selector, text) {
@@ -107,8 +103,10 @@ export class TableCards {
       return won ? t("Game over: the players won together.") : t("Game over: the players lost.");
     }
     const dice = table.dice && table.dice.length ? ` ${t("Dice: {dice}.", { dice: table.dice.join(" + ") })}` : "";
-    const waiting = table.waiting && WAITING[table.waiting] ? ` ${WAITING[table.waiting]()}.` : "";
-    return t("Turn {turn}: {name} is active.", { turn: table.turn, name: table.active_name || "" }) + dice + waiting;
+    const name = table.active_name || "";
+    const card = table.waiting && this.cardName(ASKING_CARD[table.waiting] ?? table.waiting);
+    const waiting = card ? ` ${t("{name} is choosing: {card}", { name, card })}.` : "";
+    return t("Turn {turn}: {name} is active.", { turn: table.turn, name }) + dice + waiting;
   }
 
   drawPlayers(node, table, seats) {

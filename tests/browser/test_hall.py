@@ -11,7 +11,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from browser.conftest import fetch, open_hall
+from browser.conftest import console_page, fetch, open_hall
 from browser.conftest import join_seat as join
 
 PLAYERS = ["Ann", "<b>x</b>", "Dana"]
@@ -80,6 +80,10 @@ def test_hall_tile_shows_who_is_choosing_with_the_time_left(phone, screen, hall_
     state = tile(hall, "Table 1").locator(".state")
     expect(state).to_contain_text("Ann is choosing: TV Station")
     expect(state.locator(".timer")).to_have_text(re.compile(r"^(90|89|88|87|86|85) s$"))
+    console = console_page(screen, hall_server)  # the console says it in the same words
+    console.locator("#event-select").select_option(label="Choice")
+    expect(console.locator(".table-card .turn").first).to_have_text(
+        "Turn 4: Ann is active. Dice: 6. Ann is choosing: TV Station.")
     ann.locator("#prompt button", has_text="Dana").tap()
     expect(state).to_have_text("Ann may build")
     expect(tile(hall, "Table 1").locator(".paid")).to_contain_text("Dana paid 3 to Ann, TV Station")
