@@ -67,7 +67,7 @@ def draw(event: HallEvent, dice: tuple[int, int] | None) -> tuple[Records, tuple
         deck = hall_dice.shuffled_deck()
         records.append(("deck_shuffled", {"deck": deck}))
     if dice is None:
-        d1, d2 = deck[0] if from_deck else hall_dice.roll_two()
+        d1, d2 = deck[0] if from_deck else hall_dice.roll(2)
     else:
         d1, d2 = dice
     return records, (d1, d2), from_deck

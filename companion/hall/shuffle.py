@@ -1,13 +1,16 @@
-"""Card shuffles for the rules' dealer inputs: an unpredictable order (`secrets`), recorded in
-the journal by the events that use it."""
+"""Shuffles drawn by the service: the rules' dealer input (card decks) and the balanced dice deck,
+in an unpredictable order (`secrets`), recorded in the journal by the events that use them."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
-def secure_shuffle(cards: Sequence[str]) -> tuple[str, ...]:
+def secure_shuffle(cards: Sequence[T]) -> tuple[T, ...]:
     """The same cards in an unpredictable order (Fisher-Yates with `secrets.randbelow`)."""
     order = list(cards)
     for i in range(len(order) - 1, 0, -1):
