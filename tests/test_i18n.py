@@ -11,7 +11,7 @@ import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from companion.web import create_app, hall_service
+from companion.web import hall_service
 from companion.web.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs, merged_catalog, po_files
 
 REPO = Path(__file__).resolve().parents[1]
@@ -115,16 +115,9 @@ def test_i18n_compile_merges_areas_into_one_mo(tmp_path):
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True,
-                      "I18N_CACHE": str(tmp_path / "i18n")})
-    yield app
-    hall_service(app).journal.close()
-
-
-@pytest.fixture
-def http(app):
-    return app.test_client()
+def app_config(tmp_path):
+    """The conftest app, with its compiled catalogs in the test's own folder."""
+    return {"I18N_CACHE": str(tmp_path / "i18n")}
 
 
 def html_tag(page: str) -> str:

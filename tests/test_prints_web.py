@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_companion
+from conftest import api, run_companion
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
@@ -22,16 +22,9 @@ from serverproc import ServerProcess, http_json
 from test_printing import decode, page_texts, rasterise
 
 from companion.hall.demo import create_demo
-from companion.web import create_app, hall_service
+from companion.web import hall_service
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Any:
-    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
-    yield app
-    hall_service(app).journal.close()
 
 
 @pytest.fixture
@@ -40,8 +33,8 @@ def demo(app: Any) -> dict[str, Any]:
 
 
 def get(app: Any, path: str, key: str | None = None, **kwargs: Any) -> Any:
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
-    return app.test_client().get(path, headers=headers, **kwargs)
+    """A GET from a browser of its own, with the organizer's `key` as its bearer (None: none)."""
+    return api(app.test_client(), key, "get", path, **kwargs)
 
 
 @pytest.mark.parametrize("kind", KINDS)
