@@ -69,6 +69,9 @@ export function activation(numbers) {
   return sorted.join(", ");
 }
 
+// A hall roll in words, for the projector's announcement and the console: "Roll 3: 2 and 5, total 7."
+export const rollWords = (n, [d1, d2]) => t("Roll {n}: {d1} and {d2}, total {sum}.", { n, d1, d2, sum: d1 + d2 });
+
 // A request id for a move: random, made up by the phone (crypto.randomUUID needs HTTPS).
 export function requestId() {
   const bytes = crypto.getRandomValues(new Uint8Array(12));

@@ -3,7 +3,7 @@
 // hall's rolls against the two-dice curve. The view embedded in the page draws at once.
 
 import { t } from "./i18n.js";
-import { bdi, die, fill, h, num, showConnection, signed, tx } from "./dom.js";
+import { bdi, die, fill, h, num, rollWords, showConnection, signed, tx } from "./dom.js";
 import { coopTile, followAssessor } from "./hall-coop.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
@@ -56,7 +56,7 @@ function drawRoll(animate) {
   const [d1, d2] = rolls[rolls.length - 1];
   const final = () => {
     fill(box, die(d1, "big"), die(d2, "big"), h("span", { class: "sum" }, "= ", num(d1 + d2)));
-    $("announce").textContent = t("Roll {n}: {d1} and {d2}, total {sum}.", { n: rolls.length, d1, d2, sum: d1 + d2 });
+    $("announce").textContent = rollWords(rolls.length, [d1, d2]);
   };
   if (!animate || reducedMotion) {
     final();

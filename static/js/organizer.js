@@ -3,6 +3,7 @@
 // `organizer` Socket.IO room. Everything shown is drawn from the server's answers.
 
 import { lang, t } from "./i18n.js";
+import { rollWords } from "./dom.js";
 import { call, explain } from "./organizer-api.js";
 import { drawAudit, TableCards } from "./organizer-tables.js";
 
@@ -130,8 +131,7 @@ function drawRoll(rolls) {
     line.textContent = t("No hall roll yet.");
     return;
   }
-  const [d1, d2] = rolls[rolls.length - 1];
-  const text = t("Roll {n}: {d1} and {d2}, together {sum}.", { n: rolls.length, d1, d2, sum: d1 + d2 });
+  const text = rollWords(rolls.length, rolls[rolls.length - 1]);
   if (line.textContent !== text) line.textContent = text;
 }
 
@@ -141,10 +141,7 @@ async function rollForTheHall() {
   $("roll-button").disabled = true;
   try {
     const answer = await act("POST", `/api/events/${encodeURIComponent(state.eventId)}/roll`, {});
-    if (answer) {
-      const [d1, d2] = answer.dice;
-      $("last-roll").textContent = t("Roll {n}: {d1} and {d2}, together {sum}.", { n: answer.roll, d1, d2, sum: d1 + d2 });
-    }
+    if (answer) $("last-roll").textContent = rollWords(answer.roll, answer.dice);
   } finally {
     state.rolling = false;
     $("roll-button").disabled = false;
