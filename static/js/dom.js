@@ -78,14 +78,22 @@ export function requestId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// The connection badge of a page: connecting, connected, reconnecting or refused.
-export function showConnection(badge, state) {
+// A page's connection badge follows its socket: connecting, connected, reconnecting, or refused
+// (the server turned the page away: `refused(error)` says why where the page can).
+export function followConnection(socket, badge, refused = () => {}) {
   const words = {
-    connecting: t("Connecting…"),
     connected: t("Connected"),
     reconnecting: t("Reconnecting…"),
     refused: t("Not connected"),
   };
-  badge.dataset.state = state;
-  badge.textContent = words[state];
+  const show = (state) => {
+    badge.dataset.state = state;
+    badge.textContent = words[state];
+  };
+  socket.on("connect", () => show("connected"));
+  socket.on("disconnect", () => show("reconnecting"));
+  socket.on("connect_error", (error) => {
+    show(socket.active ? "reconnecting" : "refused");
+    if (!socket.active) refused(error);
+  });
 }

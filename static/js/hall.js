@@ -3,7 +3,7 @@
 // hall's rolls against the two-dice curve. The view embedded in the page draws at once.
 
 import { t } from "./i18n.js";
-import { bdi, die, fill, h, num, rollWords, showConnection, signed, tx } from "./dom.js";
+import { bdi, die, fill, followConnection, h, num, rollWords, signed, tx } from "./dom.js";
 import { coopTile, followAssessor } from "./hall-coop.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
@@ -22,10 +22,7 @@ let page = 0;
 // ------------------------------------------------------------------ connection
 
 const socket = io({ auth: { hall: data.event }, reconnectionDelayMax: 3000 });
-const badge = $("connection");
-socket.on("connect", () => showConnection(badge, "connected"));
-socket.on("disconnect", () => showConnection(badge, "reconnecting"));
-socket.on("connect_error", () => showConnection(badge, socket.active ? "reconnecting" : "refused"));
+followConnection(socket, $("connection"));
 socket.on("hall", (next) => receive(next));
 
 // A projector should not fall asleep (only where the browser allows it: secure contexts).

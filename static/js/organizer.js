@@ -3,7 +3,7 @@
 // `organizer` Socket.IO room. Everything shown is drawn from the server's answers.
 
 import { lang, t } from "./i18n.js";
-import { rollWords } from "./dom.js";
+import { followConnection, rollWords } from "./dom.js";
 import { call, explain } from "./organizer-api.js";
 import { drawAudit, TableCards } from "./organizer-tables.js";
 
@@ -310,13 +310,9 @@ async function loadAudit(card) {
 // ------------------------------------------------------------------ live updates
 
 function connect() {
-  const badge = $("connection");
-  const show = (key, text) => { badge.dataset.state = key; badge.textContent = text; };
   // eslint-disable-next-line no-undef
   const socket = io({ auth: { organizer: true }, transports: ["websocket", "polling"] });
-  socket.on("connect", () => show("online", t("Live")));
-  socket.on("disconnect", () => show("offline", t("Reconnecting…")));
-  socket.on("connect_error", () => show("offline", t("Reconnecting…")));
+  followConnection(socket, $("connection"));
   socket.on("hall", (view) => {
     knowEvent(view.event);
     if (String(view.event.id) === state.eventId) draw(view);

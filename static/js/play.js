@@ -2,7 +2,7 @@
 // page draws at once; Socket.IO sends a complete one on every (re)connect and after every change.
 
 import { refusal, t } from "./i18n.js";
-import { activation, bdi, die, fill, h, num, requestId, showConnection, signed, tx } from "./dom.js";
+import { activation, bdi, die, fill, followConnection, h, num, requestId, signed, tx } from "./dom.js";
 import { confirmWith } from "./feedback.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
@@ -19,17 +19,7 @@ let pending = null; // the card waiting for the build confirmation
 // ------------------------------------------------------------------ connection
 
 const socket = io({ reconnectionDelayMax: 3000 });
-const badge = $("connection");
-socket.on("connect", () => showConnection(badge, "connected"));
-socket.on("disconnect", () => showConnection(badge, "reconnecting"));
-socket.on("connect_error", (error) => {
-  if (socket.active) {
-    showConnection(badge, "reconnecting");
-  } else {
-    showConnection(badge, "refused");
-    notify(refusal("seat/unknown_token", error.message));
-  }
-});
+followConnection(socket, $("connection"), (error) => notify(refusal("seat/unknown_token", error.message)));
 socket.on("view", (next) => receive(next));
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && !socket.connected) socket.connect();

@@ -266,7 +266,7 @@ def console_page(screen: Callable[..., BrowserContext], hall: Hall, lang: str = 
     page.goto(f"{hall.url}/organizer?key={hall.key}")
     if lang != "en":
         page.goto(f"{hall.url}/organizer?lang={lang}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
     return page
 
 

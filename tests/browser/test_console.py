@@ -131,7 +131,7 @@ def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_se
     second.get_by_label("Or enter the organizer's PIN").fill(PIN)
     second.get_by_role("button", name="Sign in").click()
     expect(second.get_by_role("heading", name="Organizer console")).to_be_visible()
-    expect(second.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(second.locator("#connection")).to_have_attribute("data-state", "connected")
     expect(card(second).locator(".table-name")).to_have_text("Table 1")
 
 
