@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import threading
 import time
@@ -22,6 +23,7 @@ from serverproc import ServerProcess, http_json
 from test_printing import decode, page_texts, rasterise
 
 from companion.hall.demo import create_demo
+from companion.server import lan_addresses
 from companion.web import hall_service
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
@@ -59,6 +61,24 @@ def test_prints_join_cards_carry_the_seat_urls_of_the_request_host(
     assert Counter(url for url in found if url.startswith("http")) == Counter(
         f"http://192.168.1.50:5000/j/{seat['token']}" for seat in demo["seats"])
     assert "WIFI:T:WPA;S:HallNet;P:pw;;" in found
+
+
+def test_prints_cards_console_and_hall_screen_send_phones_to_one_address(
+        app: Any, demo: dict[str, Any], tmp_path: Path) -> None:
+    """The console opened on the server's own laptop (localhost): the printed cards, the
+    console's join links and the hall screen's QR code all send phones to the same address,
+    the laptop's LAN address when it has one (cards once carried localhost)."""
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("needs poppler-utils")
+    key, laptop = demo["organizer_key"], {"base_url": "http://localhost:5000"}
+    base = f"http://{(lan_addresses() or ['localhost'])[0]}:5000"
+    page = get(app, "/hall/1", **laptop).get_data(as_text=True)
+    assert json.loads(re.search(r'id="page-data">(.*?)</script>', page).group(1))["join_url"] == base + "/"
+    seats = get(app, "/api/events/1", key, **laptop).get_json()["table_seats"]
+    expected = Counter(f"{base}/j/{seat['token']}" for seat in demo["seats"])
+    assert Counter(seat["join_url"] for table in seats for seat in table["seats"]) == expected
+    cards = get(app, "/prints/join-cards.pdf?event=1", key, **laptop)
+    assert Counter(r.text for r in decode(rasterise(cards.data, tmp_path, "cards")[0])) == expected
 
 
 def test_prints_base_url_setting_wins_over_the_host(app: Any, demo: dict[str, Any],

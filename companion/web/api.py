@@ -12,6 +12,7 @@ from companion.hall import HallError
 from companion.hall.model import Table
 from companion.hall.views import audit_json, hall_view, players_json, result_json, table_header
 from companion.web.auth import organizer_required, service
+from companion.web.pages import phone_base_url
 
 bp = Blueprint("api", __name__)
 
@@ -28,15 +29,11 @@ def body() -> dict[str, Any]:
     return data
 
 
-def join_url(token: str) -> str:
-    return request.host_url.rstrip("/") + f"/j/{token}"
-
-
-def table_json(table: Table, tokens: bool = True) -> dict[str, Any]:
-    seats = [{"seat": i, "name": s.name} for i, s in enumerate(table.seats)]
-    if tokens:
-        for entry, seat in zip(seats, table.seats, strict=True):
-            entry.update(token=seat.token, join_path=f"/j/{seat.token}", join_url=join_url(seat.token))
+def table_json(table: Table) -> dict[str, Any]:
+    """A table for the organizer: its seats with their tokens and join links."""
+    base = phone_base_url()
+    seats = [{"seat": i, "name": s.name, "token": s.token, "join_path": f"/j/{s.token}",
+              "join_url": f"{base}/j/{s.token}"} for i, s in enumerate(table.seats)]
     return {**table_header(table), "event_id": table.event_id, "seats": seats}
 
 

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit, urlunsplit
 import qrcode
 import qrcode.constants
 import qrcode.image.svg
-from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -95,19 +95,26 @@ def hall(event_id: str) -> Any:
 
 
 def join_page_url() -> str:
-    """The general join page as a phone in the hall reaches it: BASE_URL when set, else this
-    request's host, with a loopback address (a projector on the server's own laptop) replaced
-    by the laptop's LAN address."""
-    base = current_app.config.get("BASE_URL") or request.host_url
-    parts = urlsplit(base)
-    if parts.hostname in ("127.0.0.1", "localhost", "::1"):
-        from companion.server import lan_addresses  # the server imports the app: import late
+    return phone_base_url() + "/"
 
-        found = lan_addresses()
-        if found:
-            port = f":{parts.port}" if parts.port else ""
-            parts = parts._replace(netloc=f"{found[0]}{port}")
-    return urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+
+def phone_base_url() -> str:
+    """This server as a phone in the hall reaches it, without a trailing slash: BASE_URL when
+    set, else this request's host, with a loopback address (a projector or the console on the
+    server's own laptop) replaced by the laptop's LAN address. The join page's QR code, the
+    console's join links and the printed cards all use it."""
+    if "phone_base_url" not in g:
+        parts = urlsplit(current_app.config.get("BASE_URL") or request.host_url)
+        if parts.hostname in ("127.0.0.1", "localhost", "::1"):
+            from companion.server import lan_addresses  # the server imports the app: import late
+
+            found = lan_addresses()
+            if found:
+                port = f":{parts.port}" if parts.port else ""
+                parts = parts._replace(netloc=f"{found[0]}{port}")
+        g.phone_base_url = urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+    base: str = g.phone_base_url
+    return base
 
 
 def qr_svg(text: str) -> str:

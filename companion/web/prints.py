@@ -12,6 +12,7 @@ from companion.hall import HallError
 from companion.printing.from_hall import PrintOptions, check, filename, prepare
 from companion.printing.model import Wifi
 from companion.web.auth import organizer_required, service
+from companion.web.pages import phone_base_url
 
 bp = Blueprint("prints", __name__)
 
@@ -23,10 +24,8 @@ def options(kind: str) -> PrintOptions:
     if password and not ssid:
         raise HallError("request/invalid", "wifi_password needs wifi_ssid", 400)
     wifi = Wifi(ssid, password, "WPA" if password else "nopass") if ssid else None
-    # Join links must reach the server from the phones: BASE_URL when the organizer set one
-    # (a proxy, a name), else the address this browser used, which is on the hall's LAN.
-    base = current_app.config.get("BASE_URL") or request.host_url
-    chosen = PrintOptions(kind, args.get("paper", "a4"), args.get("lang", "en"), base, wifi)
+    chosen = PrintOptions(kind, args.get("paper", "a4"), args.get("lang", "en"), phone_base_url(),
+                          wifi)
     try:
         check(chosen)
     except ValueError as error:
