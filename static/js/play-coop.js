@@ -5,14 +5,10 @@
 
 import { t } from "./i18n.js";
 import { activation, fill, h, num, tx } from "./dom.js";
-import { act } from "./play.js";
+import { act, cardName, cards, coins, data, landmarkCount } from "./play.js";
 import { outcomeDetail, outcomeHeadline, stepLine } from "./coop-words.js";
 
-const data = JSON.parse(document.getElementById("page-data").textContent);
-const cards = new Map(data.cards.map((card) => [card.id, card]));
 const $ = (id) => document.getElementById(id);
-const cardName = (id) => cards.get(id)?.name ?? id;
-const landmarkCount = data.cards.filter((card) => card.kind === "landmark").length;
 const STEP_MS = 700; // the assessor's steps appear one after another, as if drawn by hand
 
 let view = data.view;
@@ -101,7 +97,7 @@ function drawRow(coop) {
         onclick: () => { confirming = index; drawRow(view.coop); },
       },
       h("span", { class: "name" }, card.name),
-      h("span", { class: "cost" }, card.cost === 1 ? t("1 coin") : tx("{n} coins", { n: num(card.cost) })),
+      h("span", { class: "cost" }, coins(card.cost)),
       h("span", { class: "meta" }, num(activation(card.activation)))));
     if (ok && confirming === index) item.append(confirmBuy(card));
     return item;

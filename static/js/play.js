@@ -5,12 +5,15 @@ import { refusal, t } from "./i18n.js";
 import { activation, bdi, die, fill, followConnection, h, num, requestId, signed, tx } from "./dom.js";
 import { confirmWith } from "./feedback.js";
 
-const data = JSON.parse(document.getElementById("page-data").textContent);
-const cards = new Map(data.cards.map((card) => [card.id, card]));
+// The page's data, its cards and how they read, for play-coop.js too.
+export const data = JSON.parse(document.getElementById("page-data").textContent);
+export const cards = new Map(data.cards.map((card) => [card.id, card]));
+export const cardName = (id) => cards.get(id)?.name ?? id;
+export const coins = (n) => (n === 1 ? t("1 coin") : tx("{n} coins", { n: num(n) }));
+const landmarks = data.cards.filter((c) => c.kind === "landmark");
+export const landmarkCount = landmarks.length;
+const landmarkWith = (effect) => landmarks.find((c) => c.effect === effect);
 const $ = (id) => document.getElementById(id);
-const cardName = (id) => cards.get(id)?.name ?? id;
-const coins = (n) => (n === 1 ? t("1 coin") : tx("{n} coins", { n: num(n) }));
-const landmarkWith = (effect) => data.cards.find((c) => c.kind === "landmark" && c.effect === effect);
 
 let view = null;
 let viewAt = 0; // performance.now() when the view arrived, for the choice timer
@@ -330,7 +333,6 @@ $("confirm-ok").addEventListener("click", async () => {
 // ------------------------------------------------------------------ cities
 
 function drawCity(me) {
-  const landmarks = data.cards.filter((c) => c.kind === "landmark");
   fill($("landmarks"), landmarks.map((lm) => {
     const built = me.landmarks.includes(lm.id);
     return h("li", { class: built ? "built" : "todo" }, h("span", { "aria-hidden": "true" }, built ? "★ " : "☆ "),
@@ -343,14 +345,13 @@ function drawCity(me) {
 }
 
 function drawOthers() {
-  const total = data.cards.filter((c) => c.kind === "landmark").length;
   fill($("players"), view.players.filter((p) => p.seat !== view.seat).map((player) => h("li", {
     class: player.seat === view.active ? "active" : "",
   },
   h("span", { class: "name" }, bdi(player.name), player.seat === view.active ? h("span", { class: "turn-mark" }, ` · ${t("turn")}`) : null),
   h("span", { class: "coins" }, coins(player.coins ?? "–")),
   h("span", { class: "landmarks", title: player.landmarks.map(cardName).join(", ") },
-    tx("{count} landmarks", { count: num(`${player.landmarks.length}/${total}`) })))));
+    tx("{count} landmarks", { count: num(`${player.landmarks.length}/${landmarkCount}`) })))));
 }
 
 receive(data.view);
