@@ -6,7 +6,7 @@
 // (docs/api.md, "The co-op game").
 
 import { t } from "./i18n.js";
-import { bdi, h, num, tx } from "./dom.js";
+import { h, num, tx } from "./dom.js";
 import { outcomeDetail, outcomeHeadline, stepLine } from "./coop-words.js";
 
 export const STEP_MS = 1400; // the time each step of the assessor's turn stays the newest
@@ -90,9 +90,9 @@ function asShown(coop, shown) {
   return state;
 }
 
-export function coopTile(summary, { cardName, stars, stateLine, landmarkCount }) {
+export function coopTile(summary, { cardName, seatList, stateLine, landmarkCount }) {
   const coop = summary.coop;
-  if (!coop) return [h("p", { class: "state" }, stateLine(summary)), seats(summary, stars)];
+  if (!coop) return [h("p", { class: "state" }, stateLine(summary)), seatList(summary)];
   const steps = coop.last_assessor_turn?.steps ?? [];
   const { shown, newest, stage } = progress(summary);
   const play = playing.get(summary.id);
@@ -102,7 +102,7 @@ export function coopTile(summary, { cardName, stars, stateLine, landmarkCount })
   if (now.outcome) top = banner(summary, cardName, landmarkCount);
   else if (shown < steps.length) top = h("p", { class: "state" }, t("The assessor is playing…"));
   else top = h("p", { class: "state" }, stateLine(summary));
-  return [top, seats(summary, stars), assessorPanel(coop, now, cardName),
+  return [top, seatList(summary), assessorPanel(coop, now, cardName),
     h("div", { class: "turn-steps" }, turnSteps(summary, shown, newest, cardName))];
 }
 
@@ -111,12 +111,6 @@ function banner(summary, cardName, landmarkCount) {
   return h("div", { class: "coop-outcome", "data-outcome": coop.outcome, role: "status" },
     h("p", { class: "headline" }, outcomeHeadline(coop, { you: false })),
     h("p", { class: "detail" }, outcomeDetail(summary, cardName, landmarkCount)));
-}
-
-function seats(summary, stars) {
-  return h("ul", { class: "seats" }, summary.players.map((player) => h("li", {
-    class: player.seat === summary.active && summary.phase !== "finished" ? "active" : "",
-  }, h("span", { class: "name" }, bdi(player.name)), stars(player), h("span", { class: "coins" }, num(player.coins ?? "–")))));
 }
 
 function assessorPanel(coop, now, cardName) {

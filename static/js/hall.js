@@ -52,7 +52,7 @@ function drawRoll(animate) {
   }
   const [d1, d2] = rolls[rolls.length - 1];
   const final = () => {
-    fill(box, die(d1, "big"), die(d2, "big"), h("span", { class: "sum" }, "= ", num(d1 + d2)));
+    fill(box, die(d1, "big"), die(d2, "big"), h("span", { class: "sum" }, tx("= {sum}", { sum: num(d1 + d2) })));
     $("announce").textContent = rollWords(rolls.length, [d1, d2]);
   };
   if (!animate || reducedMotion) {
@@ -69,7 +69,7 @@ function drawRoll(animate) {
       return;
     }
     const face = () => 1 + Math.floor(Math.random() * 6);
-    fill(box, die(face(), "big rolling"), die(face(), "big rolling"), h("span", { class: "sum" }, "= …"));
+    fill(box, die(face(), "big rolling"), die(face(), "big rolling"), h("span", { class: "sum" }, t("= {sum}", { sum: "…" })));
   }, 85);
 }
 
@@ -120,6 +120,14 @@ function stars(player) {
     "★".repeat(built) + "☆".repeat(Math.max(0, landmarkCount - built)));
 }
 
+// The players of a table with their landmarks and coins; the one whose turn it is underlined
+// (nobody's once the game is over).
+function seatList(summary) {
+  return h("ul", { class: "seats" }, summary.players.map((player) => h("li", {
+    class: player.seat === summary.active && summary.phase !== "finished" ? "active" : "",
+  }, h("span", { class: "name" }, bdi(player.name)), stars(player), h("span", { class: "coins" }, num(player.coins ?? "–")))));
+}
+
 function paidLine(entry) {
   const card = entry.card === "adjustment" ? t("correction") : cardName(entry.card);
   if (entry.from_seat === "bank") return tx("{name} {amount} {card}", { name: bdi(entry.to), amount: signed(entry.amount), card });
@@ -157,8 +165,7 @@ function machiKoroTile(summary) {
   return [
     h("p", { class: "state" }, stateLine(summary)),
     summary.dice.length ? h("p", { class: "rolled" }, tx("Rolled {sum}", { sum: num(sum) })) : null,
-    h("ul", { class: "seats" }, summary.players.map((player) => h("li", { class: player.seat === summary.active ? "active" : "" },
-      h("span", { class: "name" }, bdi(player.name)), stars(player), h("span", { class: "coins" }, num(player.coins ?? "–"))))),
+    seatList(summary),
     h("ul", { class: "paid" }, shown.map((line) => h("li", {}, line))),
   ];
 }
@@ -167,7 +174,7 @@ function machiKoroTile(summary) {
 // A summary may carry `lines` (text) that any tile shows.
 export const tileDrawings = {
   "machi-koro": machiKoroTile,
-  "machi-koro-coop": (summary) => coopTile(summary, { cardName, stars, stateLine, landmarkCount }),
+  "machi-koro-coop": (summary) => coopTile(summary, { cardName, seatList, stateLine, landmarkCount }),
 };
 
 function genericTile(summary) {
