@@ -3,7 +3,7 @@
 // `organizer` Socket.IO room. Everything shown is drawn from the server's answers.
 
 import { lang, t } from "./i18n.js";
-import { followConnection, rollWords } from "./dom.js";
+import { followConnection, h, rollWords } from "./dom.js";
 import { call, explain } from "./organizer-api.js";
 import { drawAudit, TableCards } from "./organizer-tables.js";
 
@@ -39,12 +39,7 @@ async function act(method, path, body, done) {
 
 // ------------------------------------------------------------------ events
 
-function eventOption(event) {
-  const option = document.createElement("option");
-  option.value = String(event.id);
-  option.textContent = event.name;
-  return option;
-}
+const eventOption = (event) => h("option", { value: event.id }, event.name);
 
 function knowEvent(event) {
   const select = $("event-select");
