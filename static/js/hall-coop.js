@@ -9,7 +9,7 @@ import { t } from "./i18n.js";
 import { h, num, tx } from "./dom.js";
 import { outcomeDetail, outcomeHeadline, stepLine } from "./coop-words.js";
 
-export const STEP_MS = 1400; // the time each step of the assessor's turn stays the newest
+const STEP_MS = 1400; // the time each step of the assessor's turn stays the newest
 const TICK_MS = 150;
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 

@@ -172,7 +172,7 @@ function machiKoroTile(summary) {
 
 // Tiles draw what a table's summary says; other rulesets (Catan, ...) add a drawing here.
 // A summary may carry `lines` (text) that any tile shows.
-export const tileDrawings = {
+const tileDrawings = {
   "machi-koro": machiKoroTile,
   "machi-koro-coop": (summary) => coopTile(summary, { cardName, seatList, stateLine, landmarkCount }),
 };

@@ -2,7 +2,6 @@
 // (companion/translations), fetched once from /i18n/<lang>.json. English is the msgid itself.
 
 export const lang = document.documentElement.lang || "en";
-export const dir = document.documentElement.dir || "ltr";
 
 let messages = {};
 if (lang !== "en") {
