@@ -29,3 +29,14 @@ def test_codec_every_legal_move_round_trips_through_the_wire(seed):
 def test_codec_unknown_wire_kind_is_refused():
     with pytest.raises(BadMove, match="unknown move kind 'fly'"):
         parse_move({"kind": "fly"})
+
+
+@pytest.mark.parametrize(("move", "field"), [
+    ({"kind": "dice_count", "count": 1.0}, "'count'"),  # JSON 1.0 was accepted and journaled
+    ({"kind": "dice_count", "count": True}, "'count'"),
+    ({"kind": "tv_station", "target": 1.0}, "'target'"),
+    ({"kind": "business_center", "with": True, "give": "cafe", "take": "ranch"}, "'with'"),
+])
+def test_codec_numbers_must_be_whole_numbers_not_floats_or_booleans(move, field):
+    with pytest.raises(BadMove, match=field):
+        parse_move(move)

@@ -65,6 +65,12 @@ def test_rule6_two_dice_refused_without_train_station():
     refused(state, 0, Roll((2, 3)), "rule/bad_dice")
 
 
+@pytest.mark.parametrize("count", [1.0, 2.0, True, 0, 3])
+def test_rule6_dice_count_is_the_number_1_or_2(count):
+    """1.0 and True equal 1 in Python: they were accepted and a float or a bool was journaled."""
+    refused(table("A 0 +train_station | B 0"), 0, ChooseDice(count), "rule/bad_dice")
+
+
 def test_rule6_dice_choice_stays_until_changed_and_may_be_made_off_turn():
     state = table("A 0 | B 0 +train_station", active=0)
     state, _ = play(state, 1, ChooseDice(2))

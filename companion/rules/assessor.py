@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.catalog import Catalog
-from companion.rules.errors import RuleError
+from companion.rules.errors import RuleError, is_whole_number
 
 ASSESSOR_DECK: Mapping[str, int] = {
     "wheat_field": 2, "ranch": 1, "bakery": 2, "cafe": 1, "convenience_store": 1, "forest": 1,
@@ -103,7 +103,7 @@ def assessor_turn(
 def resolve_assessor_scenario(scenario: Mapping[str, Any], catalog: Catalog) -> dict[str, Any]:
     """The Tax Assessor turn form of SCENARIOS.md."""
     coins = scenario.get("coins")
-    if not isinstance(coins, int) or isinstance(coins, bool) or coins < 0:
+    if not is_whole_number(coins) or coins < 0:
         raise AssessorError(f"coins: a whole number >= 0 is required, not {coins!r}")
     assessed = _card_list(scenario, "assessed")
     draws = _card_list(scenario, "draws")

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.rules.errors import CatalogError, UnknownCard
+from companion.rules.errors import CatalogError, UnknownCard, is_whole_number
 
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 LANGUAGES = ("en", "he", "nl")
@@ -129,8 +129,7 @@ def _establishment(check: _Checker, entry: dict[str, Any], index: int) -> Establ
     activation = entry.get("activation")
     if (
         not isinstance(activation, list) or not activation
-        or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 12
-                   for n in activation)
+        or not all(is_whole_number(n) and 1 <= n <= 12 for n in activation)
     ):
         raise CatalogError(f"{check.file}: {where}: activation: a list of numbers 1-12 required")
     per_icon = entry.get("per_icon")
@@ -207,7 +206,7 @@ class _Checker:
         default: int | None = None,
     ) -> int:
         value = entry.get(field, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        if not is_whole_number(value) or value < low:
             raise self.fail(where, field, f"a whole number >= {low} is required, got {value!r}")
         return value
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.rules import events as ev
 from companion.rules import moves as mv
-from companion.rules.errors import BadMove
+from companion.rules.errors import BadMove, is_whole_number
 from companion.rules.state import Choice
 
 EVENT_TYPES: dict[str, type] = {
@@ -49,7 +49,7 @@ def decode_event(kind: str, data: dict[str, Any]) -> ev.Event:
 
 def _seat(move: dict[str, Any], key: str) -> int:
     value = move.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole_number(value):
         raise BadMove(f"{key!r} must be a seat number, not {value!r}")
     return value
 
@@ -73,7 +73,7 @@ def parse_move(move: Any, dice: tuple[int, ...] = ()) -> mv.Move:
         return mv.Reroll(dice)
     if kind == "dice_count":
         count = move.get("count")
-        if count not in (1, 2) or isinstance(count, bool):
+        if not is_whole_number(count) or count not in (1, 2):
             raise BadMove(f"'count' must be 1 or 2, not {count!r}")
         return mv.ChooseDice(count)
     if kind == "keep":

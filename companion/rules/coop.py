@@ -45,6 +45,7 @@ from companion.rules.errors import (
     NotYourTurn,
     SoldOut,
     WrongPhase,
+    is_whole_number,
 )
 from companion.rules.events import EstablishmentBought, Event, GameWon, LandmarkBuilt, TurnEnded
 from companion.rules.moves import Build, EndTurn, Move
@@ -106,12 +107,12 @@ def decide(
 
 def _give(state: CoopState, seat: int, move: GiveAssessor) -> list[AnyEvent]:
     """On their own turn, in any phase, a player may give coins to the assessor (RULES.md 17)."""
-    if not isinstance(seat, int) or not 0 <= seat < len(state.players):
+    if not is_whole_number(seat) or not 0 <= seat < len(state.players):
         raise NotYourTurn(f"there is no seat {seat!r} at this table")
     if seat != state.active:
         raise NotYourTurn(f"only {state.roller.name} may give coins now, on their own turn")
     amount = move.amount
-    if not isinstance(amount, int) or isinstance(amount, bool):
+    if not is_whole_number(amount):
         raise BadMove(f"'amount' must be a whole number of coins, not {amount!r}")
     if amount < 1:
         raise InvalidChoice(f"give at least 1 coin, not {amount!r}")

@@ -10,7 +10,7 @@ from companion.rules import codec
 from companion.rules.coop import CoopMove
 from companion.rules.coop_events import COOP_EVENT_TYPES, AnyEvent, GiveAssessor
 from companion.rules.coop_state import EndReason, Outcome
-from companion.rules.errors import BadMove
+from companion.rules.errors import BadMove, is_whole_number
 
 COOP_KINDS: dict[str, type] = {cls.__name__: cls for cls in COOP_EVENT_TYPES}
 EVENT_KINDS: dict[str, type] = {**codec.EVENT_TYPES, **COOP_KINDS}
@@ -55,7 +55,7 @@ def parse_move(move: Any, dice: tuple[int, ...] = ()) -> CoopMove:
     """The rules move for a wire move; `{"kind": "give_assessor", "amount": N}` is co-op's."""
     if isinstance(move, dict) and move.get("kind") == "give_assessor":
         amount = move.get("amount")
-        if not isinstance(amount, int) or isinstance(amount, bool):
+        if not is_whole_number(amount):
             raise BadMove(f"'amount' must be a whole number of coins, not {amount!r}")
         return GiveAssessor(amount)
     return codec.parse_move(move, dice)

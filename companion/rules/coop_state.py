@@ -16,7 +16,7 @@ from typing import Literal
 
 from companion.rules.assessor import ASSESSOR_COINS, ASSESSOR_DECK
 from companion.rules.catalog import Catalog
-from companion.rules.errors import RuleError
+from companion.rules.errors import RuleError, is_whole_number
 from companion.rules.state import Choice, Phase, Player, TableState, frozen_counts, new_table
 
 RULESET = "machi-koro-coop"
@@ -54,7 +54,7 @@ class BadDeckOrder(RuleError):
 
 def check_assessor_coins(coins: object) -> int:
     low, high = ASSESSOR_COINS_RANGE
-    if not isinstance(coins, int) or isinstance(coins, bool) or not low <= coins <= high:
+    if not is_whole_number(coins) or not low <= coins <= high:
         raise BadAssessorCoins(f"the assessor starts with {low} to {high} coins, not {coins!r}")
     return coins
 

@@ -5,6 +5,13 @@ The web layer maps `code` to a translated sentence; the message names the offend
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
+
+def is_whole_number(value: object) -> TypeGuard[int]:
+    """Whether `value` is an int: JSON's true (Python's True) is not the number 1, nor is 1.0."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
 
 class RuleError(ValueError):
     """A move or input the rules refuse; nothing changes."""

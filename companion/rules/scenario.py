@@ -18,7 +18,7 @@ from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.coop_state import RULESET as COOP
 from companion.rules.coop_state import SEATS as COOP_SEATS
 from companion.rules.engine import decide, default_move
-from companion.rules.errors import RuleError
+from companion.rules.errors import RuleError, is_whole_number
 from companion.rules.events import CoinsTransferred, Event
 from companion.rules.evolve import replay
 from companion.rules.moves import DeclineSwap, Move, Roll, SwapEstablishments, TargetTvStation
@@ -144,7 +144,7 @@ def _read_count(card: str, count: Any, where: str, catalog: Catalog) -> int:
         raise ScenarioError(f"{where}: {card!r} is a landmark: list it under landmarks")
     if card not in catalog.establishments:
         raise ScenarioError(f"{where}: unknown card {card!r}")
-    if not _is_int(count) or count < 0:
+    if not is_whole_number(count) or count < 0:
         raise ScenarioError(f"{where}: a whole number >= 0 is required, not {_show(count)}")
     if catalog.establishments[card].is_purple and count > 1:
         raise ScenarioError(f"{where}: at most one of each purple card, not {count}")
@@ -195,7 +195,7 @@ def _read_dice(scenario: Mapping[str, Any], roller: Player, catalog: Catalog) ->
     if len(dice) not in (1, 2):
         raise ScenarioError(f"dice: one or two dice, not {len(dice)}")
     for i, value in enumerate(dice):
-        if not _is_int(value) or not 1 <= value <= 6:
+        if not is_whole_number(value) or not 1 <= value <= 6:
             raise ScenarioError(f"dice[{i}]: a die shows 1 to 6, not {_show(value)}")
     if len(dice) == 2 and not has_effect(catalog, roller, "two_dice"):
         raise ScenarioError(f"dice: two dice need a Train Station; {roller.name} has none")
@@ -337,12 +337,8 @@ def _transfer_json(state: TableState, event: CoinsTransferred) -> dict[str, Any]
 # ---------------------------------------------------------------- fields
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_kind(value: Any, kind: type) -> bool:
-    return _is_int(value) if kind is int else isinstance(value, kind)
+    return is_whole_number(value) if kind is int else isinstance(value, kind)
 
 
 def _field(data: Mapping[str, Any], key: str, kind: type, where: str = "") -> Any:
