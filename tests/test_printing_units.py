@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from bidi.algorithm import get_display
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pypdf import PdfReader
 from reportlab.lib.units import inch, mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -22,7 +25,6 @@ from companion.printing import (
     setup_sheets,
 )
 from companion.printing.bench import bench_join_cards
-from companion.printing.catalog import Card
 from companion.printing.cutmarks import draw_cut_marks
 from companion.printing.flow import para
 from companion.printing.fonts import BOLD, register_fonts
@@ -31,6 +33,7 @@ from companion.printing.layouts import Rect, card_grid, page_spec
 from companion.printing.model import Poster
 from companion.printing.qr import QUIET_ZONE, matrix, symbol_size, wifi_payload
 from companion.printing.textfit import fit
+from companion.rules.catalog import load_catalog
 
 TOKEN_URL = "http://192.168.178.20:5000/j/kq7LmP2vR9sT4wY8zAbC3d"
 LONG_URL = "http://companion-hall-server.local:5000/join/" + "x" * 43  # a 128-bit token, hex
@@ -165,9 +168,16 @@ def test_printing_refuses_unknown_language_and_paper() -> None:
         join_cards([], paper="a3")
 
 
-def test_printing_card_names_fall_back_to_english() -> None:
-    card = Card("ranch", {"en": "Ranch", "he": "TODO", "nl": "Veehouderij"}, 1, 6)
-    assert card.name("he") == "Ranch" and card.name("nl") == "Veehouderij"
+@pytest.mark.parametrize("lang", ["he", "nl"])
+def test_printing_setup_sheet_names_every_card_in_its_language(lang: str) -> None:
+    """The sheet takes the card names from the rules' catalog, which has every language (an
+    English name on a Hebrew or Dutch sheet would be a defect)."""
+    catalog = load_catalog()
+    pdf = setup_sheets([TableSheet("E", "T", "machi-koro", ("A", "B"))], lang)
+    text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    for card in (*catalog.establishments.values(), *catalog.landmarks.values()):
+        assert card.names[lang] in text, card.id
+        assert card.names["en"] not in text, card.id
 
 
 def test_printing_page_specs_exist_for_every_paper() -> None:

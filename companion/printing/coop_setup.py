@@ -9,14 +9,13 @@ from collections import Counter
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from companion.printing.catalog import Card, load_catalog
 from companion.printing.flow import heading, para, table
 from companion.printing.i18n import is_rtl, text
 from companion.printing.model import TableSheet
-from companion.printing.setup_sheets import player_section, register, seats_section
+from companion.printing.setup_sheets import player_section, register, roll_range, seats_section
 from companion.printing.textfit import embed
 from companion.rules.assessor import ASSESSOR_COINS, ASSESSOR_DECK
-from companion.rules.catalog import load_catalog as load_rules_catalog
+from companion.rules.catalog import Establishment, load_catalog
 from companion.rules.coop_state import RULESET, market_cards
 
 STRINGS: dict[str, dict[str, str]] = {
@@ -65,8 +64,8 @@ STRINGS: dict[str, dict[str, str]] = {
 
 
 def coop_text(lang: str, key: str, **values: object) -> str:
-    strings = STRINGS.get(lang, STRINGS["en"])
-    return strings[key].format(**values)
+    """The co-op sheet's string `key` in `lang` (checked by the sheet's header before)."""
+    return STRINGS[lang][key].format(**values)
 
 
 def assessor_coins(sheet: TableSheet) -> int:
@@ -74,14 +73,8 @@ def assessor_coins(sheet: TableSheet) -> int:
     return int(dict(sheet.options).get("assessor_coins", ASSESSOR_COINS))
 
 
-def _values(card: Card) -> str:
-    """A card's assessor values: 2–3 for the Bakery."""
-    low, high = min(card.activation), max(card.activation)
-    return str(low) if low == high else f"{low}–{high}"
-
-
-def _cards(ids: Counter[str]) -> list[Card]:
-    return [card for card in load_catalog().establishments if ids[card.id]]
+def _cards(ids: Counter[str]) -> list[Establishment]:
+    return [card for card in load_catalog().establishments.values() if ids[card.id]]
 
 
 def seating_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
@@ -98,8 +91,8 @@ def decks_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     and Bakeries), with the assessor's values and the costs; then the assessor's coins."""
     rtl = is_rtl(lang)
     deck = Counter(ASSESSOR_DECK)
-    market = Counter(market_cards(load_rules_catalog()))
-    rows = [[_values(c), c.name(lang), str(c.cost), str(deck[c.id] or "–"), str(market[c.id])]
+    market = Counter(market_cards(load_catalog()))
+    rows = [[roll_range(c), c.names[lang], str(c.cost), str(deck[c.id] or "–"), str(market[c.id])]
             for c in _cards(deck + market)]
     header = [text(lang, "roll"), text(lang, "card"), text(lang, "cost"),
               coop_text(lang, "assessor"), coop_text(lang, "market")]

@@ -12,11 +12,11 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from companion.printing.catalog import Card, load_catalog
 from companion.printing.flow import heading, one_page_each, para, table
 from companion.printing.i18n import is_rtl, text
 from companion.printing.model import TableSheet
 from companion.printing.textfit import embed
+from companion.rules.catalog import Establishment, load_catalog
 
 Section = Callable[[TableSheet, str, float], list[Flowable]]
 """A part of a setup sheet: (sheet, lang, frame width) -> flowables."""
@@ -43,7 +43,7 @@ def seats_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     ]
 
 
-def _roll(card: Card) -> str:
+def roll_range(card: Establishment) -> str:
     """Activation numbers as a range: 2–3, 9–10."""
     low, high = min(card.activation), max(card.activation)
     return str(low) if low == high else f"{low}–{high}"
@@ -52,10 +52,11 @@ def _roll(card: Card) -> str:
 def player_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     """What each player takes: the starting cards, the coins, the landmarks face down."""
     rtl, catalog = is_rtl(lang), load_catalog()
-    lines = [f"{c.starting} × {c.name(lang)}" for c in catalog.establishments if c.starting]
+    lines = [f"{c.starting} × {c.names[lang]}" for c in catalog.establishments.values()
+             if c.starting]
     lines.append(text(lang, "coins_n", n=catalog.starting_coins))
     lines.append(text(lang, "landmarks_face_down", n=len(catalog.landmarks)))
-    landmarks = [f"◦ {m.name(lang)} ({m.cost})" for m in catalog.landmarks]
+    landmarks = [f"◦ {m.names[lang]} ({m.cost})" for m in catalog.landmarks.values()]
     return [
         heading(text(lang, "each_player_takes"), rtl, 12),
         *[para(f"• {line}", rtl, after=1) for line in lines],
@@ -67,9 +68,9 @@ def player_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]
 def supply_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     """The supply stacks in activation order, with how many cards each holds."""
     rtl, catalog = is_rtl(lang), load_catalog()
-    cards = sorted(catalog.establishments, key=lambda c: (min(c.activation), max(c.activation)))
+    cards = list(catalog.establishments.values())  # the catalog keeps them in activation order
     header = [text(lang, k) for k in ("roll", "card", "cost", "count")]
-    rows = [[_roll(c), c.name(lang), str(c.cost), str(c.copies)] for c in cards]
+    rows = [[roll_range(c), c.names[lang], str(c.cost), str(c.copies)] for c in cards]
     grid = table(header, rows, [0.14 * width, 0.58 * width, 0.14 * width, 0.14 * width], rtl,
                  size=9.5)
     column = len(header) - 1 if rtl else 0
@@ -84,7 +85,7 @@ def box_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     rtl, catalog = is_rtl(lang), load_catalog()
     players = len(sheet.seats)
     empty = max(0, catalog.players_max - players)
-    lines = [f"{c.starting * empty} × {c.name(lang)}" for c in catalog.establishments
+    lines = [f"{c.starting * empty} × {c.names[lang]}" for c in catalog.establishments.values()
              if c.starting and empty]
     if empty:
         lines.append(text(lang, "landmark_sets_n", n=empty))
