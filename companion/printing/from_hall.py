@@ -13,9 +13,7 @@ from functools import partial
 from companion.hall.model import HallEvent, Table
 from companion.hall.service import HallService
 from companion.hall.views import result_json
-from companion.printing.i18n import STRINGS, text
-from companion.printing.join_cards import join_cards
-from companion.printing.model import (
+from companion.printing import (
     Poster,
     ResultRow,
     SeatCard,
@@ -24,11 +22,13 @@ from companion.printing.model import (
     TableResult,
     TableSheet,
     Wifi,
+    join_cards,
+    poster,
+    score_sheets,
+    setup_sheets,
+    standings,
 )
-from companion.printing.poster import poster
-from companion.printing.score_sheets import score_sheets
-from companion.printing.setup_sheets import setup_sheets
-from companion.printing.standings import standings
+from companion.printing.i18n import STRINGS, text
 from companion.rules.coop_state import RULESET as COOP_RULESET
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
