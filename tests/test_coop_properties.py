@@ -6,7 +6,7 @@ from collections import Counter
 
 from builders import CATALOG
 from coop_builders import random_move
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules import coop
@@ -22,7 +22,7 @@ from companion.rules.coop_state import (
     new_coop_table,
 )
 
-GAMES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GAMES = settings(max_examples=200)  # deadline and too_slow: the profile in conftest
 MAX_MOVES = 4000
 STARTING = Counter({card.id: card.starting for card in CATALOG.establishments.values()})
 

@@ -3,7 +3,7 @@
 import random
 
 from builders import CATALOG
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules.engine import decide
@@ -23,7 +23,7 @@ from companion.rules.moves import (
 from companion.rules.state import Phase
 from companion.simulate import random_game
 
-GAMES = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GAMES = settings(max_examples=1000)  # deadline and too_slow: the profile in conftest
 
 
 def check_invariants(state, total):
@@ -70,7 +70,7 @@ def any_move(rng):
     ])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(seats=st.integers(2, 4), seed=st.integers(0, 2**32))
 def test_property_illegal_moves_are_refused_without_change(seats, seed):
     rng = random.Random(seed)

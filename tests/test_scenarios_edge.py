@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import resolve_json, run_companion
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules.assessor import AssessorError
@@ -600,7 +600,7 @@ def tables(draw: st.DrawFn) -> dict:
     return table(*players, active=active, dice=dice, ruleset=ruleset)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)  # deadline and too_slow: the profile in conftest
 @given(tables())
 def test_property_every_coin_is_accounted_for(scenario):
     """Coins after = coins before + transfers in - transfers out; nobody below zero; in the base
@@ -638,7 +638,7 @@ JSONISH = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.dictionaries(st.sampled_from(["ruleset", "players", "active", "dice", "bonus_turn",
                                         "choices", "coins", "assessed", "draws"]), JSONISH,
                        max_size=6), tables())
