@@ -16,8 +16,10 @@ Fixtures:
 Helpers: `join_seat(context, hall, join_path)` opens a QR card's link like a phone and waits
 until it is connected; `open_hall(screen, hall, event_id)` the projector and
 `console_page(screen, hall)` the signed-in organizer console, both connected;
-`contrast_problems(page, scheme)` the text under WCAG AA contrast (contrast.js) once the colour
-scheme has settled; `fetch(url)` is a plain GET: (status, text).
+`expect_phones_show_the_journal(hall, event_id, phones)` checks each phone's coins against the
+journal; `hall_tile(page, name)` is a table's tile on the projector; `contrast_problems(page,
+scheme)` the text under WCAG AA contrast (contrast.js) once the colour scheme has settled;
+`fetch(url)` is a plain GET: (status, text).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
 from serverproc import REPO, ServerProcess, http_json, organizer_key
 
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
@@ -268,6 +270,21 @@ def console_page(screen: Callable[..., BrowserContext], hall: Hall, lang: str = 
         page.goto(f"{hall.url}/organizer?lang={lang}")
     expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
     return page
+
+
+def expect_phones_show_the_journal(hall: Hall, event_id: str,
+                                   phones: dict[str, Page]) -> dict[str, int]:
+    """Every phone, by its player's name, shows the coins the journal (the export) holds for
+    that player; answers every player's coins by name."""
+    coins = {player: n for (_, player), n in hall.coins(event_id).items()}
+    for name, page in phones.items():
+        expect(page.locator("#coins")).to_have_text(str(coins[name]), timeout=5000)
+    return coins
+
+
+def hall_tile(page: Page, name: str) -> Locator:
+    """The projector's tile of the table called `name`."""
+    return page.locator(".tile", has=page.locator("h3", has_text=name))
 
 
 def contrast_problems(page: Page, scheme: str) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from browser.conftest import COOP, console_page, contrast_problems, open_hall
+from browser.conftest import COOP, console_page, contrast_problems, hall_tile, open_hall
 from browser.conftest import join_seat as join
 from companion.rules.catalog import load_catalog
 
@@ -128,7 +128,7 @@ def test_coop_hall_tile_plays_the_assessors_turn_step_by_step(screen, hall_serve
     for name in ("Pair", "Trio"):
         # When the tiles do not fit they take turns, a page every 10 s (how tall the co-op tile is
         # depends on the shuffled deck: the assessor's turn has two to four steps).
-        shown = small.locator(".tile", has=small.locator("h3", has_text=name))
+        shown = hall_tile(small, name)
         expect(shown).to_be_visible(timeout=15_000)
         box = shown.bounding_box()
         assert box and box["y"] + box["height"] <= 720, f"{name}'s tile is cut: {box}"

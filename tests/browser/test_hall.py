@@ -9,16 +9,13 @@ import time
 
 import zxingcpp
 from PIL import Image
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from browser.conftest import console_page, fetch, open_hall
+from browser.conftest import hall_tile as tile
 from browser.conftest import join_seat as join
 
 PLAYERS = ["Ann", "<b>x</b>", "Dana"]
-
-
-def tile(page: Page, name: str):
-    return page.locator(".tile", has=page.locator("h3", has_text=name))
 
 
 def test_hall_roll_shows_dice_sum_announcement_and_histogram(screen, hall_server):

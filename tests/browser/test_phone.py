@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from browser.conftest import expect_phones_show_the_journal
 from browser.conftest import join_seat as join
 
 PLAYERS = ["Ann", "<b>x</b>", "Dana"]
@@ -34,10 +35,7 @@ def ann_builds(phone, hall, name: str, card: str, gift: int, coins_left: int, **
 
 
 def expect_journal_coins(hall, event, pages) -> dict[str, int]:
-    coins = {player: n for (_, player), n in hall.coins(event["id"]).items()}
-    for player, page in zip(PLAYERS, pages, strict=True):
-        expect(page.locator("#coins")).to_have_text(str(coins[player]))
-    return coins
+    return expect_phones_show_the_journal(hall, event["id"], dict(zip(PLAYERS, pages, strict=True)))
 
 
 def test_phone_every_phone_shows_the_coins_the_journal_holds(phone, hall_server, snap):
