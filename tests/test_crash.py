@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections import defaultdict
@@ -25,7 +23,8 @@ from typing import Any
 
 import pytest
 import socketio
-from serverproc import REPO, ServerProcess, http_json
+from conftest import run_companion
+from serverproc import ServerProcess, http_json
 
 from companion.hall.model import HallEvent, Table
 from companion.hall.replay import rebuild_table
@@ -339,8 +338,8 @@ def as_json(value: Any) -> Any:
 
 
 def make_demo(db: Path) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-m", "companion", "demo", "--db", str(db)],
-                          capture_output=True, cwd=REPO, timeout=60, check=True)
+    done = run_companion("demo", "--db", str(db))
+    assert done.returncode == 0, done.stderr
     demo: dict[str, Any] = json.loads(done.stdout)
     assert {str(s["table"]) for s in demo["seats"]} == set(TABLES)
     return demo
