@@ -49,7 +49,7 @@ const ORGANIZER_REFUSALS = {
 // The sentence to show for a failed call. A generic "not valid" gets the server's own detail
 // (which names the field) after it, so the organizer can fix the form.
 export function explain(error) {
-  if (!(error instanceof Refused)) return t("Something went wrong on the server; nothing changed. Try again.");
+  if (!(error instanceof Refused)) return refusal("server/error");
   const known = ORGANIZER_REFUSALS[error.code];
   if (known) return known;
   const sentence = refusal(error.code, error.serverMessage);
