@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import string
 
 import pytest
 from bidi.algorithm import get_display
@@ -17,21 +18,26 @@ from reportlab.platypus import Flowable
 from companion.printing import (
     SECTIONS,
     SeatCard,
+    Standing,
     TableSheet,
     Wifi,
     join_cards,
     poster,
     register,
+    score_sheets,
     setup_sheets,
+    standings,
 )
 from companion.printing.bench import bench_join_cards
+from companion.printing.coop_setup import STRINGS as COOP_STRINGS
 from companion.printing.cutmarks import draw_cut_marks
 from companion.printing.flow import para
 from companion.printing.fonts import BOLD, register_fonts
+from companion.printing.i18n import STRINGS, text
 from companion.printing.join_cards import QR_BOX, qr_box, text_column
 from companion.printing.layouts import Rect, card_grid, page_spec
 from companion.printing.model import Poster
-from companion.printing.qr import QUIET_ZONE, matrix, symbol_size, wifi_payload
+from companion.printing.qr import MIN_SYMBOL, QUIET_ZONE, matrix, symbol_size, wifi_payload
 from companion.printing.textfit import fit
 from companion.rules.catalog import load_catalog
 
@@ -83,7 +89,7 @@ def test_printing_card_qr_is_big_enough_and_on_the_card(url: str, paper: str, rt
         x0, x1 = text_column(card, rtl)
         assert x1 <= box.x or x0 >= box.x + box.w  # text never runs under the QR
     modules = len(matrix(url)) - 2 * QUIET_ZONE
-    assert symbol_size(url, QR_BOX) >= 22 * mm
+    assert symbol_size(url, QR_BOX) >= MIN_SYMBOL == 22 * mm
     assert QR_BOX / (modules + 2 * QUIET_ZONE) >= 0.5 * mm  # a module a phone camera resolves
 
 
@@ -190,3 +196,26 @@ def test_printing_bench_reports_time_and_size() -> None:
     result = bench_join_cards(seats=20)
     assert result["seats"] == 20 and result["pages"] == 3
     assert result["seconds"] > 0 and result["bytes"] > 10_000
+
+
+@pytest.mark.parametrize("strings", [STRINGS, COOP_STRINGS], ids=["printouts", "coop-setup"])
+def test_printing_strings_exist_in_every_language_with_the_same_fields(
+        strings: dict[str, dict[str, str]]) -> None:
+    def fields(value: str) -> list[str]:
+        return sorted(name for _, name, _, _ in string.Formatter().parse(value) if name)
+
+    assert set(strings) == {"en", "he", "nl"}
+    for lang, table in strings.items():
+        assert set(table) == set(strings["en"]), lang
+        for key, value in table.items():
+            assert value.strip() and fields(value) == fields(strings["en"][key]), (lang, key)
+
+
+@pytest.mark.parametrize("lang", ["he", "nl"])
+def test_printing_empty_printouts_have_a_title_in_their_language(lang: str) -> None:
+    for pdf, key in ((join_cards([], lang=lang), "join_cards_title"),
+                     (setup_sheets([], lang), "setup_title"),
+                     (score_sheets([], lang), "results_title"),
+                     (standings(Standing("", ()), lang), "standings_title")):
+        metadata = PdfReader(io.BytesIO(pdf)).metadata
+        assert metadata is not None and metadata.title == text(lang, key)

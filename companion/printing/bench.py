@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 import time
 
-from companion.printing.join_cards import join_cards
+from companion.printing.join_cards import join_cards, pages
+from companion.printing.layouts import card_grid
 from companion.printing.model import SeatCard, Wifi
 
 
@@ -26,12 +27,12 @@ def hall_cards(seats: int) -> list[SeatCard]:
 
 def bench_join_cards(seats: int = 1100, paper: str = "a4") -> dict[str, float]:
     """Render join cards for `seats` seats once; the time includes QR encoding."""
-    cards = hall_cards(seats)
+    cards, wifi = hall_cards(seats), Wifi("HallNet", "correct horse")
     start = time.perf_counter()
-    pdf = join_cards(cards, paper=paper, wifi=Wifi("HallNet", "correct horse"))
+    pdf = join_cards(cards, paper=paper, wifi=wifi)
     seconds = time.perf_counter() - start
     return {"seats": seats, "seconds": round(seconds, 3), "bytes": len(pdf),
-            "pages": -(-seats // 9)}
+            "pages": len(pages(cards, card_grid(paper), wifi))}
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ Lang = str
 
 STRINGS: dict[Lang, dict[str, str]] = {
     "en": {
+        "join_cards_title": "Join cards",
         "seat": "Seat",
         "table": "Table",
         "player": "Player",
@@ -45,6 +46,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "wins": "Wins",
     },
     "nl": {
+        "join_cards_title": "Aanmeldkaarten",
         "seat": "Stoel",
         "table": "Tafel",
         "player": "Speler",
@@ -84,6 +86,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "wins": "Zeges",
     },
     "he": {
+        "join_cards_title": "כרטיסי הצטרפות",
         "seat": "כיסא",
         "table": "שולחן",
         "player": "שחקן",

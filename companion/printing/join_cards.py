@@ -94,6 +94,7 @@ def join_cards(
     """Join cards for every seat on business-card sheets (A4: Avery C32011, Letter: 5371)."""
     grid = card_grid(paper)
     text(lang, "seat")  # refuse an unknown language before drawing anything
+    title = cards[0].event_name if cards else text(lang, "join_cards_title")
 
     def draw(c: Canvas) -> None:
         for sheet in pages(cards, grid, wifi) or [[]]:
@@ -104,5 +105,4 @@ def join_cards(
                 draw_wifi_card(c, grid.cards[-1], wifi, lang)
             c.showPage()
 
-    title = cards[0].event_name if cards else "Join cards"
     return render(grid.page, title, draw)

@@ -43,5 +43,5 @@ def _result_page(result: TableResult, lang: str, width: float) -> list[Flowable]
 
 def score_sheets(results: Sequence[TableResult], lang: str = "en", paper: str = "a4") -> bytes:
     """A result sheet for every table, one page each."""
-    title = results[0].event_name if results else "Results"
-    return one_page_each(results, _result_page, lang, paper, title or "Results")
+    title = results[0].event_name if results else ""
+    return one_page_each(results, _result_page, lang, paper, title or text(lang, "results_title"))

@@ -121,5 +121,5 @@ def _page(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
 
 def setup_sheets(tables: Sequence[TableSheet], lang: str = "en", paper: str = "a4") -> bytes:
     """Setup sheets for every table, one page each, drawn by the table's ruleset."""
-    title = tables[0].event_name if tables else "Setup"
+    title = tables[0].event_name if tables else text(lang, "setup_title")
     return one_page_each(tables, _page, lang, paper, title)

@@ -30,4 +30,4 @@ def standings(standing: Standing, lang: str = "en", paper: str = "a4") -> bytes:
         Spacer(1, 4 * mm),
         table(header, rows, widths, rtl, size=10),
     ]
-    return render_story(paper, standing.event_name or "Standings", story)
+    return render_story(paper, standing.event_name or text(lang, "standings_title"), story)
