@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from enum import StrEnum
 from typing import Any
 
 from companion.rules import events as ev
@@ -21,16 +22,22 @@ EVENT_TYPES: dict[str, type] = {
 
 
 def encode_event(event: ev.Event) -> tuple[str, dict[str, Any]]:
-    """(kind, data) of an event; tuples become lists, choices their names."""
+    """(kind, data) of an event."""
+    return type(event).__name__, event_data(event)
+
+
+def event_data(event: Any) -> dict[str, Any]:
+    """The fields of any ruleset's event (a dataclass) as JSON-able values: tuples become
+    lists, enum members (choices, outcomes) their values."""
     data: dict[str, Any] = {}
     for field in fields(event):
         value = getattr(event, field.name)
         if isinstance(value, tuple):
-            value = [str(v) if isinstance(v, Choice) else v for v in value]
-        elif isinstance(value, Choice):
+            value = [v.value if isinstance(v, StrEnum) else v for v in value]
+        elif isinstance(value, StrEnum):
             value = value.value
         data[field.name] = value
-    return type(event).__name__, data
+    return data
 
 
 def decode_event(kind: str, data: dict[str, Any]) -> ev.Event:

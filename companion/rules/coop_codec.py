@@ -18,18 +18,8 @@ _ENUMS: dict[str, type[StrEnum]] = {"outcome": Outcome, "reason": EndReason}
 
 
 def encode_event(event: AnyEvent) -> tuple[str, dict[str, Any]]:
-    """(kind, data) of an event; tuples become lists, enums their values."""
-    if type(event) not in COOP_EVENT_TYPES:
-        return codec.encode_event(event)  # type: ignore[arg-type]  # a base event
-    data: dict[str, Any] = {}
-    for field in fields(event):
-        value = getattr(event, field.name)
-        if isinstance(value, tuple):
-            value = list(value)
-        elif isinstance(value, StrEnum):
-            value = value.value
-        data[field.name] = value
-    return type(event).__name__, data
+    """(kind, data) of a base or co-op event."""
+    return type(event).__name__, codec.event_data(event)
 
 
 def decode_event(kind: str, data: dict[str, Any]) -> AnyEvent:
