@@ -201,6 +201,25 @@ def test_server_adjust_and_undo_append_and_rebuild(app, http, key, event):
     assert kinds[-2:] == ["CoinsAdjusted", "reverted"]
 
 
+def test_server_a_failing_listener_does_not_fail_a_committed_action(app, http, key, event, caplog):
+    """Publishing comes after the commit: a listener that breaks is logged, the organizer gets
+    the committed answer (not a 500 saying nothing changed) and the phones still get the view."""
+    hall = hall_service(app)
+
+    def broken(change):
+        raise RuntimeError("a listener bug")
+
+    hall.listeners.insert(0, broken)
+    client = phone(app, http, token(event, 0, 1))
+    client.get_received()
+    response = api(http, key, "post", f"/api/tables/{event['tables'][0]['id']}/adjust",
+                   {"seat": 1, "amount": 4, "reason": "found coins"})
+    assert response.status_code == 200 and response.get_json()["players"][1]["coins"] == 7
+    assert last_view(client)["players"][1]["coins"] == 7
+    assert "a listener bug" in caplog.text
+    client.disconnect()
+
+
 def test_server_export_json_and_csv(http, key, event):
     api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": [2, 2]})
     data = api(http, key, "get", f"/api/events/{event['id']}/export?format=json").get_json()

@@ -10,6 +10,7 @@ and `hall_roll` (the hall's roll and the defaults of choices that waited too lon
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from collections import OrderedDict
@@ -23,6 +24,8 @@ from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import rebuild_event, rebuild_table
 from companion.journal import Journal
 from companion.rules.catalog import Catalog, load_catalog
+
+log = logging.getLogger("companion")
 
 
 class HallService:
@@ -65,9 +68,14 @@ class HallService:
             self.organizer_key = key
 
     def publish(self, change: Change) -> None:
-        """Tell the listeners what an action changed; called only after its commit."""
+        """Tell the listeners what an action changed; called only after its commit. A listener
+        that fails is logged and the others still hear: the action stands in the journal, and
+        its answer must not say it failed."""
         for listener in list(self.listeners):
-            listener(change)
+            try:
+                listener(change)
+            except Exception:
+                log.exception("publishing %s failed", change)
 
     # ------------------------------------------------------------ look-ups
 
