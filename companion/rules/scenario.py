@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.rules import assessor
-from companion.rules.activation import has_effect
+from companion.rules.activation import activation_table, has_effect
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.coop_state import RULESET as COOP
 from companion.rules.coop_state import SEATS as COOP_SEATS
@@ -230,11 +230,8 @@ def read_answers(
 
 def _activates(state: TableState, total: int, catalog: Catalog, effect: str) -> bool:
     """Whether the roller owns a purple card with `effect` that this total activates."""
-    return any(
-        card.is_purple and card.effect == effect and total in card.activation
-        and state.roller.owns(card.id)
-        for card in catalog.establishments.values()
-    )
+    purple = activation_table(catalog).cards(total).purple
+    return any(card.effect == effect and state.roller.owns(card.id) for card in purple)
 
 
 def _tv_target(choices: Mapping[str, Any], state: TableState, names: Mapping[str, int]) -> int | None:
