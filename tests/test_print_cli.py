@@ -217,6 +217,10 @@ REFUSALS = [
     (("join-cards", "--paper", "a3"), "join-cards print on a4 or letter"),
     (("poster", "--lang", "fr"), "unknown language 'fr'"),
     (("poster", "--base-url", "192.168.1.2:5000"), "must start with http://"),
+    (("join-cards", "--base-url", "http://"), "and name the server"),
+    (("join-cards", "--base-url", "http://192.168.1.2 :5000"), "not 'http://192.168.1.2 :5000'"),
+    (("poster", "--base-url", "http://hall.local:port"), "and name the server"),
+    (("poster", "--base-url", "http://hall.local/?x=1"), "and name the server"),
     (("poster", "--wifi-password", "secret"), "--wifi-password needs --wifi-ssid"),
     (("poster", "--event", "99"), "there is no event '99'"),
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from urllib.parse import urlsplit
 
 from companion.hall.model import HallEvent, Table
 from companion.hall.service import HallService
@@ -58,10 +59,21 @@ def check(options: PrintOptions) -> None:
         raise ValueError(f"{options.kind} print on {' or '.join(papers)}, not {options.paper!r}")
     if options.lang not in LANGS:
         raise ValueError(f"unknown language {options.lang!r}; expected one of {', '.join(LANGS)}")
-    if options.kind in ("join-cards", "poster") and not options.base_url.startswith(
-            ("http://", "https://")):
-        raise ValueError(f"the base URL must start with http:// or https://, "
-                         f"not {options.base_url!r}")
+    if options.kind in ("join-cards", "poster") and not is_base_url(options.base_url):
+        raise ValueError(f"the base URL must start with http:// or https:// and name the server, "
+                         f"like http://192.168.1.20:5000, not {options.base_url!r}")
+
+
+def is_base_url(url: str) -> bool:
+    """An address every join URL can start with: a scheme and a host, an optional port and path,
+    no spaces, query or fragment (a QR of http:///j/TOKEN takes no phone anywhere)."""
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018  (reading it checks it)
+    except ValueError:
+        return False
+    return (parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.query
+            and not parts.fragment and not any(ch.isspace() for ch in url))
 
 
 def render(hall: HallService, event_id: str, options: PrintOptions) -> bytes:
