@@ -53,8 +53,9 @@ def create_event() -> Any:
 @bp.get("/api/events")
 @organizer_required
 def list_events() -> Any:
-    return jsonify([{"id": e.id, "name": e.name, "tables": e.tables}
-                    for e in service().events.values()])
+    hall = service()
+    with hall.lock:
+        return jsonify([{"id": e.id, "name": e.name, "tables": e.tables} for e in hall.events.values()])
 
 
 @bp.get("/api/events/<event_id>")

@@ -14,6 +14,7 @@ from companion.hall.checks import ROLL_MODES, RULESETS
 from companion.web.auth import is_organizer_key, service
 from companion.web.errors import message_page
 from companion.web.i18n import current_language
+from companion.web.pages import card_list
 
 bp = Blueprint("organizer", __name__)
 PRINT_KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
@@ -111,9 +112,7 @@ def ruleset_names() -> dict[str, str]:
 
 def card_names(lang: str) -> dict[str, str]:
     """Every card's name in the page's language, for the entries and the journal."""
-    catalog = service().catalog
-    cards = [*catalog.establishments.values(), *catalog.landmarks.values()]
-    return {card.id: card.names.get(lang, card.names["en"]) for card in cards}
+    return {card["id"]: card["name"] for card in card_list(service().catalog, lang)}
 
 
 @bp.post("/organizer/pin")
