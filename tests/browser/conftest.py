@@ -16,6 +16,7 @@ Fixtures:
 Helpers: `join_seat(context, hall, join_path)` opens a QR card's link like a phone and waits
 until it is connected; `open_hall(screen, hall, event_id)` the projector and
 `console_page(screen, hall)` the signed-in organizer console, both connected;
+`english_words(page, names)` lists the English words a translated page shows outside names;
 `expect_phones_show_the_journal(hall, event_id, phones)` checks each phone's coins against the
 journal; `hall_tile(page, name)` is a table's tile on the projector; `contrast_problems(page,
 scheme)` the text under WCAG AA contrast (contrast.js) once the colour scheme has settled;
@@ -41,6 +42,24 @@ from serverproc import REPO, ServerProcess, http_json, organizer_key
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
 CONTRAST_PROBLEMS = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
 COOP = "machi-koro-coop"
+# Latin words a Hebrew page may show: the other languages' names in the switch, and the
+# abbreviations the translations keep (as tests/test_i18n.py, which reads the served HTML).
+LATIN_IN_HEBREW = ("English", "Nederlands", "QR", "PIN", "CSV", "JSON")
+ENGLISH_WORDS = """(allowed) => {
+  const found = new Set();
+  const add = (text) => {
+    for (const word of text.match(/[A-Za-z]{2,}/g) ?? []) if (!allowed.includes(word)) found.add(word);
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement.closest("script, style, bdi")) add(node.textContent);
+  }
+  const spoken = ["aria-label", "title", "alt", "placeholder"];
+  for (const element of document.querySelectorAll(spoken.map((name) => `[${name}]`).join(", "))) {
+    for (const name of spoken) add(element.getAttribute(name) ?? "");
+  }
+  return [...found].sort();
+}"""
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PHONE = {"width": 360, "height": 640}
 
@@ -270,6 +289,14 @@ def console_page(screen: Callable[..., BrowserContext], hall: Hall, lang: str = 
         page.goto(f"{hall.url}/organizer?lang={lang}")
     expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
     return page
+
+
+def english_words(page: Page, names: tuple[str, ...] = ()) -> list[str]:
+    """The English words a Hebrew page shows once its scripts have drawn it (text, also hidden,
+    and spoken attributes), other than in <bdi> and other than the players' `names`: a string
+    a script shows without t() comes out here."""
+    words: list[str] = page.evaluate(ENGLISH_WORDS, [*LATIN_IN_HEBREW, *names])
+    return words
 
 
 def expect_phones_show_the_journal(hall: Hall, event_id: str,

@@ -14,6 +14,7 @@ from browser.conftest import (
     CONTRAST_PROBLEMS,
     console_page,
     contrast_problems,
+    english_words,
     expect_phones_show_the_journal,
 )
 
@@ -133,7 +134,8 @@ def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_se
 
 
 def test_console_in_hebrew_is_right_to_left(screen, hall_server, snap):
-    hall_server.create_event("ערב", [("שולחן א", ["דנה", "Ben", "Cy"], "hall")])
+    event = hall_server.create_event("ערב", [("שולחן א", ["דנה", "Ben", "Cy"], "hall")])
+    hall_server.roll(event["id"], (2, 3))
     page = console_page(screen, hall_server, lang="he")
     assert page.locator("html").get_attribute("dir") == "rtl"
     assert page.locator("html").get_attribute("lang") == "he"
@@ -146,6 +148,9 @@ def test_console_in_hebrew_is_right_to_left(screen, hall_server, snap):
     sign_out = page.get_by_role("button", name="יציאה").bounding_box()
     assert title["x"] + title["width"] > width * 0.7 and sign_out["x"] < width * 0.3
     assert page.locator(".table-card").evaluate("node => getComputedStyle(node).direction") == "rtl"
+    card(page).locator(".audit summary").click()  # the journal, in Hebrew too
+    expect(card(page).locator(".audit-moves li").first).to_be_visible()
+    assert english_words(page, names=("Ben", "Cy")) == []
     snap(page, "console-he")
 
 

@@ -11,7 +11,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from browser.conftest import console_page, fetch, open_hall
+from browser.conftest import console_page, english_words, fetch, open_hall
 from browser.conftest import hall_tile as tile
 from browser.conftest import join_seat as join
 
@@ -136,6 +136,7 @@ def test_hall_in_hebrew_is_right_to_left(screen, hall_server, snap):
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(page.locator("#roll-number")).to_have_text("הטלה 1")
     expect(tile(page, "שולחן 1").locator(".paid")).to_have_text("ענת +1 מאפייה")
+    assert english_words(page) == []
     snap(page, "hall-he")
 
 

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser.conftest import expect_phones_show_the_journal
+from browser.conftest import english_words, expect_phones_show_the_journal
 from browser.conftest import join_seat as join
 
 PLAYERS = ["Ann", "<b>x</b>", "Dana"]
@@ -168,6 +168,7 @@ def test_phone_in_hebrew_is_right_to_left(phone, hall_server, snap):
     expect(page.locator("#breakdown")).to_have_text("+1 מאפייה")
     expect(page.locator('button[data-card="cafe"] .name')).to_have_text("בית קפה")
     assert page.evaluate("getComputedStyle(document.querySelector('main')).direction") == "rtl"
+    assert english_words(page, names=("Dana",)) == []
     snap(page, "phone-he")
     # the language switch goes to Dutch and stays there
     page.get_by_role("link", name="Nederlands").click()
