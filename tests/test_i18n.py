@@ -65,6 +65,31 @@ def test_i18n_every_translation_is_still_used(lang):
     assert not unused, f"{lang} translates strings nothing uses: {unused}"
 
 
+# Refusal codes no page shows, and why.
+NEVER_SHOWN = {
+    "request/unknown_language": "only i18n.js's own fetch of a catalog meets it",
+    "request/unknown_action": "the console sends only the table actions it knows",
+    "rule/bad_deck_order": "the service always gives the dealer its shuffle",
+    "rule/assessor_coins": "sent as request/invalid with its detail (hall/checks.py)",
+    "rule/bad_options": "sent as request/invalid with its detail (hall/checks.py)",
+}
+
+
+def test_i18n_every_refusal_a_page_can_meet_has_a_sentence():
+    """Each code the hall, the web layer and the rules refuse with has a translated sentence in
+    static/js/i18n.js or the console's organizer-api.js; a missing one shows English."""
+    code = re.compile(r"""["']((?:auth|event|move|request|rule|seat|server|table)/[a-z_]+)["']""")
+    sent = {"http/401", "http/413"}  # the organizer's session ended; a pasted list too long
+    for folder in ("hall", "web", "rules"):
+        for path in (REPO / "companion" / folder).glob("*.py"):
+            sent |= set(code.findall(path.read_text(encoding="utf-8")))
+    mapped = set()
+    for name in ("i18n.js", "organizer-api.js"):
+        mapped |= set(re.findall(r'"([a-z]+/[a-z_0-9]+)": t\(', (REPO / "static" / "js" / name).read_text()))
+    assert "rule/not_your_turn" in sent and "table/full" in mapped  # the scanners find both sides
+    assert not sorted(sent - set(NEVER_SHOWN) - mapped)
+
+
 @pytest.mark.parametrize("path", [p for lang in TRANSLATED for p in po_files(lang)],
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_i18n_po_file_is_complete_and_keeps_placeholders(path):
