@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from browser.conftest import COOP, console_page, contrast_problems, hall_tile, open_hall
+from browser.conftest import (
+    COOP,
+    console_page,
+    contrast_problems,
+    english_words,
+    hall_tile,
+    open_hall,
+)
 from browser.conftest import join_seat as join
 from companion.rules.catalog import load_catalog
 
@@ -118,6 +125,7 @@ def test_coop_hall_tile_plays_the_assessors_turn_step_by_step(screen, hall_serve
     expect(coop_tile(hebrew).locator(".assessor .sought")).to_have_text(
         f"הערך המבוקש הבא: {assessor['sought']}")
     expect(coop_tile(hebrew).locator(".coop-steps li.shown")).to_have_count(len(steps))  # at once
+    assert english_words(hebrew) == []
     snap(hebrew, "hall-coop-he")
 
     small = open_hall(screen, hall_server, event["id"], 1280, 720)  # the same layout, nothing cut

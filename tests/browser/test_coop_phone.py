@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from browser.conftest import english_words
 from browser.conftest import join_seat as join
 from companion.rules.catalog import load_catalog
 
@@ -92,6 +93,7 @@ def test_coop_phone_in_hebrew_and_dutch(phone, hall_server, snap):
     expect(page.locator("#coop-title")).to_have_text("גובה המסים")
     expect(page.locator("#coop-sought")).to_have_text("הערך המבוקש הבא: 1")
     expect(page.locator("#coop-steps li")).to_have_text("גובה המסים משחק אחרי התור של השחקן השני.")
+    assert english_words(page, names=("Ben",)) == []
     snap(page, "phone-coop-he")
     page.get_by_role("link", name="Nederlands").click()
     expect(page.locator("#coop-title")).to_have_text("Belastinginspecteur")
