@@ -11,13 +11,13 @@ from flask import Blueprint, current_app, redirect, render_template, request, se
 from flask_babel import gettext as _
 
 from companion.hall.checks import ROLL_MODES, RULESETS
+from companion.printing.from_hall import KINDS as PRINT_KINDS
 from companion.web.auth import is_organizer_key, service
 from companion.web.errors import message_page
 from companion.web.i18n import current_language
 from companion.web.pages import card_list
 
 bp = Blueprint("organizer", __name__)
-PRINT_KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
 
 
 class PinGuard:
