@@ -4,14 +4,55 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+
+
+class _Parser(argparse.ArgumentParser):
+    """A usage mistake is one line on standard error and exit status 2, like every refusal
+    (argparse's own error prints the usage first). Subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _number(kind: Callable[[str], Any], low: float, high: float = math.inf) -> Callable[[str], Any]:
+    """An argparse type: `kind` of the text, finite and in [low, high], else a usage error."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and low <= value <= high):
+            bounds = f"from {low:g} to {high:g}" if high < math.inf else f"of at least {low:g}"
+            raise argparse.ArgumentTypeError(f"{text!r}: a number {bounds} is required")
+        return value
+
+    return parse
+
+
+PORT = _number(int, 1, 65535)
+COUNT = _number(int, 1)
+SECONDS = _number(float, 0.1)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    """Run one command; Ctrl-C (how an organizer stops `serve`) ends it without a traceback."""
+    args = _parser().parse_args(argv)
+    try:
+        result: int = args.run(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("companion: stopped\n")
+        return 130
+    return result
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="companion", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
     resolve = commands.add_parser("resolve", help="resolve one scenario JSON file")
@@ -20,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     serve = commands.add_parser("serve", help="serve the hall on the LAN")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
-    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--port", type=PORT, default=5000)
     serve.add_argument("--db", help="the SQLite file (default: instance/companion.db)")
     serve.add_argument("--demo", action="store_true", help="create a demo event first")
     serve.set_defaults(run=_serve)
@@ -33,17 +74,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     bench = commands.add_parser("bench", help="measure speed (not a test)")
     bench.add_argument("what", choices=["rules", "hall"])
-    bench.add_argument("--seconds", type=float, default=5.0, help="rules: how long to play")
+    bench.add_argument("--seconds", type=SECONDS, default=5.0, help="rules: how long to play")
     bench.add_argument("--seed", type=int, default=1)
-    bench.add_argument("--phones", type=int, default=1100, help="hall: phones to connect")
-    bench.add_argument("--tables", type=int, default=275, help="hall: tables (4 seats each)")
-    bench.add_argument("--rolls", type=int, default=10, help="hall: hall rolls to time")
+    bench.add_argument("--phones", type=COUNT, default=1100, help="hall: phones to connect")
+    bench.add_argument("--tables", type=COUNT, default=275, help="hall: tables (4 seats each)")
+    bench.add_argument("--rolls", type=COUNT, default=10, help="hall: hall rolls to time")
     bench.add_argument("--no-floor", action="store_true", help="hall: skip the bare server")
     bench.set_defaults(run=_bench)
-
-    args = parser.parse_args(argv)
-    result: int = args.run(args)
-    return result
+    return parser
 
 
 def _resolve(args: argparse.Namespace) -> int:
@@ -73,23 +111,38 @@ def _resolve(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     # gevent must patch the standard library before anything imports threading or socket users.
+    import signal
+
+    import gevent
     from gevent import monkey
 
     monkey.patch_all()
+    # Ctrl-C stops the main greenlet's serve(); by default it hit whichever phone's request ran
+    # at that moment, and that request's handler printed tracebacks on the way out.
+    interrupt = gevent.signal_handler(signal.SIGINT, gevent.getcurrent().throw, KeyboardInterrupt)
     from companion.server import serve
 
-    return serve(args.host, args.port, args.db, demo=args.demo)
+    try:
+        return serve(args.host, args.port, args.db, demo=args.demo)
+    except sqlite3.Error as exc:  # the database file: not one, or not writable
+        named = f" {args.db!r}" if args.db else ""
+        return _refuse(f"serve: cannot use the database{named}: {exc}")
+    except OSError as exc:  # the address: in use, not this machine's; or the database's folder
+        return _refuse(f"serve: {exc}")
+    finally:
+        interrupt.cancel()
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from companion.hall import HallService
     from companion.hall.demo import create_demo
     from companion.journal import SqliteJournal
 
-    with SqliteJournal(Path(args.db)) as journal:
-        _print_json(create_demo(HallService(journal)))
+    try:
+        with SqliteJournal(Path(args.db)) as journal:
+            _print_json(create_demo(HallService(journal)))
+    except sqlite3.Error as exc:
+        return _refuse(f"demo: cannot use the database {args.db!r}: {exc}")
     return 0
 
 
@@ -160,8 +213,6 @@ def _lan_base_url() -> str:
 def _render_from_db(db: Path, event: str, options: Any, render: Any) -> bytes:
     """Open an existing hall database without changing it and render; LookupError names what
     is missing (the file, a hall journal in it, the event)."""
-    import sqlite3
-
     from companion.hall import HallError, HallService
     from companion.journal import SqliteJournal
 
@@ -181,8 +232,6 @@ def _render_from_db(db: Path, event: str, options: Any, render: Any) -> bytes:
 def _is_hall_journal(db: Path) -> bool:
     """Read-only look: the journal's table with the hall's own stream (so opening the
     journal creates nothing and appends no organizer key)."""
-    import sqlite3
-
     try:
         conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
         try:
@@ -196,7 +245,12 @@ def _is_hall_journal(db: Path) -> bool:
 
 def _bench(args: argparse.Namespace) -> int:
     if args.what == "hall":
+        import importlib.util
+
         from companion.bench_hall import bench_hall
+
+        if importlib.util.find_spec("aiohttp") is None:  # python-socketio's asyncio client
+            return _refuse("bench hall: the phones need aiohttp: pip install -e '.[test]'")
 
         _print_json(bench_hall(args.phones, args.tables, rolls=args.rolls, floor=not args.no_floor))
         return 0
