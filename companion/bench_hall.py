@@ -44,29 +44,23 @@ CONNECT_CONCURRENCY = 50
 
 
 def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int = 100,
-               floor: bool = True, *, async_mode: str | None = None,
-               client_processes: int | None = None, tweaks: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Figures of one run as a JSON-able dict (times in ms, memory in MB). With `async_mode`
-    None and no `tweaks` the app runs as shipped (`companion serve`); otherwise through
-    `companion.bench_floor app`, and the floor gets the same mode and tweaks."""
+               floor: bool = True, *, client_processes: int | None = None) -> dict[str, Any]:
+    """Figures of one run as a JSON-able dict (times in ms, memory in MB), the app served as
+    shipped (`companion serve`)."""
     if phones < 1 or tables < 1 or rolls < 1 or moves_per_second < 0:
         raise ValueError("phones, tables and rolls are at least 1; moves_per_second at least 0")
     from companion.web import SERVED_ASYNC_MODE
 
-    mode = async_mode or SERVED_ASYNC_MODE
     processes = client_processes or (1 if phones <= 600 else 2)
     result: dict[str, Any] = {
         "phones": phones, "tables": tables, "seats": tables * SEATS, "rolls": rolls,
-        "moves_per_second": moves_per_second, "async_mode": mode, "client_processes": processes,
-        "cpus": os.cpu_count(), "tweaks": list(tweaks),
+        "moves_per_second": moves_per_second, "async_mode": SERVED_ASYNC_MODE,
+        "client_processes": processes, "cpus": os.cpu_count(),
     }
-    tweak_args = [arg for tweak in tweaks for arg in ("--tweak", tweak)]
     with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp:
         port = _free_port()
-        command = ([sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
-                    "--db", str(Path(tmp) / "hall.db")] if async_mode is None and not tweaks else
-                   [sys.executable, "-m", "companion.bench_floor", "app", "--port", str(port),
-                    "--db", str(Path(tmp) / "hall.db"), "--async-mode", mode, *tweak_args])
+        command = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
+                   "--db", str(Path(tmp) / "hall.db")]
         with _Server(command, Path(tmp) / "app.log", key_prefix="organizer: ") as server:
             base = f"http://{HOST}:{port}"
             started = time.monotonic()
@@ -79,8 +73,8 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
         if floor:
             size = result["app"].get("view_bytes", {}).get("p50") or 1500
             port = _free_port()
-            command = [sys.executable, "-m", "companion.bench_floor", "floor", "--port", str(port),
-                       "--payload-bytes", str(size), "--async-mode", mode, *tweak_args]
+            command = [sys.executable, "-m", "companion.bench_floor", "--port", str(port),
+                       "--payload-bytes", str(size)]
             with _Server(command, Path(tmp) / "floor.log") as server:
                 base = f"http://{HOST}:{port}"
                 result["floor"] = _phase(base, f"{base}/roll", server, phone_tokens, rolls,
@@ -272,10 +266,10 @@ class _Server:
                 self.key = line.rsplit("key=", 1)[1].strip()
         self._drain = threading.Thread(target=self._read_rest, daemon=True)
         self._drain.start()
-        url = self.command[self.command.index("--port") + 1]
+        port = self.command[self.command.index("--port") + 1]
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(f"http://{HOST}:{url}/healthz", timeout=2) as answer:
+                with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=2) as answer:
                     answer.read()
                 return
             except OSError:
@@ -507,30 +501,3 @@ def _worker(pipe: Connection, url: str, tokens: list[str], rate: float, index: i
         asyncio.run(_Worker(pipe, url, tokens, rate, index).run())
     finally:
         pipe.close()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m companion.bench_hall PHONES TABLES [ROLLS] [--async-mode M]` until cli.py
-    wires `companion bench hall`."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m companion.bench_hall")
-    parser.add_argument("--phones", type=int, default=100)
-    parser.add_argument("--tables", type=int)
-    parser.add_argument("--rolls", type=int, default=10)
-    parser.add_argument("--moves-per-second", type=int, default=100)
-    parser.add_argument("--no-floor", action="store_true")
-    parser.add_argument("--async-mode")
-    parser.add_argument("--client-processes", type=int)
-    parser.add_argument("--tweak", action="append", default=[])
-    args = parser.parse_args(argv)
-    tables = args.tables or math.ceil(args.phones / SEATS)
-    result = bench_hall(args.phones, tables, args.rolls, args.moves_per_second, not args.no_floor,
-                        async_mode=args.async_mode, client_processes=args.client_processes,
-                        tweaks=tuple(args.tweak))
-    print(json.dumps(result, indent=2), flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
