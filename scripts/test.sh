@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System parts the tests use for real: Chromium (pages), poppler-utils (PDF pages to images),
-# DejaVu fonts (Hebrew glyphs in the browser).
+# DejaVu fonts (Hebrew glyphs in the browser); and Debian's venv module to make .venv.
 need=()
+[ -x .venv/bin/python ] || python3 -c 'import ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
