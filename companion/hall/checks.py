@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.rules import rulesets
 from companion.rules.catalog import Catalog
-from companion.rules.errors import RuleError
+from companion.rules.errors import RuleError, is_whole_number
 
 RULESETS = tuple(rulesets.REGISTRY)
 ROLL_MODES = ("hall", "own")
@@ -32,11 +32,6 @@ def invalid(message: str) -> HallError:
     return HallError("request/invalid", message, 400)
 
 
-def is_int(value: Any) -> bool:
-    """An int that is not a bool (JSON's true is not a seat or a number of seconds)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def clean_name(name: Any, what: str = "name") -> str:
     if not isinstance(name, str) or not name.strip():
         raise invalid(f"a {what} is required")
@@ -57,7 +52,7 @@ def hall_dice(dice: Any) -> tuple[int, int] | None:
     if dice is None:
         return None
     if not (isinstance(dice, list | tuple) and len(dice) == 2
-            and all(is_int(d) and 1 <= d <= 6 for d in dice)):
+            and all(is_whole_number(d) and 1 <= d <= 6 for d in dice)):
         raise invalid("dice are two numbers from 1 to 6")
     return int(dice[0]), int(dice[1])
 
@@ -69,7 +64,7 @@ def event_settings(settings: dict[str, Any]) -> dict[str, Any]:
         data["dice_mode"] = dice_mode(settings["dice_mode"])
     if "choice_seconds" in settings:
         seconds = settings["choice_seconds"]
-        if not is_int(seconds) or not 5 <= seconds <= 600:
+        if not is_whole_number(seconds) or not 5 <= seconds <= 600:
             raise invalid("choice_seconds is 5 to 600")
         data["choice_seconds"] = seconds
     if not data:
@@ -114,13 +109,13 @@ def table_size(rules: rulesets.Ruleset, catalog: Catalog, size: Any) -> int:
     the ruleset seats)."""
     low, high = rules.seats(catalog)
     size = high if size is None else size
-    if not is_int(size) or not low <= size <= catalog.players_max:
+    if not is_whole_number(size) or not low <= size <= catalog.players_max:
         raise invalid(f"table_size is {low} to {catalog.players_max}")
     return min(int(size), high)
 
 
 def seat_number(seats: int, seat: Any) -> int:
     """`seat` as the index of one of a table's `seats` seats."""
-    if not is_int(seat) or not 0 <= seat < seats:
+    if not is_whole_number(seat) or not 0 <= seat < seats:
         raise invalid(f"there is no seat {seat!r} at this table")
     return int(seat)
