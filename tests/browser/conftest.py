@@ -48,7 +48,9 @@ LATIN_IN_HEBREW = ("English", "Nederlands", "QR", "PIN", "CSV", "JSON")
 ENGLISH_WORDS = """(allowed) => {
   const found = new Set();
   const add = (text) => {
-    for (const word of text.match(/[A-Za-z]{2,}/g) ?? []) if (!allowed.includes(word)) found.add(word);
+    for (const word of text.match(/(?<![/\\w])[A-Za-z]{2,}/g) ?? []) {  // not in a path: /organizer
+      if (!allowed.includes(word)) found.add(word);
+    }
   };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -293,8 +295,8 @@ def console_page(screen: Callable[..., BrowserContext], hall: Hall, lang: str = 
 
 def english_words(page: Page, names: tuple[str, ...] = ()) -> list[str]:
     """The English words a Hebrew page shows once its scripts have drawn it (text, also hidden,
-    and spoken attributes), other than in <bdi> and other than the players' `names`: a string
-    a script shows without t() comes out here."""
+    and spoken attributes), other than in <bdi>, in a path, or among the `names` of players and
+    events: a string a script shows without t() comes out here."""
     words: list[str] = page.evaluate(ENGLISH_WORDS, [*LATIN_IN_HEBREW, *names])
     return words
 
