@@ -143,7 +143,7 @@ function timer() {
 function tickTimer() {
   const element = $("timer");
   if (!element || !view || view.waited === null) return;
-  const left = Math.max(0, Math.ceil((view.choice_seconds ?? data.choice_seconds) - view.waited - (performance.now() - viewAt) / 1000));
+  const left = Math.max(0, Math.ceil(view.choice_seconds - view.waited - (performance.now() - viewAt) / 1000));
   element.textContent = left > 0 ? t("{seconds} s left, then the default applies.", { seconds: left })
     : t("Time is up: the default applies.");
 }
