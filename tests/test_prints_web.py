@@ -174,6 +174,7 @@ def test_prints_served_download_does_not_stop_the_hall(tmp_path: Path) -> None:
                 download.update(status=answer.status, body=answer.read())
 
         worker = threading.Thread(target=fetch)
+        began = time.perf_counter()
         worker.start()
         waits = []
         while worker.is_alive():
@@ -182,7 +183,11 @@ def test_prints_served_download_does_not_stop_the_hall(tmp_path: Path) -> None:
             waits.append(time.perf_counter() - start)
             time.sleep(0.02)
         worker.join()
+        took = time.perf_counter() - began
     assert download["status"] == 200 and download["body"].startswith(b"%PDF")
     assert len(PdfReader(io.BytesIO(download["body"])).pages) == 41  # 406 seats, 10 a sheet
-    assert len(waits) >= 10 and max(waits) < 0.5, waits
+    # Drawn on the event loop, the whole download is one wait: one or two answers, the longest
+    # about as long as the download. Relative to the download, not a fixed bound in seconds, so
+    # a loaded machine slows both sides alike (speed itself is the benchmarks' business).
+    assert len(waits) >= 10 and max(waits) < took / 2, (took, waits)
     print(f"healthz during the download: {len(waits)} answers, max {max(waits) * 1000:.0f} ms")
