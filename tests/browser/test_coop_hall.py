@@ -184,7 +184,11 @@ def test_coop_hall_and_phones_show_a_game_won_together(phone, screen, hall_serve
         ("Ana", True, "won"), ("Ben", True, "won")]
     pair[1].wait_for_function("scrollY === 0")  # back at the top, where the banner is
     snap(pair[1], "phone-coop-won")
-    expect(tile.locator(".coop-steps li.due-later, .coop-steps li.newest")).to_have_count(0)
+    # The assessor's last turn plays one step every 1.4 s after the dice (hall-coop.js STEP_MS),
+    # so the wait for its end grows with its steps rather than Playwright's fixed 5 s.
+    steps = len(won["coop"]["last_assessor_turn"]["steps"])
+    played = tile.locator(".coop-steps li.due-later, .coop-steps li.newest")
+    expect(played).to_have_count(0, timeout=5_000 + 1_400 * (steps + 1))
     expect(hall.locator("#dice .sum")).to_have_text("= 7")  # and the dice have stopped
     snap(hall, "hall-coop")
 
