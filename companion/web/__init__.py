@@ -12,6 +12,7 @@ from flask_socketio import SocketIO
 from companion.hall import HallService
 from companion.journal import SqliteJournal
 from companion.paths import resource_dir
+from companion.web.wire import JsonFirstPacket
 
 # `companion serve` runs gevent (one thread, cooperative): with threading a hall of 1,100 phones
 # missed rolls; the hall benchmark's figures are in the README. The factory itself defaults to
@@ -48,7 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(prints.bp)
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=MAX_BODY,
-                      ping_interval=10, ping_timeout=20)
+                      ping_interval=10, ping_timeout=20, serializer=JsonFirstPacket)
     sockets.subscribe(service, hall_seconds=app.config["HALL_PUBLISH_SECONDS"])
     return app
 
