@@ -5,6 +5,7 @@ closes the previous turn)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from companion.hall.service import HallService
 
 Records = list[tuple[str, dict[str, Any]]]
+
+log = logging.getLogger("companion")
 
 
 def hall_roll(hall: HallService, event_id: Any, dice: Any = None) -> dict[str, Any]:
@@ -102,23 +105,35 @@ def hall_turn(hall: HallService, table: Table, d1: int, d2: int) -> list[list[Ev
 
 
 def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
-    """Apply the defaults at tables whose choice waited longer than the event allows."""
+    """Apply the defaults at tables whose choice waited longer than the event allows. A table
+    whose default fails is logged (with its id) and skipped; the other tables still get
+    theirs, and the ones committed are published and returned."""
     now = time.monotonic() if now is None else now
     changed = []
     with hall.lock:
-        for table in hall.tables.values():
-            if table.waiting_since is None or table.state is None or table.status != "running":
-                continue
-            if now - table.waiting_since < hall.events[table.event_id].choice_seconds:
-                continue
-            rules = rules_of(table)
-            move = rules.default_move(table.state)
-            if move is not None:
-                events = rules.decide(table.state, table.state.active, move, hall.catalog,
-                                      secure_shuffle)
-                commit(hall, table, events, "timer")
-                changed.append(table.id)
+        for table in list(hall.tables.values()):
+            try:
+                if expire_choice(hall, table, now):
+                    changed.append(table.id)
+            except Exception:  # one broken table must not hold up every other table's choice
+                log.exception("the timed-out choice at table %s could not take its default",
+                              table.id)
     if changed:
         hall.publish(Change(tables=changed,
                             events=sorted({hall.tables[t].event_id for t in changed})))
     return changed
+
+
+def expire_choice(hall: HallService, table: Table, now: float) -> bool:
+    """Commit the default of the table's choice if it waited too long; whether it did."""
+    if table.waiting_since is None or table.state is None or table.status != "running":
+        return False
+    if now - table.waiting_since < hall.events[table.event_id].choice_seconds:
+        return False
+    rules = rules_of(table)
+    move = rules.default_move(table.state)
+    if move is None:
+        return False
+    events = rules.decide(table.state, table.state.active, move, hall.catalog, secure_shuffle)
+    commit(hall, table, events, "timer")
+    return True
