@@ -7,9 +7,12 @@ While phones stream moves (a build when their view offers one, else `dice_count`
 accepted) at `moves_per_second`, the organizer rolls `rolls` times. A roll's delivery time to a
 phone runs from just before the organizer's `POST /api/events/ID/roll` to the phone's receipt of
 the first `view` whose turn or dice changed (time.monotonic, one clock for every process on the
-machine); the next roll waits until every phone has the last one. Then the same clients, rolls
-and move stream against the floor (`companion.bench_floor`): a bare python-socketio server in the
-same async mode that emits a view of the same size to each seat's room from the roll request.
+machine); the next roll waits until every phone has the last one. A probe, a client process
+of its own with a few second devices on the first seats, sends 10 of the moves per second: its
+acks are what one phone sees, while the other phones' acks also wait for their process to get
+through the views of every phone in it. Then the same clients, rolls and move stream against
+the floor (`companion.bench_floor`): a bare python-socketio server in the same async mode that
+emits a view of the same size to each seat's room from the roll request.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ HOST = "127.0.0.1"
 SEATS = 4
 ROLL_WAIT = 30.0  # seconds a roll may take to reach every phone before it counts as missed
 ROLL_GAP = 1.0  # seconds between a roll reaching every phone and the next roll
+PROBE_DEVICES = 4  # second devices on the first seats, in a client process of their own
+PROBE_RATE = 10  # of the moves per second, the ones the probe sends
 
 
 # ---------------------------------------------------------------- the run
@@ -85,8 +90,10 @@ def _targets(result: dict[str, Any]) -> dict[str, Any]:
     app = result["app"]
     checks: dict[str, Any] = {
         "every_roll_reached_every_phone": app["every_roll_reached_every_phone"],
-        "move_ack_p99_le_50ms": app["move_ack_ms"].get("p99") is not None
-        and app["move_ack_ms"]["p99"] <= 50,
+        # at a phone of its own (the probe), and at the phones that take the rolls' fan-out on
+        # two shared cores, where an ack waits behind the other phones' views in its process
+        "move_ack_p99_le_50ms": _at_most(app["move_ack_probe_ms"].get("p99"), 50),
+        "move_ack_p99_le_50ms_at_busy_clients": _at_most(app["move_ack_ms"].get("p99"), 50),
         "server_under_300mb": app["server_peak_mb"] < 300,
     }
     p99 = app["roll_to_phone_ms"]["p99"]
@@ -99,6 +106,10 @@ def _targets(result: dict[str, Any]) -> dict[str, Any]:
         checks["p99_within_1_3x_floor"] = ratio <= 1.3
     checks["all_met"] = all(v for k, v in checks.items() if isinstance(v, bool))
     return checks
+
+
+def _at_most(value: float | None, limit: float) -> bool:
+    return value is not None and value <= limit
 
 
 def _set_up(base: str, key: str, tables: int) -> tuple[str, list[str]]:
@@ -120,19 +131,26 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
     context = multiprocessing.get_context("spawn")
     processes = max(1, min(processes, len(tokens)))
     slices = [tokens[i::processes] for i in range(processes)]
+    probe_rate = min(PROBE_RATE, moves_per_second)
+    stream_rate = (moves_per_second - probe_rate) / processes
     workers, pipes = [], []
     figures: dict[str, Any] = {}
     try:
-        for index, part in enumerate(slices):
+        # The phones' processes, then the probe: a few second devices on the first seats, in a
+        # process of their own, whose acks are not queued behind hundreds of other phones' views.
+        parts = [(part, stream_rate) for part in slices] + [(tokens[:PROBE_DEVICES], probe_rate)]
+        for index, (part, rate) in enumerate(parts):
             ours, theirs = context.Pipe()
             worker = context.Process(target=run_worker, daemon=True,
-                                     args=(theirs, base, part, moves_per_second / processes, index))
+                                     args=(theirs, base, part, rate, index))
             worker.start()
             theirs.close()
             workers.append(worker)
             pipes.append(ours)
+        phone_pipes, probe_pipe = pipes[:-1], pipes[-1]
         started = time.monotonic()
-        ready = [_receive(pipe, 240) for pipe in pipes]
+        ready = [_receive(pipe, 240) for pipe in phone_pipes]
+        probe_ready = _receive(probe_pipe, 240)
         figures["connect_seconds"] = round(time.monotonic() - started, 2)
         figures["connected"] = sum(r["connected"] for r in ready)
         figures["connect_failures"] = sum(r["failed"] for r in ready)
@@ -144,7 +162,7 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
         time.sleep(1.0)
         starts, dice, http_ms = [], [], []
         for number in range(1, rolls + 1):
-            for pipe in pipes:
+            for pipe in phone_pipes:
                 pipe.send(("expect", number))
             start = time.monotonic()
             try:
@@ -155,13 +173,13 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
             http_ms.append((time.monotonic() - start) * 1000)
             starts.append(start)
             dice.append(answer["dice"])
-            waiting = set(range(len(pipes)))
+            waiting = set(range(len(phone_pipes)))
             deadline = start + ROLL_WAIT
             while waiting and time.monotonic() < deadline:
-                for pipe in wait([pipes[i] for i in waiting], deadline - time.monotonic()):
+                for pipe in wait([phone_pipes[i] for i in waiting], deadline - time.monotonic()):
                     message = pipe.recv()
                     if message == ("done", number):
-                        waiting.discard(pipes.index(pipe))  # type: ignore[arg-type]
+                        waiting.discard(phone_pipes.index(pipe))  # type: ignore[arg-type]
             time.sleep(ROLL_GAP)
         for pipe in pipes:
             pipe.send(("moves", False))
@@ -173,6 +191,7 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
         for pipe in pipes:
             pipe.send(("report", starts, dice))
             reports.append(_receive(pipe, 60))
+        probe = reports.pop()
     finally:
         for pipe in pipes:
             with contextlib.suppress(OSError):
@@ -186,6 +205,8 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
         for pipe in pipes:
             pipe.close()
     figures.update(_delivery_figures(reports, starts, http_ms, len(tokens), rolls))
+    figures["move_ack_probe_ms"] = {**_ack_figures(probe["acks"], starts),
+                                    "devices": probe_ready["connected"]}
     figures["every_roll_reached_every_phone"] = (
         figures["missed_deliveries"] == 0 and figures["connected"] == len(tokens))
     return figures
@@ -198,7 +219,6 @@ def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_m
     missed = sum(r["missed"] for r in reports) + phones * (rolls - len(starts))
     acks = [a for r in reports for a in r["acks"]]
     sizes = [s for r in reports for s in r["view_bytes"]]
-    duration = (time.monotonic() - starts[0]) if starts else 0
     windows = [(start, start + max(ms, default=ROLL_WAIT * 1000) / 1000)
                for start, ms in zip(starts, _per_roll(reports, len(starts)), strict=True)]
     quiet = [a[1] for a in acks if a[1] is not None
@@ -210,16 +230,22 @@ def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_m
         "roll_to_phone_ms": _summary(latencies, (0.5, 0.99)),
         "roll_per_roll_p99_ms": [_summary(r, (0.99,))["p99"] for r in _per_roll(reports, len(starts))],
         "roll_request_ms": _summary(http_ms, (0.5,)),
-        "move_ack_ms": {**_summary([a[1] for a in acks if a[1] is not None], (0.5, 0.99)),
-                        "sent": len(acks), "accepted": sum(1 for a in acks if a[2]),
-                        "timeouts": sum(1 for a in acks if a[1] is None),
-                        "builds": sum(1 for a in acks if a[3] == "build"),
-                        "rate_per_second": round(len(acks) / duration, 1) if duration else 0},
+        "move_ack_ms": _ack_figures(acks, starts),
         # the moves whose ack did not overlap a roll's fan-out (from the roll request to its
         # last delivery): what a phone sees between rolls
         "move_ack_between_rolls_ms": {**_summary(quiet, (0.5, 0.99)), "count": len(quiet)},
         "view_bytes": _summary(sizes, (0.5,)),
     }
+
+
+def _ack_figures(acks: list[tuple[float, float | None, bool, str]],
+                 starts: list[float]) -> dict[str, Any]:
+    duration = (time.monotonic() - starts[0]) if starts else 0
+    return {**_summary([a[1] for a in acks if a[1] is not None], (0.5, 0.99)),
+            "sent": len(acks), "accepted": sum(1 for a in acks if a[2]),
+            "timeouts": sum(1 for a in acks if a[1] is None),
+            "builds": sum(1 for a in acks if a[3] == "build"),
+            "rate_per_second": round(len(acks) / duration, 1) if duration else 0}
 
 
 def _per_roll(reports: list[dict[str, Any]], rolls: int) -> list[list[float]]:
