@@ -19,7 +19,8 @@ HOST = "127.0.0.1"
 
 
 def floor_view(turn: int, dice: list[int], size: int) -> dict[str, Any]:
-    """A phone's view in the app's shape, padded with ledger entries to about `size` bytes."""
+    """A phone's view in the app's shape, padded with ledger entries to about `size` bytes as
+    sent."""
     players = [{"seat": i, "name": f"Player {i + 1}", "coins": 3 + i, "cards": {"wheat_field": 1,
                 "bakery": 1}, "landmarks": [], "dice_count": 1} for i in range(4)]
     view: dict[str, Any] = {
@@ -31,10 +32,15 @@ def floor_view(turn: int, dice: list[int], size: int) -> dict[str, Any]:
     }
     entry = {"from": "bank", "to": "Player 1", "from_seat": "bank", "to_seat": 0, "amount": 1,
              "card": "wheat_field", "copies": 1, "mall_bonus": 0, "forgiven": 0}
-    step = len(json.dumps(entry)) + 2
-    while len(json.dumps(view)) + step <= size:
+    step = len(compact(entry)) + 1
+    while len(compact(view)) + step <= size:
         view["entries"].append(dict(entry))
     return view
+
+
+def compact(value: Any) -> str:
+    """JSON as Socket.IO sends it (and as the bench's phones measure a view's size)."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def run_floor(port: int, payload_bytes: int) -> None:
