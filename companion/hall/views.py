@@ -3,6 +3,7 @@ first page and every Socket.IO update; no view ever holds a seat token."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -113,15 +114,47 @@ def seat_view(table: Table, seat: int, catalog: Catalog, choice_seconds: int | N
 
 def seat_views(table: Table, catalog: Catalog, seats: tuple[int, ...] | None = None,
                choice_seconds: int | None = None) -> list[dict[str, Any]]:
-    """The views of several seats of one table: the part they share is built once (a hall roll
-    publishes every seat of every table, so this is the server's hot path). `choice_seconds`,
+    """The views of several seats of one table, the part they share built once. `choice_seconds`,
     the event's turn timer, lets a phone count down with the setting of the moment."""
+    common = common_part(table, choice_seconds)
+    chosen = range(len(table.seats)) if seats is None else seats
+    return [{**common, "seat": seat, **seat_part(table, seat, catalog)} for seat in chosen]
+
+
+class EncodedView(dict[str, Any]):
+    """A seat's view with `json_text`, its compact JSON as Socket.IO sends it (web/wire.py),
+    made with the view and never changed after it."""
+
+    __slots__ = ("json_text",)
+
+
+def encoded_seat_views(table: Table, catalog: Catalog,
+                       choice_seconds: int | None = None) -> list[EncodedView]:
+    """Every seat's view of a table with its JSON text, the shared part encoded once: a hall
+    roll publishes every seat of every table, so this is the server's hot path."""
+    common = common_part(table, choice_seconds)
+    shared = compact_json(common)[1:-1]
+    views = []
+    for seat in range(len(table.seats)):
+        own = {"seat": seat, **seat_part(table, seat, catalog)}
+        view = EncodedView(common)
+        view.update(own)
+        view.json_text = "{" + shared + "," + compact_json(own)[1:-1] + "}"
+        views.append(view)
+    return views
+
+
+def compact_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def common_part(table: Table, choice_seconds: int | None) -> dict[str, Any]:
+    """The fields of a table's seat views that every seat shares."""
     common = {"table": table_header(table), "players": players_json(table), **game_json(table),
               **market_json(table)}
     if choice_seconds is not None:
         common["choice_seconds"] = choice_seconds
-    chosen = range(len(table.seats)) if seats is None else seats
-    return [{**common, "seat": seat, **seat_part(table, seat, catalog)} for seat in chosen]
+    return common
 
 
 def seat_part(table: Table, seat: int, catalog: Catalog) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from flask_socketio import ConnectionRefusedError, emit, join_room
 from companion.hall import HallError, HallService
 from companion.hall.checks import refusal
 from companion.hall.model import Change
-from companion.hall.views import hall_view, seat_view, seat_views
+from companion.hall.views import encoded_seat_views, hall_view, seat_view
 from companion.web import socketio
 from companion.web.auth import is_organizer_key, service
 
@@ -108,7 +108,7 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             seat_views_now = [
                 (f"token:{seat.token}", view)
                 for table in tables
-                for seat, view in zip(table.seats, seat_views(
+                for seat, view in zip(table.seats, encoded_seat_views(
                     table, hall.catalog, choice_seconds=hall.choice_seconds(table)), strict=True)
             ]
         for number, (room, view) in enumerate(seat_views_now, 1):
