@@ -12,6 +12,7 @@ from companion.hall import HallError
 from companion.hall.model import Table
 from companion.hall.views import audit_json, hall_view, players_json, result_json, table_header
 from companion.web.auth import organizer_required, service
+from companion.web.errors import opened_in_browser
 from companion.web.pages import phone_base_url
 
 bp = Blueprint("api", __name__)
@@ -149,6 +150,7 @@ def table_journal(table_id: str) -> Any:
 
 
 @bp.get("/api/events/<event_id>/export")
+@opened_in_browser  # the console opens it as a link
 @organizer_required
 def export(event_id: str) -> Any:
     hall = service()

@@ -1,12 +1,16 @@
 """Every refusal is a clear message with a 4xx status, never a traceback: JSON for the API and
-JSON requests, a page in the browser's language (message.html) for a browser."""
+JSON requests, a page in the browser's language (message.html) for a browser. The console's
+downloads (a PDF, an export) are opened as plain links: their refusals are pages for a browser
+too (`opened_in_browser`)."""
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
@@ -21,13 +25,52 @@ def error_json(code: str, message: str, status: int) -> Any:
     return response
 
 
-def message_page(title: str, text: str, status: int) -> Any:
-    """A page that says one thing (an unknown link, a refusal), in the page's language."""
-    return render_template("message.html", title=title, message=text), status
+def message_page(title: str, text: str, status: int,
+                 link: tuple[str, str] | None = None) -> Any:
+    """A page that says one thing (an unknown link, a refusal), in the page's language, with
+    an optional way on: `link` is (address, words)."""
+    return render_template("message.html", title=title, message=text, link=link), status
 
 
 def wants_json() -> bool:
     return request.path.startswith("/api/") or request.is_json
+
+
+def asks_for_json() -> bool:
+    """An API client rather than a browser following a link: it sends a key or a JSON body,
+    or does not put HTML before JSON (a browser's navigation asks for text/html first; fetch,
+    curl and a request without Accept do not)."""
+    if "Authorization" in request.headers or request.is_json:
+        return True
+    return request.accept_mimetypes.best_match(["application/json", "text/html"]) != "text/html"
+
+
+def opened_in_browser(view: Callable[..., Any]) -> Callable[..., Any]:
+    """For a download the console opens as a plain link: a refusal (the organizer's session
+    ended, an unknown event) is a page in the browser's language, with the same status, for
+    a browser; API clients still get the JSON error. Goes above `organizer_required`."""
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return view(*args, **kwargs)
+        except HallError as error:
+            if asks_for_json():
+                raise
+            return refusal_page(error)
+
+    return wrapped
+
+
+def refusal_page(error: HallError) -> Any:
+    """A download's refusal as a browser shows it; a signed-out organizer gets the way back
+    to the console's sign-in."""
+    if error.code == "auth/organizer":
+        text = _("The organizer's session has ended: sign in again, then open the download again.")
+        return message_page(_("Organizer"), text, error.status,
+                            link=(url_for("organizer.console"), _("Sign in again")))
+    if error.code == "event/unknown":
+        return message_page(_("Error"), _("There is no such event on this server."), error.status)
+    return message_page(_("Error"), _("That request is not valid."), error.status)
 
 
 def page_sentence(status: int) -> str:

@@ -12,6 +12,7 @@ from companion.hall import HallError
 from companion.printing.from_hall import PrintOptions, check, filename, prepare
 from companion.printing.model import Wifi
 from companion.web.auth import organizer_required, service
+from companion.web.errors import opened_in_browser
 from companion.web.pages import phone_base_url
 
 bp = Blueprint("prints", __name__)
@@ -46,6 +47,7 @@ def off_the_event_loop(draw: Callable[[], bytes]) -> bytes:
 
 
 @bp.get("/prints/<kind>.pdf")
+@opened_in_browser
 @organizer_required
 def download(kind: str) -> Any:
     """GET /prints/KIND.pdf?event=ID&paper=a4&lang=en: the PDF as an attachment."""
