@@ -103,18 +103,21 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
     guard = threading.Lock()
 
     def publish(change: Change) -> None:
-        with hall.lock:
-            tables = [hall.tables[t] for t in change.tables]
-            seat_views_now = [
-                (f"token:{seat.token}", view)
-                for table in tables
-                for seat, view in zip(table.seats, encoded_seat_views(
-                    table, hall.catalog, choice_seconds=hall.choice_seconds(table)), strict=True)
-            ]
-        for number, (room, view) in enumerate(seat_views_now, 1):
-            socketio.emit("view", view, to=room)
-            if number % YIELD_EVERY == 0:
-                socketio.sleep(0)  # let sending start and moves be answered during a big fan-out
+        # Table by table, the lock held only while one table's views are built: a hall roll
+        # changes hundreds of tables, and a move must not wait for all of their views. A table
+        # moved on meanwhile sends its newer views (a phone keeps the highest seq).
+        sent = 0
+        for table_id in change.tables:
+            with hall.lock:
+                table = hall.tables[table_id]
+                rooms = [f"token:{seat.token}" for seat in table.seats]
+                views = encoded_seat_views(table, hall.catalog,
+                                           choice_seconds=hall.choice_seconds(table))
+            for room, view in zip(rooms, views, strict=True):
+                socketio.emit("view", view, to=room)
+                sent += 1
+                if sent % YIELD_EVERY == 0:
+                    socketio.sleep(0)  # let sending start and moves be answered during a fan-out
         if hall_seconds > 0:
             with guard:
                 dirty.update(change.events)
