@@ -157,6 +157,7 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
         figures["connect_errors"] = sorted({e for r in ready for e in r["errors"]})[:5]
         figures["server_threads_connected"] = server.status("Threads")
         cpu_before = server.cpu_seconds()
+        clients_cpu_before = sum(_cpu_seconds(w.pid) for w in workers[:-1])
         for pipe in pipes:
             pipe.send(("moves", True))
         time.sleep(1.0)
@@ -185,12 +186,15 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
             pipe.send(("moves", False))
         time.sleep(1.0)
         figures["server_cpu_seconds"] = round(server.cpu_seconds() - cpu_before, 2)
+        # the phones' processes share the machine's two cores with the server
+        figures["phones_cpu_seconds"] = round(
+            sum(_cpu_seconds(w.pid) for w in workers[:-1]) - clients_cpu_before, 2)
         figures["server_peak_mb"] = round(server.status("VmHWM") / 1024, 1)
         figures["server_threads_peak"] = server.status("Threads")
         reports = []
         for pipe in pipes:
             pipe.send(("report", starts, dice))
-            reports.append(_receive(pipe, 60))
+            reports.append(_report(pipe))
         probe = reports.pop()
     finally:
         for pipe in pipes:
@@ -325,8 +329,7 @@ class _Server:
         return 0
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return _cpu_seconds(self.process.pid)
 
     def __exit__(self, *_: Any) -> None:
         self.process.terminate()
@@ -342,6 +345,12 @@ class _Server:
         self.log.close()
 
 
+def _cpu_seconds(pid: int | None) -> float:
+    """User and system CPU time of a process so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _http(url: str, key: str, body: dict[str, Any] | None = None, timeout: float = 60) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method="POST" if body is not None else "GET",
@@ -355,6 +364,14 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
         return int(probe.getsockname()[1])
+
+
+def _report(pipe: Connection) -> dict[str, Any]:
+    """A client process's report, past any ("done", roll) that came after its roll's wait."""
+    while True:
+        message = _receive(pipe, 60)
+        if isinstance(message, dict):
+            return message
 
 
 def _receive(pipe: Connection, timeout: float) -> Any:
