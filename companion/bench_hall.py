@@ -157,6 +157,7 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
         figures["connect_errors"] = sorted({e for r in ready for e in r["errors"]})[:5]
         figures["server_threads_connected"] = server.status("Threads")
         cpu_before = server.cpu_seconds()
+        machine_before = _machine_ticks()
         clients_cpu_before = sum(_cpu_seconds(w.pid) for w in workers[:-1])
         for pipe in pipes:
             pipe.send(("moves", True))
@@ -186,6 +187,7 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
             pipe.send(("moves", False))
         time.sleep(1.0)
         figures["server_cpu_seconds"] = round(server.cpu_seconds() - cpu_before, 2)
+        figures["machine_steal_percent"] = _steal_percent(machine_before, _machine_ticks())
         # the phones' processes share the machine's two cores with the server
         figures["phones_cpu_seconds"] = round(
             sum(_cpu_seconds(w.pid) for w in workers[:-1]) - clients_cpu_before, 2)
@@ -343,6 +345,18 @@ class _Server:
         if self.process.stdout is not None:
             self.process.stdout.close()
         self.log.close()
+
+
+def _machine_ticks() -> list[int]:
+    """The machine's CPU time by kind (/proc/stat's first line: user ... steal)."""
+    return [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+
+
+def _steal_percent(before: list[int], after: list[int]) -> float:
+    """The share of the machine's CPU time its hypervisor gave to other machines meanwhile: a
+    virtual machine's figures mean little while it is high (runs here have seen 0-70%)."""
+    spent = [b - a for a, b in zip(before, after, strict=True)]
+    return round(100 * spent[7] / sum(spent), 1) if sum(spent) else 0.0
 
 
 def _cpu_seconds(pid: int | None) -> float:

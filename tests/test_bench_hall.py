@@ -32,6 +32,7 @@ def test_a_tiny_hall_delivers_every_roll_to_every_phone() -> None:
         assert 0 < roll["p50"] <= roll["p99"] <= roll["max"]
         assert len(figures["roll_per_roll_p99_ms"]) == 2
         assert 0 < figures["server_peak_mb"] < 300
+        assert 0 <= figures["machine_steal_percent"] <= 100
         acks = figures["move_ack_ms"]
         assert acks["sent"] > 0 and acks["timeouts"] == 0
         assert 0 < acks["p50"] <= acks["p99"] <= acks["max"]
