@@ -97,7 +97,7 @@ def _targets(result: dict[str, Any]) -> dict[str, Any]:
         "server_under_300mb": app["server_peak_mb"] < 300,
     }
     p99 = app["roll_to_phone_ms"]["p99"]
-    if result["phones"] >= 1100:
+    if result["phones"] <= 1100:  # "at 1,100 phones, the largest hall on record"
         checks["roll_p99_le_250ms"] = p99 is not None and p99 <= 250
     floor = result.get("floor")
     if floor and floor["roll_to_phone_ms"]["p99"]:
