@@ -92,3 +92,21 @@ def test_expire_choices_a_failing_table_does_not_stop_the_tables_before_it(
 
     assert published == [Change(tables=[healthy.id], events=[event.id])]
     assert broken.state.phase.value == "reroll" and f"table {broken.id}" in caplog.text
+
+
+def test_expire_choices_a_table_that_keeps_failing_is_logged_once(tmp_path, hall, caplog):
+    """The timer runs every second: a table whose default keeps failing (its journal out of
+    step until a restart) is logged once with its traceback, not once a second."""
+    event = hall.create_event("Night")
+    broken = reroll_waiting(hall, event.id, "T1")
+    with SqliteJournal(tmp_path / "hall.db") as other:
+        other.append(broken.stream, broken.seq, [("note", {"by": "another writer"})])
+    later = broken.waiting_since + 46
+
+    with caplog.at_level(logging.ERROR, logger="companion"):
+        for second in range(5):
+            assert hall.expire_choices(now=later + second) == []
+
+    failures = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(failures) == 1 and f"table {broken.id}" in failures[0].getMessage()
+    assert broken.state.phase.value == "reroll"

@@ -106,7 +106,7 @@ def hall_turn(hall: HallService, table: Table, d1: int, d2: int) -> list[list[Ev
 
 def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
     """Apply the defaults at tables whose choice waited longer than the event allows. A table
-    whose default fails is logged (with its id) and skipped; the other tables still get
+    whose default fails is logged (with its id, once) and skipped; the other tables still get
     theirs, and the ones committed are published and returned."""
     now = time.monotonic() if now is None else now
     changed = []
@@ -115,9 +115,13 @@ def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
             try:
                 if expire_choice(hall, table, now):
                     changed.append(table.id)
+                hall.failing_defaults.pop(table.id, None)
             except Exception:  # one broken table must not hold up every other table's choice
-                log.exception("the timed-out choice at table %s could not take its default",
-                              table.id)
+                # logged once per state of the table, not every second the timer runs
+                if hall.failing_defaults.get(table.id) != table.seq:
+                    hall.failing_defaults[table.id] = table.seq
+                    log.exception("the timed-out choice at table %s could not take its default",
+                                  table.id)
     if changed:
         hall.publish(Change(tables=changed,
                             events=sorted({hall.tables[t].event_id for t in changed})))

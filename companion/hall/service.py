@@ -39,6 +39,7 @@ class HallService:
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
         self.refused: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+        self.failing_defaults: dict[str, int] = {}  # table id -> seq its failed default was logged at
         self.listeners: list[Callable[[Change], None]] = []
         self.organizer_key = ""
         self.organizer_pin: dict[str, Any] | None = None  # the hash of the console PIN
