@@ -69,6 +69,7 @@ def test_server_organizer_call_without_key_is_refused_and_changes_nothing(app, h
         response = api(http, None, "post", path, {"name": "x"})
         assert response.status_code == 401
         assert response.get_json()["code"] == "auth/organizer"
+        assert response.headers["WWW-Authenticate"] == 'Bearer realm="organizer"'  # RFC 9110
     assert api(http, "wrong-key", "post", "/api/events", {"name": "x"}).status_code == 401
     assert journal_size(app) == before
 

@@ -83,6 +83,14 @@ def page_sentence(status: int) -> str:
 
 
 def init_app(app: Flask) -> None:
+    @app.after_request
+    def name_the_scheme(response: Any) -> Any:
+        # RFC 9110: a 401 says how to authenticate (the organizer's key as a bearer token; a
+        # browser shows no password prompt for this scheme)
+        if response.status_code == 401:
+            response.headers.setdefault("WWW-Authenticate", 'Bearer realm="organizer"')
+        return response
+
     @app.errorhandler(HallError)
     def hall_error(error: HallError) -> Any:
         return error_json(error.code, error.message, error.status)
