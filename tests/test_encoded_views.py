@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import json
 import random
-import tempfile
 from pathlib import Path
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+import pytest
 from socketio import packet
 
 from companion.hall.service import HallService
@@ -50,26 +48,28 @@ def a_hall(folder: str) -> tuple[HallService, str]:
     return hall, event.id
 
 
-@settings(max_examples=12)
-@given(st.randoms(use_true_random=False), st.integers(min_value=10, max_value=60))
-def test_encoded_views_are_the_views_and_their_exact_json(rng: random.Random, steps: int) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        hall, event_id = a_hall(folder)
-        assert_encoded_views_match(hall)  # before any roll, and a table not started
-        accepted = 0
-        for number in range(steps):
-            if rng.random() < 0.2:
-                hall.hall_roll(event_id)
-            else:
-                table = rng.choice([t for t in hall.tables.values() if t.status == "running"])
-                seat = rng.randrange(len(table.seats))
-                choices = seat_views(table, hall.catalog)[seat]["choices"]
-                if choices:
-                    move = dict(rng.choice(choices))
-                    if move["kind"] == "give_assessor":
-                        move = {"kind": "give_assessor", "amount": 1}
-                    answer = hall.move(table.seats[seat].token, f"r{number}", move)
-                    accepted += answer["ok"]
-            assert_encoded_views_match(hall)
-        assert accepted or hall.tables["1"].state.turn > 1  # the play went somewhere
-        hall.journal.close()
+# Seeded play, not hypothesis: the service draws own-roll dice and co-op shuffles itself, so
+# the same choices lead to different games and hypothesis would call its data flaky.
+@pytest.mark.parametrize("seed", range(12))
+def test_encoded_views_are_the_views_and_their_exact_json(seed: int, tmp_path: Path) -> None:
+    rng = random.Random(seed)
+    steps = rng.randint(10, 60)
+    hall, event_id = a_hall(str(tmp_path))
+    assert_encoded_views_match(hall)  # before any roll, and a table not started
+    accepted = 0
+    for number in range(steps):
+        if rng.random() < 0.2:
+            hall.hall_roll(event_id, [rng.randint(1, 6), rng.randint(1, 6)])
+        else:
+            table = rng.choice([t for t in hall.tables.values() if t.status == "running"])
+            seat = rng.randrange(len(table.seats))
+            choices = seat_views(table, hall.catalog)[seat]["choices"]
+            if choices:
+                move = dict(rng.choice(choices))
+                if move["kind"] == "give_assessor":
+                    move = {"kind": "give_assessor", "amount": 1}
+                answer = hall.move(table.seats[seat].token, f"r{number}", move)
+                accepted += answer["ok"]
+        assert_encoded_views_match(hall)
+    assert accepted or hall.tables["1"].state.turn > 1  # the play went somewhere
+    hall.journal.close()
