@@ -87,8 +87,7 @@ def prepare(hall: HallService, event_id: str, options: PrintOptions) -> Callable
     check(options)
     with hall.lock:
         event = hall.event(event_id)
-        tables = [hall.tables[t] for t in event.tables]
-        return _drawing(event, tables, options)
+        return _drawing(event, hall.tables_of(event), options)
 
 
 def _drawing(event: HallEvent, tables: Sequence[Table], o: PrintOptions) -> Callable[[], bytes]:
