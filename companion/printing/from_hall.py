@@ -146,13 +146,13 @@ def places(table: Table) -> list[int]:
     players share a place (1, 2, 2, 4). A co-op pair shares one place (docs/rules.md): 1st
     when they won together, else 2nd, behind the assessor."""
     assert table.state is not None
-    state = table.state
+    players = table.state.players
+    result = result_json(table)  # who won, as the screens and the export say it
+    won = [outcome == "won" for outcome in result["outcomes"]] if result else [False] * len(players)
     if table.ruleset == COOP_RULESET:
-        result = result_json(table)
-        won = result is not None and result["outcomes"][0] == "won"
-        return [1 if won else 2] * len(state.players)
+        return [1 if won[0] else 2] * len(players)
     return competition_ranks(
-        [(i == state.winner, len(p.landmarks), p.coins) for i, p in enumerate(state.players)])
+        [(w, len(p.landmarks), p.coins) for w, p in zip(won, players, strict=True)])
 
 
 def competition_ranks(keys: Sequence[tuple[int | bool, int, int]]) -> list[int]:
