@@ -26,7 +26,6 @@ class Move:
     author: str
     events: list[Event]
     before: TableState | CoopState
-    reverted: bool = False
 
 
 @dataclass
