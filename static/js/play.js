@@ -62,14 +62,15 @@ function notify(message, kind = "refused") {
 function receive(next) {
   if (view && next.seq < view.seq) return; // an older view overtaken by a newer one
   const before = view?.players[next.seat]?.coins;
-  const rolled = view && (next.seq !== view.seq) && JSON.stringify(next.dice) !== JSON.stringify(view.dice);
+  const rolled = view && next.seq !== view.seq && next.dice.length > 0 && (next.turn !== view.turn
+    || JSON.stringify(next.dice) !== JSON.stringify(view.dice)); // a hall roll may repeat last turn's number
   view = next;
   viewAt = performance.now();
   draw();
   document.dispatchEvent(new CustomEvent("companion:view", { detail: next })); // play-coop.js
   const after = next.players[next.seat].coins;
   if (typeof before === "number" && after > before) confirmWith("income");
-  if (rolled && next.dice.length) announceRoll();
+  if (rolled) announceRoll();
 }
 
 function draw() {

@@ -54,6 +54,16 @@ def test_phone_every_phone_shows_the_coins_the_journal_holds(phone, hall_server,
     snap(pages[1], "phone-en")
 
 
+def test_phone_announces_every_roll_also_a_repeated_number(phone, hall_server):
+    event, pages = three_phones(phone, hall_server, "Repeat")
+    announce = pages[0].locator("#announce")
+    hall_server.roll(event["id"], (4, 4))  # Ann rolls 4: nothing pays
+    expect(announce).to_have_text("Ann rolled 4. Your coins: 0.")
+    hall_server.roll(event["id"], (4, 1))  # x rolls 4 too: the same dice, a new turn
+    expect(announce).to_have_text("<b>x</b> rolled 4. Your coins: 0.")
+    assert announce.get_attribute("aria-live") == "polite"
+
+
 def test_phone_names_with_markup_show_as_text(phone, hall_server):
     _, pages = three_phones(phone, hall_server, "Markup")
     for page in pages:
