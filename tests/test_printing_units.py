@@ -29,7 +29,6 @@ from companion.printing import (
     standings,
 )
 from companion.printing.bench import bench_join_cards
-from companion.printing.coop_setup import STRINGS as COOP_STRINGS
 from companion.printing.cutmarks import draw_cut_marks
 from companion.printing.flow import para
 from companion.printing.fonts import BOLD, register_fonts
@@ -198,17 +197,17 @@ def test_printing_bench_reports_time_and_size() -> None:
     assert result["seconds"] > 0 and result["bytes"] > 10_000
 
 
-@pytest.mark.parametrize("strings", [STRINGS, COOP_STRINGS], ids=["printouts", "coop-setup"])
-def test_printing_strings_exist_in_every_language_with_the_same_fields(
-        strings: dict[str, dict[str, str]]) -> None:
+def test_printing_strings_exist_in_every_language_with_the_same_fields() -> None:
+    """Every printout's strings, the co-op setup sheet's (`coop_*`) among them."""
     def fields(value: str) -> list[str]:
         return sorted(name for _, name, _, _ in string.Formatter().parse(value) if name)
 
-    assert set(strings) == {"en", "he", "nl"}
-    for lang, table in strings.items():
-        assert set(table) == set(strings["en"]), lang
+    assert set(STRINGS) == {"en", "he", "nl"}
+    assert {"coop_title", "coop_seating", "coop_market_note"} <= set(STRINGS["en"])
+    for lang, table in STRINGS.items():
+        assert set(table) == set(STRINGS["en"]), lang
         for key, value in table.items():
-            assert value.strip() and fields(value) == fields(strings["en"][key]), (lang, key)
+            assert value.strip() and fields(value) == fields(STRINGS["en"][key]), (lang, key)
 
 
 @pytest.mark.parametrize("lang", ["he", "nl"])

@@ -18,55 +18,6 @@ from companion.rules.assessor import ASSESSOR_COINS, ASSESSOR_DECK
 from companion.rules.catalog import Establishment, load_catalog
 from companion.rules.coop_state import RULESET, market_cards
 
-STRINGS: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "The Tax Assessor (co-op)",
-        "seating": "Play order: {first}, then {second}, then the Tax Assessor. {first} starts.",
-        "deck": "The assessor's deck: the {n} cards of the Assessor column, shuffled, face down",
-        "coins": "{n} coins from the bank beside the assessor",
-        "market_deck": "The market deck: the {n} cards of the Market column, shuffled, face "
-                       "down; four face up in a row",
-        "assessor": "Assessor",
-        "market": "Market",
-        "market_note": "No supply piles: players buy only from the row. A turn without a "
-                       "purchase discards the rightmost card; the row refills to four.",
-    },
-    "he": {
-        "title": "גובה המסים (משחק שיתופי)",
-        "seating": "סדר התורות: {first}, אחריו {second}, ואחריהם גובה המסים. "
-                   "התור הראשון: {first}.",
-        "deck": "החפיסה של גובה המסים: {n} הקלפים שבעמודה 'גובה המסים', מעורבבים, "
-                "עם הפנים למטה",
-        "coins": "{n} מטבעות מהבנק ליד גובה המסים",
-        "market_deck": "חפיסת השוק: {n} הקלפים שבעמודה 'שוק', מעורבבים, עם הפנים למטה; "
-                       "ארבעה גלויים בשורה",
-        "assessor": "גובה המסים",
-        "market": "שוק",
-        "market_note": "אין ערימות אספקה: קונים רק מהשורה. בתור בלי קנייה הקלף הימני ביותר "
-                       "יוצא מהשורה; השורה מתמלאת שוב לארבעה.",
-    },
-    "nl": {
-        "title": "De belastinginspecteur (coöperatief)",
-        "seating": "Speelvolgorde: {first}, dan {second}, dan de belastinginspecteur. "
-                   "{first} begint.",
-        "deck": "De stapel van de inspecteur: de {n} kaarten van de kolom Inspecteur, "
-                "geschud, gedekt",
-        "coins": "{n} munten uit de bank naast de inspecteur",
-        "market_deck": "De marktstapel: de {n} kaarten van de kolom Markt, geschud, gedekt; "
-                       "vier open op een rij",
-        "assessor": "Inspecteur",
-        "market": "Markt",
-        "market_note": "Geen voorraadstapels: spelers kopen alleen uit de rij. Een beurt "
-                       "zonder aankoop legt de meest rechtse kaart af; de rij wordt weer "
-                       "aangevuld tot vier.",
-    },
-}
-
-
-def coop_text(lang: str, key: str, **values: object) -> str:
-    """The co-op sheet's string `key` in `lang` (checked by the sheet's header before)."""
-    return STRINGS[lang][key].format(**values)
-
 
 def assessor_coins(sheet: TableSheet) -> int:
     """The organizer's setting for this table, or the variant's 13."""
@@ -81,7 +32,7 @@ def seating_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable
     """The seats, and the assessor sitting after the second player (RULES.md 16)."""
     first, second = (embed(name) for name in (*sheet.seats, "?", "?")[:2])
     return [*seats_section(sheet, lang, width)[:-1],
-            para(coop_text(lang, "seating", first=first, second=second), is_rtl(lang)),
+            para(text(lang, "coop_seating", first=first, second=second), is_rtl(lang)),
             Spacer(1, 5 * mm)]
 
 
@@ -95,14 +46,14 @@ def decks_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     rows = [[roll_range(c), c.names[lang], str(c.cost), str(deck[c.id] or "–"), str(market[c.id])]
             for c in _cards(deck + market)]
     header = [text(lang, "roll"), text(lang, "card"), text(lang, "cost"),
-              coop_text(lang, "assessor"), coop_text(lang, "market")]
+              text(lang, "coop_assessor"), text(lang, "coop_market")]
     widths = [0.12 * width, 0.44 * width, 0.12 * width, 0.16 * width, 0.16 * width]
     return [
-        heading(coop_text(lang, "title"), rtl, 12),
-        para(f"• {coop_text(lang, 'deck', n=sum(deck.values()))}", rtl, after=1),
-        para(f"• {coop_text(lang, 'coins', n=assessor_coins(sheet))}", rtl, bold=True, after=1),
-        para(f"• {coop_text(lang, 'market_deck', n=sum(market.values()))}", rtl, after=1),
-        para(coop_text(lang, "market_note"), rtl, size=9, after=3),
+        heading(text(lang, "coop_title"), rtl, 12),
+        para(f"• {text(lang, 'coop_deck', n=sum(deck.values()))}", rtl, after=1),
+        para(f"• {text(lang, 'coop_coins', n=assessor_coins(sheet))}", rtl, bold=True, after=1),
+        para(f"• {text(lang, 'coop_market_deck', n=sum(market.values()))}", rtl, after=1),
+        para(text(lang, "coop_market_note"), rtl, size=9, after=3),
         table(header, rows, widths, rtl, size=9),
         Spacer(1, 5 * mm),
     ]

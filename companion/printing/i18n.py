@@ -44,6 +44,17 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "standings_partial": "Standings: {done} of {total} tables finished",
         "rank": "Rank",
         "wins": "Wins",
+        # the co-op Tax Assessor's setup sheet (coop_setup.py)
+        "coop_title": "The Tax Assessor (co-op)",
+        "coop_seating": "Play order: {first}, then {second}, then the Tax Assessor. {first} starts.",
+        "coop_deck": "The assessor's deck: the {n} cards of the Assessor column, shuffled, face down",
+        "coop_coins": "{n} coins from the bank beside the assessor",
+        "coop_market_deck": "The market deck: the {n} cards of the Market column, shuffled, face "
+                            "down; four face up in a row",
+        "coop_assessor": "Assessor",
+        "coop_market": "Market",
+        "coop_market_note": "No supply piles: players buy only from the row. A turn without a "
+                            "purchase discards the rightmost card; the row refills to four.",
     },
     "nl": {
         "join_cards_title": "Aanmeldkaarten",
@@ -84,6 +95,20 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "standings_partial": "Stand: {done} van {total} tafels klaar",
         "rank": "Rang",
         "wins": "Zeges",
+        # the co-op Tax Assessor's setup sheet (coop_setup.py)
+        "coop_title": "De belastinginspecteur (coöperatief)",
+        "coop_seating": "Speelvolgorde: {first}, dan {second}, dan de belastinginspecteur. "
+                        "{first} begint.",
+        "coop_deck": "De stapel van de inspecteur: de {n} kaarten van de kolom Inspecteur, "
+                     "geschud, gedekt",
+        "coop_coins": "{n} munten uit de bank naast de inspecteur",
+        "coop_market_deck": "De marktstapel: de {n} kaarten van de kolom Markt, geschud, gedekt; "
+                            "vier open op een rij",
+        "coop_assessor": "Inspecteur",
+        "coop_market": "Markt",
+        "coop_market_note": "Geen voorraadstapels: spelers kopen alleen uit de rij. Een beurt "
+                            "zonder aankoop legt de meest rechtse kaart af; de rij wordt weer "
+                            "aangevuld tot vier.",
     },
     "he": {
         "join_cards_title": "כרטיסי הצטרפות",
@@ -124,6 +149,19 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "standings_partial": "טבלת הדירוג: {done} מתוך {total} שולחנות סיימו",
         "rank": "דירוג",
         "wins": "ניצחונות",
+        # the co-op Tax Assessor's setup sheet (coop_setup.py)
+        "coop_title": "גובה המסים (משחק שיתופי)",
+        "coop_seating": "סדר התורות: {first}, אחריו {second}, ואחריהם גובה המסים. "
+                        "התור הראשון: {first}.",
+        "coop_deck": "החפיסה של גובה המסים: {n} הקלפים שבעמודה 'גובה המסים', מעורבבים, "
+                     "עם הפנים למטה",
+        "coop_coins": "{n} מטבעות מהבנק ליד גובה המסים",
+        "coop_market_deck": "חפיסת השוק: {n} הקלפים שבעמודה 'שוק', מעורבבים, עם הפנים למטה; "
+                            "ארבעה גלויים בשורה",
+        "coop_assessor": "גובה המסים",
+        "coop_market": "שוק",
+        "coop_market_note": "אין ערימות אספקה: קונים רק מהשורה. בתור בלי קנייה הקלף הימני ביותר "
+                            "יוצא מהשורה; השורה מתמלאת שוב לארבעה.",
     },
 }
 
