@@ -11,7 +11,6 @@ from companion.hall.checks import HallError, refusal
 from companion.hall.model import Move, Table, table_changed
 from companion.hall.replay import apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
-from companion.rules.codec import encode_event
 from companion.rules.errors import RuleError
 from companion.rules.events import Event
 
@@ -26,11 +25,10 @@ def next_move_number(table: Table) -> int:
 
 
 def move_records(
-    events: list[Event], number: int,
-    encode: Callable[[Any], tuple[str, dict[str, Any]]] = encode_event,
+    events: list[Event], number: int, encode: Callable[[Any], tuple[str, dict[str, Any]]],
 ) -> list[tuple[str, dict[str, Any]]]:
-    """A move's events as journal records (in the table's ruleset's form), each tagged with
-    the move they belong to."""
+    """A move's events as journal records (`encode`: the table's ruleset's form), each tagged
+    with the move they belong to."""
     return [(kind, {**data, "move": number}) for kind, data in map(encode, events)]
 
 

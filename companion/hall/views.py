@@ -9,8 +9,9 @@ from typing import Any
 
 from companion.hall import coop_views
 from companion.hall.model import HallEvent, Table, events_since_roll, parties
+from companion.hall.replay import rules_of
 from companion.rules.catalog import Catalog
-from companion.rules.codec import encode_event, wire_move
+from companion.rules.codec import wire_move
 from companion.rules.events import CoinsAdjusted, CoinsTransferred
 from companion.rules.moves import ChooseDice, Roll
 from companion.rules.options import legal_moves
@@ -184,8 +185,9 @@ def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
 
 
 def audit_json(table: Table) -> list[dict[str, Any]]:
-    """Every accepted move of a table with its events, for the organizer's audit view."""
+    """Every accepted move of a table with its events (as its ruleset journals them), for the
+    organizer's audit view."""
+    encode = rules_of(table).encode_event
     return [{"move": m.number, "author": m.author,
-             "events": [dict(zip(("kind", "data"), encode_event(e), strict=True))
-                        for e in m.events]}
+             "events": [dict(zip(("kind", "data"), encode(e), strict=True)) for e in m.events]}
             for m in table.moves]
