@@ -12,7 +12,13 @@ from reportlab.platypus import Flowable, Spacer
 from companion.printing.flow import heading, para, table
 from companion.printing.i18n import is_rtl, text
 from companion.printing.model import TableSheet
-from companion.printing.setup_sheets import player_section, register, roll_range, seats_section
+from companion.printing.setup_sheets import (
+    box_part,
+    player_section,
+    register,
+    roll_range,
+    seats_section,
+)
 from companion.printing.textfit import embed
 from companion.rules.assessor import ASSESSOR_COINS, ASSESSOR_DECK
 from companion.rules.catalog import Establishment, load_catalog
@@ -61,15 +67,10 @@ def decks_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
 
 def box_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     """The two unused landmark sets go back; the bank keeps the rest of the coins."""
-    rtl, catalog = is_rtl(lang), load_catalog()
-    empty = catalog.players_max - 2
-    bank = catalog.bank_coins - 2 * catalog.starting_coins - assessor_coins(sheet)
-    return [
-        heading(text(lang, "back_in_box"), rtl, 12),
-        para(f"• {text(lang, 'landmark_sets_n', n=empty)}", rtl, after=1),
-        Spacer(1, 3 * mm),
-        para(f"{text(lang, 'bank')}: {text(lang, 'bank_coins', n=bank)}", rtl),
-    ]
+    catalog = load_catalog()
+    sets = text(lang, "landmark_sets_n", n=catalog.players_max - 2)
+    return box_part(lang, [sets],
+                    catalog.bank_coins - 2 * catalog.starting_coins - assessor_coins(sheet))
 
 
 register(RULESET, seating_section, player_section, decks_section, box_section)

@@ -82,14 +82,19 @@ def supply_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]
 
 def box_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     """What goes back in the box when fewer than all seats play, and what stays in the bank."""
-    rtl, catalog = is_rtl(lang), load_catalog()
+    catalog = load_catalog()
     players = len(sheet.seats)
     empty = max(0, catalog.players_max - players)
     lines = [f"{c.starting * empty} × {c.names[lang]}" for c in catalog.establishments.values()
              if c.starting and empty]
     if empty:
         lines.append(text(lang, "landmark_sets_n", n=empty))
-    bank = catalog.bank_coins - players * catalog.starting_coins
+    return box_part(lang, lines, catalog.bank_coins - players * catalog.starting_coins)
+
+
+def box_part(lang: str, lines: list[str], bank: int) -> list[Flowable]:
+    """The "back in the box" part of a sheet: `lines` (or "nothing"), then the bank's coins."""
+    rtl = is_rtl(lang)
     return [
         heading(text(lang, "back_in_box"), rtl, 12),
         *[para(f"• {line}", rtl, after=1) for line in lines or [text(lang, "nothing_back")]],
