@@ -1,10 +1,9 @@
 """The co-op Tax Assessor's setup sheet (RULES.md 16), read back from the PDF with pypdf."""
 
-import io
 from collections import Counter
 
 import pytest
-from pypdf import PdfReader
+from test_printing import page_texts
 
 from companion.hall.model import HallEvent, Seat, Table
 from companion.printing import SECTIONS, TableSheet, setup_sheets
@@ -14,10 +13,6 @@ from companion.rules.catalog import load_catalog
 from companion.rules.coop_state import market_cards
 
 CATALOG = load_catalog()
-
-
-def pages(pdf: bytes) -> list[str]:
-    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
 
 
 def sheet(**options: int) -> TableSheet:
@@ -30,7 +25,7 @@ def test_rule16_coop_setup_sheet_is_registered():
 
 
 def test_rule16_coop_setup_sheet_lists_the_assessor_cards_coins_market_and_seating():
-    (page,) = pages(setup_sheets([sheet(assessor_coins=9)]))
+    (page,) = page_texts(setup_sheets([sheet(assessor_coins=9)]))
     assert "Play order: Ana, then Ben, then the Tax Assessor. Ana starts." in page
     assert "the 17 cards of the Assessor column" in page
     assert "9 coins from the bank beside the assessor" in page
@@ -48,7 +43,7 @@ def test_rule16_coop_setup_sheet_lists_the_assessor_cards_coins_market_and_seati
 
 
 def test_rule16_coop_setup_sheet_default_coins_are_13():
-    (page,) = pages(setup_sheets([sheet()]))
+    (page,) = page_texts(setup_sheets([sheet()]))
     assert "13 coins from the bank beside the assessor" in page
     assert f"{CATALOG.bank_coins - 6 - 13} coins stay in the bank" in page
 
@@ -58,7 +53,7 @@ def test_rule16_coop_setup_sheet_default_coins_are_13():
     ("he", "גובה המסים"),
 ])
 def test_rule16_coop_setup_sheet_in_dutch_and_hebrew_fits_one_page(lang, phrase):
-    texts = pages(setup_sheets([sheet(assessor_coins=11)], lang=lang))
+    texts = page_texts(setup_sheets([sheet(assessor_coins=11)], lang=lang))
     assert len(texts) == 1
     assert phrase in texts[0]
     assert "11" in texts[0]
@@ -69,4 +64,4 @@ def test_rule16_hall_tables_print_with_their_assessor_coins():
                   options={"assessor_coins": 15})
     (printed,) = table_sheets(HallEvent("1", "Night"), [table])
     assert dict(printed.options) == {"assessor_coins": 15}
-    assert "15 coins from the bank beside the assessor" in pages(setup_sheets([printed]))[0]
+    assert "15 coins from the bank beside the assessor" in page_texts(setup_sheets([printed]))[0]

@@ -26,7 +26,6 @@ from companion.printing.qr import wifi_payload
 from companion.rules.state import Phase
 
 BASE = "http://192.168.178.20:5000"
-KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
 LANDMARKS = ("train_station", "shopping_mall", "amusement_park", "radio_tower")
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils")
