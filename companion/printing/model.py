@@ -58,7 +58,7 @@ class ResultRow:
 
 @dataclass(frozen=True)
 class TableResult:
-    """The end of one Machi Koro game at a table, signed by every player."""
+    """One table's result sheet, signed by every player (blank places while the game runs)."""
 
     table_name: str
     rows: tuple[ResultRow, ...]
@@ -79,7 +79,7 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class Standing:
-    """The event standings, already ranked by the hall service."""
+    """The event standings, already ranked (`from_hall.event_standing`)."""
 
     event_name: str
     rows: tuple[StandingRow, ...]
