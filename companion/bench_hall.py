@@ -47,14 +47,14 @@ PROBE_RATE = 10  # of the moves per second, the ones the probe sends
 
 
 def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int = 100,
-               floor: bool = True, *, client_processes: int | None = None) -> dict[str, Any]:
+               floor: bool = True) -> dict[str, Any]:
     """Figures of one run as a JSON-able dict (times in ms, memory in MB), the app served as
     shipped (`companion serve`)."""
     if phones < 1 or tables < 1 or rolls < 1 or moves_per_second < 0:
         raise ValueError("phones, tables and rolls are at least 1; moves_per_second at least 0")
     from companion.web import SERVED_ASYNC_MODE
 
-    processes = client_processes or (1 if phones <= 600 else 2)
+    processes = 1 if phones <= 600 else 2
     result: dict[str, Any] = {
         "phones": phones, "tables": tables, "seats": tables * SEATS, "rolls": rolls,
         "moves_per_second": moves_per_second, "async_mode": SERVED_ASYNC_MODE,
