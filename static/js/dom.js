@@ -29,7 +29,14 @@ export const bdi = (text) => h("bdi", {}, text);
 // A number (or a signed amount) that keeps its order in right-to-left text.
 export const num = (value) => h("span", { class: "num" }, String(value));
 
-export const signed = (amount) => num(amount > 0 ? `+${amount}` : `−${Math.abs(amount)}`);
+// A change of coins as text: "+3", "−2" (a minus sign, not a hyphen), and "0" for a debt
+// nobody could pay (all of it forgiven).
+export const signedText = (amount) => {
+  if (amount > 0) return `+${amount}`;
+  return amount < 0 ? `−${-amount}` : "0";
+};
+
+export const signed = (amount) => num(signedText(amount));
 
 // tx(msgid, {amount: num(...), name: bdi(...)}): the translation with
 // elements (or text) in its placeholders, as a fragment.

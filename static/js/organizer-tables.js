@@ -2,7 +2,7 @@
 // updated, so a form the organizer is typing in survives every live update.
 
 import { t } from "./i18n.js";
-import { h } from "./dom.js";
+import { h, signedText } from "./dom.js";
 import { outcomeHeadline, stepLine } from "./coop-words.js";
 
 const STATUS = {
@@ -158,7 +158,7 @@ export function drawAudit(container, moves, players, cardName) {
         return transferLine(data.amount, party(data.source), party(data.target), cardName(data.card), data.forgiven);
       case "CoinsAdjusted":
         return t("Correction of {amount} for {name}: {reason}", {
-          amount: data.amount > 0 ? `+${data.amount}` : String(data.amount), name: name(data.seat), reason: data.reason,
+          amount: signedText(data.amount), name: name(data.seat), reason: data.reason,
         });
       case "EstablishmentBought":
         return t("{name} bought {card}", { name: name(data.seat), card: cardName(data.card) });

@@ -2,7 +2,7 @@
 // page draws at once; Socket.IO sends a complete one on every (re)connect and after every change.
 
 import { refusal, t } from "./i18n.js";
-import { activation, bdi, die, fill, followConnection, h, num, requestId, signed, tx } from "./dom.js";
+import { activation, bdi, die, fill, followConnection, h, num, requestId, signed, signedText, tx } from "./dom.js";
 import { confirmWith } from "./feedback.js";
 
 // The page's data, its cards and how they read, for play-coop.js too.
@@ -111,7 +111,7 @@ function announceRoll() {
   const mine = view.entries.filter((e) => e.to_seat === view.seat).reduce((a, e) => a + e.amount, 0)
     - view.entries.filter((e) => e.from_seat === view.seat).reduce((a, e) => a + e.amount, 0);
   $("announce").textContent = t("{name} rolled {sum}. Your coins: {change}.", {
-    name, sum, change: mine > 0 ? `+${mine}` : String(mine),
+    name, sum, change: signedText(mine),
   });
 }
 

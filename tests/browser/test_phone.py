@@ -118,6 +118,17 @@ def test_phone_refused_build_shows_its_reason(phone, hall_server):
     expect(ann.locator("#breakdown")).to_contain_text("−2 correction: fix")
 
 
+def test_phone_a_debt_nobody_could_pay_is_zero_without_a_sign(phone, hall_server):
+    event, pages = ann_builds(phone, hall_server, "Debt", "cafe", 1, 2)
+    table = event["tables"][0]["id"]
+    hall_server.api("POST", f"/api/tables/{table}/adjust", {"seat": 1, "amount": -3, "reason": "lost"})
+    hall_server.roll(event["id"], (3, 3))  # x rolls 3 with no coins: Ann's Cafe gets nothing
+    expect(pages[0].locator("#breakdown")).to_have_text("0 from <b>x</b>, Cafe; 1 forgiven")
+    expect(pages[1].locator("#breakdown")).to_contain_text("0 to Ann, Cafe; 1 forgiven")
+    expect(pages[1].locator("#breakdown")).to_contain_text("+1 Bakery")
+    expect_journal_coins(hall_server, event, pages)
+
+
 def test_phone_own_roll_table_rolls_from_the_phone(phone, hall_server):
     event, pages = three_phones(phone, hall_server, "Own", mode="own")
     ann, x = pages[0], pages[1]
