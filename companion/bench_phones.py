@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import random
 import time
 from multiprocessing.connection import Connection
 from typing import Any
+
+from companion.bench_floor import compact
 
 CONNECT_CONCURRENCY = 50
 
@@ -62,7 +63,7 @@ class _Worker:
 
     def sample(self, view: dict[str, Any]) -> None:
         if len(self.sizes) < 200:
-            self.sizes.append(len(json.dumps(view, separators=(",", ":"))))
+            self.sizes.append(len(compact(view)))
 
     def changed(self, number: int, view: dict[str, Any]) -> None:
         self.counts[number] = self.counts.get(number, 0) + 1
