@@ -131,15 +131,21 @@ def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog) -> li
 def _swap(state: TableState, move: SwapEstablishments, catalog: Catalog) -> list[Event]:
     _need_choice(state, Choice.BUSINESS_CENTER)
     other = _other_seat(state, move.other, "a Business Center swap")
-    for card_id, owner in ((move.give, state.roller), (move.take, state.players[other])):
-        if card_id not in catalog.establishments:
-            raise UnknownCard(f"unknown establishment {card_id!r}")
-        if catalog.establishments[card_id].is_purple:
-            raise InvalidChoice(f"a Business Center cannot swap the purple card {card_id!r}")
-        if not owner.owns(card_id):
-            raise InvalidChoice(f"{owner.name} owns no {card_id!r}")
+    check_swap_card(catalog, state.roller, move.give)
+    check_swap_card(catalog, state.players[other], move.take)
     swapped = EstablishmentsSwapped(state.active, other, move.give, move.take)
     return [swapped, ChoiceAnswered(Choice.BUSINESS_CENTER)]
+
+
+def check_swap_card(catalog: Catalog, owner: Player, card_id: str) -> None:
+    """Refuse a card `owner` cannot trade in a Business Center swap: unknown, purple or not
+    theirs. Also the scenario form's check, which adds the field's name."""
+    if card_id not in catalog.establishments:
+        raise UnknownCard(f"unknown establishment {card_id!r}")
+    if catalog.establishments[card_id].is_purple:
+        raise InvalidChoice(f"a Business Center cannot swap the purple card {card_id!r}")
+    if not owner.owns(card_id):
+        raise InvalidChoice(f"{owner.name} owns no {card_id!r}")
 
 
 def _other_seat(state: TableState, seat: object, what: str) -> int:

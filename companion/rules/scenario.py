@@ -17,7 +17,7 @@ from companion.rules.activation import activation_table, has_effect
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.coop_state import RULESET as COOP
 from companion.rules.coop_state import SEATS as COOP_SEATS
-from companion.rules.engine import decide, default_move
+from companion.rules.engine import check_swap_card, decide, default_move
 from companion.rules.errors import RuleError, is_whole_number
 from companion.rules.events import CoinsTransferred, Event
 from companion.rules.evolve import replay
@@ -271,12 +271,10 @@ def _swap_card(answer: Mapping[str, Any], key: str, owner: Player, catalog: Cata
     card: str = _field(answer, key, str, "choices.business_center")
     if card in catalog.landmarks:
         raise ScenarioError(f"{where}: {card!r} is a landmark; a Business Center swaps establishments")
-    if card not in catalog.establishments:
-        raise ScenarioError(f"{where}: unknown establishment {card!r}")
-    if catalog.establishments[card].is_purple:
-        raise ScenarioError(f"{where}: a Business Center cannot swap the purple card {card!r}")
-    if not owner.owns(card):
-        raise ScenarioError(f"{where}: {owner.name} owns no {card!r}")
+    try:
+        check_swap_card(catalog, owner, card)
+    except RuleError as exc:
+        raise ScenarioError(f"{where}: {exc.message}") from None
     return card
 
 
@@ -292,27 +290,20 @@ def _seat_named(name: Any, names: Mapping[str, int], where: str) -> int:
 def _play_roll(
     state: TableState, dice: tuple[int, ...], answers: Answers, catalog: Catalog,
 ) -> list[Event]:
-    """The roll, then the answers to the purple questions the engine asks."""
-    try:
-        events = decide(state, state.active, Roll(dice), catalog)
-    except RuleError as exc:  # checked above; kept so that a refusal still names a field
-        raise ScenarioError(f"dice: {exc.message}") from None
+    """The roll, then the answers to the purple questions the engine asks. The engine accepts
+    them: the dice and answers were checked with its rules (the swap's cards by its own check)
+    when they were read, each refusal naming its field."""
+    events = decide(state, state.active, Roll(dice), catalog)
     current = replay(state, events)
     while current.phase is Phase.CHOOSE:
-        choice = current.pending[0]
-        move = _move_for(current, choice, answers)
-        try:
-            answer = decide(current, current.active, move, catalog)
-        except RuleError as exc:
-            field = "tv_station_target" if choice is Choice.TV_STATION else choice.value
-            raise ScenarioError(f"choices.{field}: {exc.message}") from None
+        answer = decide(current, current.active, _move_for(current, answers), catalog)
         events.extend(answer)
         current = replay(current, answer)
     return events
 
 
-def _move_for(state: TableState, choice: Choice, answers: Answers) -> Move:
-    if choice is Choice.BUSINESS_CENTER:
+def _move_for(state: TableState, answers: Answers) -> Move:
+    if state.pending[0] is Choice.BUSINESS_CENTER:
         return answers.swap
     if answers.tv_target is not None:
         return TargetTvStation(answers.tv_target)
