@@ -33,7 +33,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from companion.bench_phones import run_worker
+from companion.bench_phones import Ack, run_worker
 
 HOST = "127.0.0.1"
 SEATS = 4
@@ -227,8 +227,8 @@ def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_m
     sizes = [s for r in reports for s in r["view_bytes"]]
     windows = [(start, start + max(ms, default=ROLL_WAIT * 1000) / 1000)
                for start, ms in zip(starts, _per_roll(reports, len(starts)), strict=True)]
-    quiet = [a[1] for a in acks if a[1] is not None
-             and not any(begin <= a[0] + a[1] / 1000 and a[0] <= end for begin, end in windows)]
+    quiet = [a.ms for a in acks if a.ms is not None
+             and not any(begin <= a.sent + a.ms / 1000 and a.sent <= end for begin, end in windows)]
     return {
         "deliveries": len(latencies), "expected_deliveries": phones * rolls,
         "missed_deliveries": missed,
@@ -244,13 +244,12 @@ def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_m
     }
 
 
-def _ack_figures(acks: list[tuple[float, float | None, bool, str]],
-                 starts: list[float]) -> dict[str, Any]:
+def _ack_figures(acks: list[Ack], starts: list[float]) -> dict[str, Any]:
     duration = (time.monotonic() - starts[0]) if starts else 0
-    return {**_summary([a[1] for a in acks if a[1] is not None], (0.5, 0.99)),
-            "sent": len(acks), "accepted": sum(1 for a in acks if a[2]),
-            "timeouts": sum(1 for a in acks if a[1] is None),
-            "builds": sum(1 for a in acks if a[3] == "build"),
+    return {**_summary([a.ms for a in acks if a.ms is not None], (0.5, 0.99)),
+            "sent": len(acks), "accepted": sum(1 for a in acks if a.ok),
+            "timeouts": sum(1 for a in acks if a.ms is None),
+            "builds": sum(1 for a in acks if a.kind == "build"),
             "rate_per_second": round(len(acks) / duration, 1) if duration else 0}
 
 

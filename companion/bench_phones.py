@@ -12,11 +12,21 @@ import gc
 import random
 import time
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.bench_floor import compact
 
 CONNECT_CONCURRENCY = 50
+
+
+class Ack(NamedTuple):
+    """A move as its phone saw it: when it was sent, the ms its ack took (None: none came),
+    whether it was accepted, and its kind (build or dice_count)."""
+
+    sent: float
+    ms: float | None
+    ok: bool
+    kind: str
 
 
 class _Phone:
@@ -55,7 +65,7 @@ class _Worker:
         self.expected = 0
         self.first_views = 0
         self.sizes: list[int] = []
-        self.acks: list[tuple[float, float | None, bool, str]] = []
+        self.acks: list[Ack] = []
         self.moving = False
         self.random = random.Random(index)
         self.inbox: asyncio.Queue[Any] = asyncio.Queue()
@@ -155,10 +165,10 @@ class _Worker:
             answer = await phone.client.call("move", {"request_id": request_id, "move": move},
                                              timeout=10)
         except Exception:  # a timeout or a dropped connection: counted
-            self.acks.append((started, None, False, move["kind"]))
+            self.acks.append(Ack(started, None, False, move["kind"]))
             return
         ok = isinstance(answer, dict) and bool(answer.get("ok"))
-        self.acks.append((started, (time.monotonic() - started) * 1000, ok, move["kind"]))
+        self.acks.append(Ack(started, (time.monotonic() - started) * 1000, ok, move["kind"]))
 
     def report(self, starts: list[float], dice: list[list[int]]) -> dict[str, Any]:
         latencies: list[float] = []
