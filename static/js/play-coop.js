@@ -5,14 +5,13 @@
 
 import { t } from "./i18n.js";
 import { activation, fill, h, num, tx } from "./dom.js";
-import { act, cardName, cards, coins, data, landmarkCount } from "./play.js";
+import { act, buildButton, cardName, cards, data, landmarkCount } from "./play.js";
 import { outcomeDetail, outcomeHeadline, stepLine } from "./coop-words.js";
 
 const $ = (id) => document.getElementById(id);
 const STEP_MS = 700; // the assessor's steps appear one after another, as if drawn by hand
 
 let view = data.view;
-let confirming = null; // the row card waiting for "yes, buy"
 let shownTurn = null; // the assessor turn whose steps are on screen (its move number)
 let stepTimer = null;
 let loaded = false; // the first drawing shows an old turn at once; later ones play step by step
@@ -88,36 +87,10 @@ function drawRow(coop) {
   const myBuild = view.active === view.seat && view.phase === "build" && !view.built;
   const piles = t("Market deck {deck} · discards {discards}", coop.market);
   $("coop-market-note").textContent = myBuild ? `${piles} · ${t("Tap a card to buy it.")}` : piles;
-  fill($("coop-row"), coop.market.row.map((id, index) => {
-    const card = cards.get(id) ?? { id, name: id, cost: 0, colour: "", activation: [] };
-    const ok = buyable.has(id);
-    const item = h("li", { class: `card ${card.colour}` },
-      h("button", {
-        type: "button", class: "build-card", disabled: !ok, "data-card": id, "data-slot": index,
-        onclick: () => { confirming = index; drawRow(view.coop); },
-      },
-      h("span", { class: "name" }, card.name),
-      h("span", { class: "cost" }, coins(card.cost)),
-      h("span", { class: "meta" }, num(activation(card.activation)))));
-    if (ok && confirming === index) item.append(confirmBuy(card));
-    return item;
+  fill($("coop-row"), coop.market.row.map((id) => {
+    const card = cards.get(id);
+    return h("li", { class: `card ${card.colour}` }, buildButton(card, buyable.has(id), num(activation(card.activation))));
   }));
-}
-
-function confirmBuy(card) {
-  return h("div", { class: "confirm" },
-    h("button", {
-      type: "button", class: "buy-yes",
-      onclick: async (event) => {
-        event.currentTarget.disabled = true;
-        confirming = null;
-        await act({ kind: "build", card: card.id }, t("Bought: {card}.", { card: card.name }));
-      },
-    }, t("Buy {card} for {cost}", { card: card.name, cost: card.cost })),
-    h("button", {
-      type: "button", class: "secondary",
-      onclick: () => { confirming = null; drawRow(view.coop); },
-    }, t("Cancel")));
 }
 
 function drawSteps(coop) {

@@ -302,16 +302,22 @@ function drawMarket() {
       const details = card.kind === "landmark" ? t("Landmark") : num(activation(card.activation));
       const stock = card.kind === "establishment" ? t("{n} left", { n: view.supply[card.id] ?? 0 }) : "";
       return h("li", { class: `card ${card.colour ?? "landmark"}` },
-        h("button", {
-          type: "button", class: "build-card", disabled: !ok, "data-card": card.id,
-          "aria-describedby": ok ? null : reasonId, onclick: () => confirmBuild(card),
-        },
-        h("span", { class: "name" }, card.name),
-        h("span", { class: "cost" }, coins(card.cost)),
-        h("span", { class: "meta" }, details, stock ? ` · ${stock}` : "")),
+        buildButton(card, ok, [details, stock ? ` · ${stock}` : ""], { "aria-describedby": ok ? null : reasonId }),
         ok ? null : h("p", { class: "why", id: reasonId }, whyNot(card, me)));
     });
   fill($("market"), items);
+}
+
+// A card of a build list (this one, the co-op market row): its name, cost and `details`;
+// a tap asks to confirm the build.
+export function buildButton(card, ok, details, attrs = {}) {
+  return h("button", {
+    type: "button", class: "build-card", disabled: !ok, "data-card": card.id, ...attrs,
+    onclick: () => confirmBuild(card),
+  },
+  h("span", { class: "name" }, card.name),
+  h("span", { class: "cost" }, coins(card.cost)),
+  h("span", { class: "meta" }, details));
 }
 
 function confirmBuild(card) {

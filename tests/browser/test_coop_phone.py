@@ -47,9 +47,12 @@ def test_coop_phone_market_row_gift_and_the_assessors_turn(phone, hall_server, s
     first = ana.locator("#coop-row button.build-card").first
     card = first.get_attribute("data-card")
     expect(first).to_be_enabled()
-    first.tap()
-    ana.locator("#coop-row .buy-yes").tap()
-    expect(ana.locator("#notice")).to_contain_text("Bought:")
+    first.tap()  # the same confirmation as the base game's build list
+    name = CATALOG.establishment(card).names["en"]
+    expect(ana.locator("#confirm-text")).to_have_text(re.compile(rf"^Build {name} for \d+ coins?\?$"))
+    ana.locator("#confirm-ok").tap()
+    expect(ana.locator("#notice")).to_have_text(f"Built: {name}.")
+    expect(ana.locator("body")).to_have_attribute("data-last-feedback", "build")  # buzz or tone
     expect(ana.locator("#coop-row li")).to_have_count(4)
     expect(ana.locator("#coop-market-note")).to_have_text("Market deck 66 · discards 0")
     after = hall_server.first_table(event["id"])
@@ -57,7 +60,7 @@ def test_coop_phone_market_row_gift_and_the_assessors_turn(phone, hall_server, s
     del rest[len(rest) - 1 - rest[::-1].index(card)]  # the rightmost copy is bought
     assert after["coop"]["market"]["row"][1:] == rest, "the rest shifts right, a new card in"
     assert after["players"][0]["coins"] == 11 - CATALOG.establishment(card).cost
-    expect(ana.locator("#cards")).to_contain_text(CATALOG.establishment(card).names["en"])
+    expect(ana.locator("#cards")).to_contain_text(name)
 
     hall_server.roll(event["id"], (5, 1))  # Ana's turn closes (she bought), Ben rolls 5
     hall_server.roll(event["id"], (5, 1))  # Ben's turn closes without a buy; the assessor plays
