@@ -161,6 +161,7 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
         clients_cpu_before = sum(_cpu_seconds(w.pid) for w in workers[:-1])
         for pipe in pipes:
             pipe.send(("moves", True))
+        moving_since = time.monotonic()
         time.sleep(1.0)
         starts, dice, http_ms = [], [], []
         for number in range(1, rolls + 1):
@@ -185,6 +186,7 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
             time.sleep(ROLL_GAP)
         for pipe in pipes:
             pipe.send(("moves", False))
+        moving_seconds = time.monotonic() - moving_since
         time.sleep(1.0)
         figures["server_cpu_seconds"] = round(server.cpu_seconds() - cpu_before, 2)
         figures["machine_steal_percent"] = _steal_percent(machine_before, _machine_ticks())
@@ -210,8 +212,8 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
             worker.close()
         for pipe in pipes:
             pipe.close()
-    figures.update(_delivery_figures(reports, starts, http_ms, len(tokens), rolls))
-    figures["move_ack_probe_ms"] = {**_ack_figures(probe["acks"], starts),
+    figures.update(_delivery_figures(reports, starts, http_ms, len(tokens), rolls, moving_seconds))
+    figures["move_ack_probe_ms"] = {**_ack_figures(probe["acks"], moving_seconds),
                                     "devices": probe_ready["connected"]}
     figures["every_roll_reached_every_phone"] = (
         figures["missed_deliveries"] == 0 and figures["connected"] == len(tokens))
@@ -219,7 +221,7 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
 
 
 def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_ms: list[float],
-                      phones: int, rolls: int) -> dict[str, Any]:
+                      phones: int, rolls: int, moving_seconds: float) -> dict[str, Any]:
     """Rolls delivered and moves acked, from the client processes' reports."""
     latencies = [ms for r in reports for ms in r["latencies"]]
     missed = sum(r["missed"] for r in reports) + phones * (rolls - len(starts))
@@ -236,7 +238,7 @@ def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_m
         "roll_to_phone_ms": _summary(latencies, (0.5, 0.99)),
         "roll_per_roll_p99_ms": [_summary(r, (0.99,))["p99"] for r in _per_roll(reports, len(starts))],
         "roll_request_ms": _summary(http_ms, (0.5,)),
-        "move_ack_ms": _ack_figures(acks, starts),
+        "move_ack_ms": _ack_figures(acks, moving_seconds),
         # the moves whose ack did not overlap a roll's fan-out (from the roll request to its
         # last delivery): what a phone sees between rolls
         "move_ack_between_rolls_ms": {**_summary(quiet, (0.5, 0.99)), "count": len(quiet)},
@@ -244,13 +246,13 @@ def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_m
     }
 
 
-def _ack_figures(acks: list[Ack], starts: list[float]) -> dict[str, Any]:
-    duration = (time.monotonic() - starts[0]) if starts else 0
+def _ack_figures(acks: list[Ack], moving_seconds: float) -> dict[str, Any]:
+    """The acks' times and counts; the rate over the time the phones were moving."""
     return {**_summary([a.ms for a in acks if a.ms is not None], (0.5, 0.99)),
             "sent": len(acks), "accepted": sum(1 for a in acks if a.ok),
             "timeouts": sum(1 for a in acks if a.ms is None),
             "builds": sum(1 for a in acks if a.kind == "build"),
-            "rate_per_second": round(len(acks) / duration, 1) if duration else 0}
+            "rate_per_second": round(len(acks) / moving_seconds, 1) if moving_seconds else 0}
 
 
 def _per_roll(reports: list[dict[str, Any]], rolls: int) -> list[list[float]]:

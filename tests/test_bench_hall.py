@@ -16,6 +16,17 @@ def test_the_floor_view_has_the_apps_shape_and_the_asked_size() -> None:
     assert 1300 < len(compact(padded)) <= 1500
 
 
+def test_the_ack_rate_is_over_the_time_the_phones_moved() -> None:
+    from companion.bench_hall import _ack_figures
+    from companion.bench_phones import Ack
+
+    acks = [Ack(0.1 * n, 4.0, True, "build") for n in range(9)] + [Ack(1.0, None, False, "dice_count")]
+    figures = _ack_figures(acks, moving_seconds=2.0)
+    assert figures["rate_per_second"] == 5.0  # not over the time the bench took to report
+    assert (figures["sent"], figures["accepted"], figures["timeouts"], figures["builds"]) == (10, 9, 1, 9)
+    assert figures["p50"] == figures["p99"] == 4.0
+
+
 @pytest.mark.slow
 def test_a_tiny_hall_delivers_every_roll_to_every_phone() -> None:
     from companion.bench_hall import bench_hall
@@ -36,9 +47,11 @@ def test_a_tiny_hall_delivers_every_roll_to_every_phone() -> None:
         acks = figures["move_ack_ms"]
         assert acks["sent"] > 0 and acks["timeouts"] == 0
         assert 0 < acks["p50"] <= acks["p99"] <= acks["max"]
+        assert 5 <= acks["rate_per_second"] <= 11  # 10 of the 20 moves/s, the probe the rest
         probe = figures["move_ack_probe_ms"]  # the probe's own process, second devices
         assert probe["devices"] == 4 and probe["sent"] > 0 and probe["timeouts"] == 0
         assert 0 < probe["p50"] <= probe["p99"] <= probe["max"]
+        assert 5 <= probe["rate_per_second"] <= 11
     assert result["app"]["move_ack_ms"]["accepted"] > 0
     assert {"every_roll_reached_every_phone", "move_ack_p99_le_50ms",
             "move_ack_p99_le_50ms_at_busy_clients", "server_under_300mb",
