@@ -79,6 +79,16 @@ export function activation(numbers) {
 // A hall roll in words, for the projector's announcement and the console: "Roll 3: 2 and 5, total 7."
 export const rollWords = (n, [d1, d2]) => t("Roll {n}: {d1} and {d2}, total {sum}.", { n, d1, d2, sum: d1 + d2 });
 
+// A coin movement of the last roll (an entry of a view) in words, for the hall screen's tiles
+// and the phone's feed of the others: "Ann +1 Bakery", "Ann built Cafe", "Ben paid 1 to Ann, Cafe".
+export function paidWords(entry, cardName) {
+  const card = entry.card === "adjustment" ? t("correction") : cardName(entry.card);
+  if (entry.from_seat === "bank") return tx("{name} {amount} {card}", { name: bdi(entry.to), amount: signed(entry.amount), card });
+  if (entry.to_seat === "bank" && entry.card !== "adjustment") return tx("{name} built {card}", { name: bdi(entry.from), card });
+  if (entry.to_seat === "bank") return tx("{name} {amount} {card}", { name: bdi(entry.from), amount: signed(-entry.amount), card });
+  return tx("{payer} paid {amount} to {payee}, {card}", { payer: bdi(entry.from), payee: bdi(entry.to), amount: num(entry.amount), card });
+}
+
 // A request id for a move: random, made up by the phone (crypto.randomUUID needs HTTPS).
 export function requestId() {
   const bytes = crypto.getRandomValues(new Uint8Array(12));

@@ -3,7 +3,7 @@
 // hall's rolls against the two-dice curve. The view embedded in the page draws at once.
 
 import { t } from "./i18n.js";
-import { bdi, die, fill, followConnection, h, num, rollWords, signed, tx } from "./dom.js";
+import { bdi, die, fill, followConnection, h, num, paidWords, rollWords, tx } from "./dom.js";
 import { coopTile, followAssessor } from "./hall-coop.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
@@ -128,14 +128,6 @@ function seatList(summary) {
   }, h("span", { class: "name" }, bdi(player.name)), stars(player), h("span", { class: "coins" }, num(player.coins ?? "–")))));
 }
 
-function paidLine(entry) {
-  const card = entry.card === "adjustment" ? t("correction") : cardName(entry.card);
-  if (entry.from_seat === "bank") return tx("{name} {amount} {card}", { name: bdi(entry.to), amount: signed(entry.amount), card });
-  if (entry.to_seat === "bank" && entry.card !== "adjustment") return tx("{name} built {card}", { name: bdi(entry.from), card });
-  if (entry.to_seat === "bank") return tx("{name} {amount} {card}", { name: bdi(entry.from), amount: signed(-entry.amount), card });
-  return tx("{payer} paid {amount} to {payee}, {card}", { payer: bdi(entry.from), payee: bdi(entry.to), amount: num(entry.amount), card });
-}
-
 function timeLeft(summary) {
   if (summary.waited === null || summary.waited === undefined) return null;
   const deadline = viewAt / 1000 + view.event.choice_seconds - summary.waited;
@@ -158,7 +150,7 @@ function stateLine(summary) {
 }
 
 function machiKoroTile(summary) {
-  const lines = summary.entries.map(paidLine);
+  const lines = summary.entries.map((entry) => paidWords(entry, cardName));
   const shown = lines.slice(0, 4);
   if (lines.length > shown.length) shown.push(t("and {n} more", { n: lines.length - shown.length }));
   const sum = summary.dice.reduce((a, b) => a + b, 0);

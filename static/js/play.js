@@ -2,7 +2,7 @@
 // page draws at once; Socket.IO sends a complete one on every (re)connect and after every change.
 
 import { refusal, t } from "./i18n.js";
-import { activation, bdi, die, fill, followConnection, h, num, requestId, signed, signedText, tx } from "./dom.js";
+import { activation, bdi, die, fill, followConnection, h, num, paidWords, requestId, signed, signedText, tx } from "./dom.js";
 import { confirmWith } from "./feedback.js";
 
 // The page's data, its cards and how they read, for play-coop.js too.
@@ -249,18 +249,10 @@ function entryLine(entry) {
   return h("li", { class: entry.to_seat === me ? "gain" : "loss" }, line);
 }
 
+// The others' coins at the table, as the hall screen's tile says them (not corrections).
 function feedLine(entry) {
-  const me = view.seat;
-  if (entry.to_seat === me || entry.from_seat === me) return null;
-  const card = cardName(entry.card);
-  if (entry.card === "adjustment") return null;
-  if (entry.from_seat === "bank") {
-    return h("li", {}, tx("{name} {amount} {card}", { name: bdi(entry.to), amount: signed(entry.amount), card }));
-  }
-  if (entry.to_seat === "bank") return h("li", {}, tx("{name} built {card}", { name: bdi(entry.from), card }));
-  return h("li", {}, tx("{payer} paid {amount} to {payee}, {card}", {
-    payer: bdi(entry.from), payee: bdi(entry.to), amount: num(entry.amount), card,
-  }));
+  const mine = entry.to_seat === view.seat || entry.from_seat === view.seat;
+  return mine || entry.card === "adjustment" ? null : h("li", {}, paidWords(entry, cardName));
 }
 
 function drawLastRoll() {
