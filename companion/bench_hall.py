@@ -30,6 +30,7 @@ import threading
 import time
 import urllib.request
 from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -128,71 +129,36 @@ def _set_up(base: str, key: str, tables: int) -> tuple[str, list[str]]:
 def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: int,
            moves_per_second: int, processes: int) -> dict[str, Any]:
     """Connect the phones to one server, roll, stream moves, and gather the figures."""
-    context = multiprocessing.get_context("spawn")
-    processes = max(1, min(processes, len(tokens)))
-    slices = [tokens[i::processes] for i in range(processes)]
-    probe_rate = min(PROBE_RATE, moves_per_second)
-    stream_rate = (moves_per_second - probe_rate) / processes
-    workers, pipes = [], []
+    workers: list[BaseProcess] = []
+    pipes: list[Connection] = []
     figures: dict[str, Any] = {}
     try:
-        # The phones' processes, then the probe: a few second devices on the first seats, in a
-        # process of their own, whose acks are not queued behind hundreds of other phones' views.
-        parts = [(part, stream_rate) for part in slices] + [(tokens[:PROBE_DEVICES], probe_rate)]
-        for index, (part, rate) in enumerate(parts):
-            ours, theirs = context.Pipe()
-            worker = context.Process(target=run_worker, daemon=True,
-                                     args=(theirs, base, part, rate, index))
-            worker.start()
-            theirs.close()
-            workers.append(worker)
-            pipes.append(ours)
-        phone_pipes, probe_pipe = pipes[:-1], pipes[-1]
+        _start_clients(workers, pipes, base, tokens, processes, moves_per_second)
+        phones, phone_pipes = workers[:-1], pipes[:-1]  # the probe's process comes last
         started = time.monotonic()
         ready = [_receive(pipe, 240) for pipe in phone_pipes]
-        probe_ready = _receive(probe_pipe, 240)
+        probe_devices = _receive(pipes[-1], 240)["connected"]
         figures["connect_seconds"] = round(time.monotonic() - started, 2)
         figures["connected"] = sum(r["connected"] for r in ready)
         figures["connect_failures"] = sum(r["failed"] for r in ready)
         figures["connect_errors"] = sorted({e for r in ready for e in r["errors"]})[:5]
         figures["server_threads_connected"] = server.status("Threads")
-        cpu_before = server.cpu_seconds()
-        machine_before = _machine_ticks()
-        clients_cpu_before = sum(_cpu_seconds(w.pid) for w in workers[:-1])
+        cpu_before, ticks_before = server.cpu_seconds(), _machine_ticks()
+        phones_cpu_before = _cpu_seconds(*(p.pid for p in phones))
         for pipe in pipes:
             pipe.send(("moves", True))
         moving_since = time.monotonic()
         time.sleep(1.0)
-        starts, dice, http_ms = [], [], []
-        for number in range(1, rolls + 1):
-            for pipe in phone_pipes:
-                pipe.send(("expect", number))
-            start = time.monotonic()
-            try:
-                answer = _http(roll_url, server.key, {}, timeout=ROLL_WAIT)
-            except OSError as error:  # a saturated server: the rest of the rolls count as missed
-                figures["roll_error"] = f"roll {number}: {type(error).__name__}: {error}"
-                break
-            http_ms.append((time.monotonic() - start) * 1000)
-            starts.append(start)
-            dice.append(answer["dice"])
-            waiting = set(range(len(phone_pipes)))
-            deadline = start + ROLL_WAIT
-            while waiting and time.monotonic() < deadline:
-                for pipe in wait([phone_pipes[i] for i in waiting], deadline - time.monotonic()):
-                    message = pipe.recv()
-                    if message == ("done", number):
-                        waiting.discard(phone_pipes.index(pipe))  # type: ignore[arg-type]
-            time.sleep(ROLL_GAP)
+        starts, dice, http_ms = _roll(roll_url, server.key, phone_pipes, rolls, figures)
         for pipe in pipes:
             pipe.send(("moves", False))
         moving_seconds = time.monotonic() - moving_since
         time.sleep(1.0)
         figures["server_cpu_seconds"] = round(server.cpu_seconds() - cpu_before, 2)
-        figures["machine_steal_percent"] = _steal_percent(machine_before, _machine_ticks())
+        figures["machine_steal_percent"] = _steal_percent(ticks_before, _machine_ticks())
         # the phones' processes share the machine's two cores with the server
         figures["phones_cpu_seconds"] = round(
-            sum(_cpu_seconds(w.pid) for w in workers[:-1]) - clients_cpu_before, 2)
+            _cpu_seconds(*(p.pid for p in phones)) - phones_cpu_before, 2)
         figures["server_peak_mb"] = round(server.status("VmHWM") / 1024, 1)
         figures["server_threads_peak"] = server.status("Threads")
         reports = []
@@ -201,23 +167,76 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
             reports.append(_report(pipe))
         probe = reports.pop()
     finally:
-        for pipe in pipes:
-            with contextlib.suppress(OSError):
-                pipe.send(("quit",))
-        for worker in workers:
-            worker.join(30)
-            if worker.is_alive():
-                worker.kill()
-                worker.join()
-            worker.close()
-        for pipe in pipes:
-            pipe.close()
+        _stop_clients(workers, pipes)
     figures.update(_delivery_figures(reports, starts, http_ms, len(tokens), rolls, moving_seconds))
     figures["move_ack_probe_ms"] = {**_ack_figures(probe["acks"], moving_seconds),
-                                    "devices": probe_ready["connected"]}
+                                    "devices": probe_devices}
     figures["every_roll_reached_every_phone"] = (
         figures["missed_deliveries"] == 0 and figures["connected"] == len(tokens))
     return figures
+
+
+def _start_clients(workers: list[BaseProcess], pipes: list[Connection], base: str,
+                   tokens: list[str], processes: int, moves_per_second: int) -> None:
+    """The phones' client processes, then the probe: a few second devices on the first seats,
+    in a process of their own, whose acks are not queued behind hundreds of other phones'
+    views. Each joins `workers` and `pipes` once started, so a failure stops those."""
+    context = multiprocessing.get_context("spawn")
+    processes = max(1, min(processes, len(tokens)))
+    probe_rate = min(PROBE_RATE, moves_per_second)
+    stream_rate = (moves_per_second - probe_rate) / processes
+    parts = [(tokens[i::processes], stream_rate) for i in range(processes)]
+    for index, (part, rate) in enumerate([*parts, (tokens[:PROBE_DEVICES], probe_rate)]):
+        ours, theirs = context.Pipe()
+        worker = context.Process(target=run_worker, daemon=True,
+                                 args=(theirs, base, part, rate, index))
+        worker.start()
+        theirs.close()
+        workers.append(worker)
+        pipes.append(ours)
+
+
+def _roll(roll_url: str, key: str, phone_pipes: list[Connection], rolls: int,
+          figures: dict[str, Any]) -> tuple[list[float], list[list[int]], list[float]]:
+    """Roll `rolls` times, each once every phone has the last one (or ROLL_WAIT passed): when
+    each roll was asked for, its dice, and its request's ms. A request that fails ends the
+    rolls; `figures` notes it as roll_error."""
+    starts, dice, http_ms = [], [], []
+    for number in range(1, rolls + 1):
+        for pipe in phone_pipes:
+            pipe.send(("expect", number))
+        start = time.monotonic()
+        try:
+            answer = _http(roll_url, key, {}, timeout=ROLL_WAIT)
+        except OSError as error:  # a saturated server: the rest of the rolls count as missed
+            figures["roll_error"] = f"roll {number}: {type(error).__name__}: {error}"
+            break
+        http_ms.append((time.monotonic() - start) * 1000)
+        starts.append(start)
+        dice.append(answer["dice"])
+        waiting, deadline = list(phone_pipes), start + ROLL_WAIT
+        while waiting and time.monotonic() < deadline:
+            answered = wait(waiting, deadline - time.monotonic())
+            for pipe in phone_pipes:
+                if pipe in answered and pipe.recv() == ("done", number):
+                    waiting.remove(pipe)
+        time.sleep(ROLL_GAP)
+    return starts, dice, http_ms
+
+
+def _stop_clients(workers: list[BaseProcess], pipes: list[Connection]) -> None:
+    """Ask every client process to disconnect its phones and quit; kill one that hangs."""
+    for pipe in pipes:
+        with contextlib.suppress(OSError):
+            pipe.send(("quit",))
+    for worker in workers:
+        worker.join(30)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
+        worker.close()
+    for pipe in pipes:
+        pipe.close()
 
 
 def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_ms: list[float],
@@ -360,10 +379,13 @@ def _steal_percent(before: list[int], after: list[int]) -> float:
     return round(100 * spent[7] / sum(spent), 1) if sum(spent) else 0.0
 
 
-def _cpu_seconds(pid: int | None) -> float:
-    """User and system CPU time of a process so far, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _cpu_seconds(*pids: int | None) -> float:
+    """User and system CPU time of processes so far, from /proc."""
+    ticks = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _http(url: str, key: str, body: dict[str, Any] | None = None, timeout: float = 60) -> Any:
