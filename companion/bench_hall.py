@@ -242,12 +242,13 @@ def _stop_clients(workers: list[BaseProcess], pipes: list[Connection]) -> None:
 def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_ms: list[float],
                       phones: int, rolls: int, moving_seconds: float) -> dict[str, Any]:
     """Rolls delivered and moves acked, from the client processes' reports."""
-    latencies = [ms for r in reports for ms in r["latencies"]]
+    by_roll = [[ms for r in reports for ms in r["by_roll"][i]] for i in range(len(starts))]
+    latencies = [ms for roll in by_roll for ms in roll]
     missed = sum(r["missed"] for r in reports) + phones * (rolls - len(starts))
     acks = [a for r in reports for a in r["acks"]]
     sizes = [s for r in reports for s in r["view_bytes"]]
     windows = [(start, start + max(ms, default=ROLL_WAIT * 1000) / 1000)
-               for start, ms in zip(starts, _per_roll(reports, len(starts)), strict=True)]
+               for start, ms in zip(starts, by_roll, strict=True)]
     quiet = [a.ms for a in acks if a.ms is not None
              and not any(begin <= a.sent + a.ms / 1000 and a.sent <= end for begin, end in windows)]
     return {
@@ -255,7 +256,7 @@ def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_m
         "missed_deliveries": missed,
         "wrong_dice": sum(r["wrong_dice"] for r in reports),
         "roll_to_phone_ms": _summary(latencies, (0.5, 0.99)),
-        "roll_per_roll_p99_ms": [_summary(r, (0.99,))["p99"] for r in _per_roll(reports, len(starts))],
+        "roll_per_roll_p99_ms": [_summary(roll, (0.99,))["p99"] for roll in by_roll],
         "roll_request_ms": _summary(http_ms, (0.5,)),
         "move_ack_ms": _ack_figures(acks, moving_seconds),
         # the moves whose ack did not overlap a roll's fan-out (from the roll request to its
@@ -272,10 +273,6 @@ def _ack_figures(acks: list[Ack], moving_seconds: float) -> dict[str, Any]:
             "timeouts": sum(1 for a in acks if a.ms is None),
             "builds": sum(1 for a in acks if a.kind == "build"),
             "rate_per_second": round(len(acks) / moving_seconds, 1) if moving_seconds else 0}
-
-
-def _per_roll(reports: list[dict[str, Any]], rolls: int) -> list[list[float]]:
-    return [[ms for r in reports for ms in r["by_roll"][i]] for i in range(rolls)]
 
 
 def _summary(values: list[float], quantiles: tuple[float, ...]) -> dict[str, Any]:

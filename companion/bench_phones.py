@@ -171,7 +171,6 @@ class _Worker:
         self.acks.append(Ack(started, (time.monotonic() - started) * 1000, ok, move["kind"]))
 
     def report(self, starts: list[float], dice: list[list[int]]) -> dict[str, Any]:
-        latencies: list[float] = []
         by_roll: list[list[float]] = [[] for _ in starts]
         missed = wrong = 0
         for phone in self.connected:
@@ -182,11 +181,9 @@ class _Worker:
                 at, seen = phone.changes[number]
                 if not seen or seen[0] != dice[number][0]:
                     wrong += 1
-                ms = (at - start) * 1000
-                latencies.append(ms)
-                by_roll[number].append(ms)
+                by_roll[number].append((at - start) * 1000)
         missed += (len(self.phones) - len(self.connected)) * len(starts)
-        return {"latencies": latencies, "by_roll": by_roll, "missed": missed, "wrong_dice": wrong,
+        return {"by_roll": by_roll, "missed": missed, "wrong_dice": wrong,
                 "acks": self.acks, "view_bytes": self.sizes}
 
 
