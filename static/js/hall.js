@@ -162,27 +162,18 @@ function machiKoroTile(summary) {
   ];
 }
 
-// Tiles draw what a table's summary says; other rulesets (Catan, ...) add a drawing here.
-// A summary may carry `lines` (text) that any tile shows.
+// Tiles draw what a table's summary says; other rulesets (Catan, ...) add a drawing here, and
+// until they do, the base game's tile shows their seats and coins.
 const tileDrawings = {
   "machi-koro": machiKoroTile,
   "machi-koro-coop": (summary) => coopTile(summary, { cardName, seatList, stateLine, landmarkCount }),
 };
 
-function genericTile(summary) {
-  return [
-    h("p", { class: "state" }, stateLine(summary)),
-    h("ul", { class: "seats" }, (summary.players ?? []).map((player) => h("li", {},
-      h("span", { class: "name" }, bdi(player.name)), h("span", { class: "coins" }, num(player.coins ?? "–"))))),
-  ];
-}
-
 function tile(summary) {
-  const draw = tileDrawings[summary.ruleset] ?? genericTile;
+  const draw = tileDrawings[summary.ruleset] ?? machiKoroTile;
   return h("li", { class: `tile status-${summary.status}`, "data-table": summary.id, "data-ruleset": summary.ruleset },
     h("h3", {}, bdi(summary.name), summary.turn ? h("span", { class: "turn" }, t("Turn {n}", { n: summary.turn })) : null),
-    draw(summary),
-    (summary.lines ?? []).map((line) => h("p", { class: "line" }, line)));
+    draw(summary));
 }
 
 function drawTiles() {
