@@ -113,7 +113,7 @@ class _Worker:
         while self.first_views < len(self.connected) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         self.pipe.send({"connected": len(self.connected), "failed": len(errors),
-                        "errors": errors[:5], "first_views": self.first_views})
+                        "errors": errors[:5]})
         mover = loop.create_task(self.move_stream())
         try:
             while True:
