@@ -6,6 +6,7 @@ from typing import get_args
 
 import pytest
 from builders import CATALOG, play, table
+from coop_builders import coop
 
 from companion.rules import coop_evolve, rulesets
 from companion.rules.events import (
@@ -136,7 +137,10 @@ def test_replay_of_events_gives_the_same_state():
 
 
 def test_evolve_all_is_the_one_the_hall_and_the_coop_rules_apply():
-    """The hall applies events through the ruleset registry; co-op tables hand their base
-    events to this same function."""
+    """The hall applies events through the ruleset registry; a co-op table's base events change
+    the table inside it just as this function changes a base table."""
     assert rulesets.ruleset("machi-koro").evolve_all is evolve_all
-    assert coop_evolve.base.evolve_all is evolve_all
+    state = coop(START, row="ranch mine forest cafe", phase=Phase.BUILD)
+    events = [CoinsTransferred(0, BANK, 1, "ranch"), EstablishmentBought(0, "ranch"),
+              TurnEnded(1, bonus_turn=False), DiceRolled(1, (3,)), RollResolved((), False)]
+    assert coop_evolve.evolve_all(state, events).table == evolve_all(state.table, events)

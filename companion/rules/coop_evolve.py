@@ -1,11 +1,11 @@
-"""`evolve_all` for the co-op table: base events go to the base game's `evolve_all`, co-op
-events change the assessor, the decks and the row. Never fails: events were checked when
-decided."""
+"""`evolve_all` for the co-op table: base events are applied as the base game's `evolve`
+applies them, co-op events change the assessor, the decks and the row. Never fails: events
+were checked when decided."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any
 
 from companion.rules import evolve as base
@@ -22,72 +22,56 @@ from companion.rules.coop_events import (
 )
 from companion.rules.coop_state import ASSESSOR, CoopAccount, CoopState
 from companion.rules.events import EstablishmentBought, Event, TurnEnded
-from companion.rules.state import BANK, Phase, TableState, frozen_counts
+from companion.rules.state import Phase
 
 _COOP_FIELDS = tuple(f.name for f in fields(CoopState) if f.name != "table")
 
 
 def evolve_all(state: CoopState, events: Iterable[AnyEvent]) -> CoopState:
-    """The state after every event in turn; runs of base events are applied in one batch."""
-    draft = _Draft(state)
+    """The state after every event in turn. Base events and co-op ones edit one draft of the
+    base table (evolve.thaw), which is frozen once at the end."""
+    draft = _Draft(base.thaw(state.table), {name: getattr(state, name) for name in _COOP_FIELDS})
     for event in events:
         apply = _APPLY.get(type(event))
         if apply is None:
-            draft.base_event(event)  # type: ignore[arg-type]  # not a co-op event: a base one
+            _base_event(draft, event)  # type: ignore[arg-type]  # not a co-op event: a base one
         else:
-            draft.flush()
             apply(draft, event)
-    draft.flush()
-    return draft.build()
+    return CoopState(table=base.freeze(draft.table), **draft.values)
 
 
 class _Draft:
-    """A private, mutable copy of a co-op state while events are applied to it."""
+    """A co-op state while events are applied: the base table's draft and the co-op fields."""
 
-    __slots__ = ("values", "table", "pending")
+    __slots__ = ("table", "values")
 
-    def __init__(self, state: CoopState) -> None:
-        self.values: dict[str, Any] = {name: getattr(state, name) for name in _COOP_FIELDS}
-        self.table: TableState = state.table
-        self.pending: list[Event] = []
+    def __init__(self, table: base.Draft, values: dict[str, Any]) -> None:
+        self.table = table
+        self.values = values
 
-    def base_event(self, event: Event) -> None:
-        """Queue a base event; its co-op side (the row, this turn's purchase) applies now."""
-        self.pending.append(event)
-        if isinstance(event, EstablishmentBought):
-            row: tuple[str, ...] = self.values["market_row"]
-            at = len(row) - 1 - row[::-1].index(event.card)  # the rightmost copy (ours)
-            self.values.update(market_row=row[:at] + row[at + 1:], bought=True)
-        elif isinstance(event, TurnEnded):
-            self.values["bought"] = False
 
-    def flush(self) -> None:
-        if self.pending:
-            self.table = base.evolve_all(self.table, self.pending)
-            self.pending = []
+def _base_event(draft: _Draft, event: Event) -> None:
+    """A base event, applied to the table as in the base game, and its co-op side: a purchase
+    takes its card out of the row; a new turn has bought nothing yet."""
+    base.apply(draft.table, event)
+    if isinstance(event, EstablishmentBought):
+        row: tuple[str, ...] = draft.values["market_row"]
+        at = len(row) - 1 - row[::-1].index(event.card)  # the rightmost copy (ours)
+        draft.values.update(market_row=row[:at] + row[at + 1:], bought=True)
+    elif isinstance(event, TurnEnded):
+        draft.values["bought"] = False
 
-    def move_coins(self, account: CoopAccount, amount: int) -> None:
-        if account == ASSESSOR:
-            self.values["assessor_coins"] += amount
-        elif account == BANK:
-            self.table = replace(self.table, bank=self.table.bank + amount)
-        else:
-            players = list(self.table.players)
-            players[account] = replace(players[account], coins=players[account].coins + amount)
-            self.table = replace(self.table, players=tuple(players))
 
-    def change_supply(self, card: str, change: int) -> None:
-        supply = dict(self.table.supply)
-        supply[card] = supply.get(card, 0) + change
-        self.table = replace(self.table, supply=frozen_counts(supply))
-
-    def build(self) -> CoopState:
-        return CoopState(table=self.table, **self.values)
+def _move_coins(draft: _Draft, account: CoopAccount, amount: int) -> None:
+    if account == ASSESSOR:
+        draft.values["assessor_coins"] += amount
+    else:
+        base.move_coins(draft.table, account, amount)
 
 
 def _transferred(draft: _Draft, event: AssessorCoinsTransferred) -> None:
-    draft.move_coins(event.source, -event.amount)
-    draft.move_coins(event.target, event.amount)
+    _move_coins(draft, event.source, -event.amount)
+    _move_coins(draft, event.target, event.amount)
 
 
 def _decks_shuffled(draft: _Draft, event: DecksShuffled) -> None:
@@ -97,13 +81,13 @@ def _decks_shuffled(draft: _Draft, event: DecksShuffled) -> None:
 def _revealed(draft: _Draft, event: MarketCardRevealed) -> None:
     draft.values.update(market_deck=draft.values["market_deck"][1:],
                         market_row=(event.card, *draft.values["market_row"]))
-    draft.change_supply(event.card, 1)
+    base.change_supply(draft.table, event.card, 1)
 
 
 def _discarded(draft: _Draft, event: MarketCardDiscarded) -> None:
     draft.values.update(market_row=draft.values["market_row"][:-1],
                         market_discards=(*draft.values["market_discards"], event.card))
-    draft.change_supply(event.card, -1)
+    base.change_supply(draft.table, event.card, -1)
 
 
 def _drawn(draft: _Draft, event: AssessorCardDrawn) -> None:
@@ -124,7 +108,7 @@ def _final_round(draft: _Draft, event: FinalRoundBegan) -> None:
 
 def _ended(draft: _Draft, event: CoopGameEnded) -> None:
     draft.values.update(outcome=event.outcome, reason=event.reason)
-    draft.table = replace(draft.table, phase=Phase.FINISHED)
+    draft.table.phase = Phase.FINISHED
 
 
 _APPLY: dict[type, Callable[[_Draft, Any], None]] = {
