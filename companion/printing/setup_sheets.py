@@ -1,7 +1,7 @@
 """Setup sheets: one page per table, with the sections its ruleset registers.
 
-`SECTIONS` is the extension point: the co-op and Catan rulesets add their own list of
-section functions (sheet, lang) -> flowables with `register`.
+`SECTIONS` is the extension point: a ruleset adds its list of section functions
+(sheet, lang, width) -> flowables with `register`, as coop_setup.py does for the co-op game.
 """
 
 from __future__ import annotations
