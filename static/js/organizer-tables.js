@@ -2,18 +2,13 @@
 // updated, so a form the organizer is typing in survives every live update.
 
 import { t } from "./i18n.js";
-import { h, signedText } from "./dom.js";
+import { bdi, h, signedText } from "./dom.js";
 import { outcomeHeadline, stepLine } from "./coop-words.js";
 
-const STATUS = {
-  setup: () => t("Set up"),
-  running: () => t("Running"),
-  paused: () => t("Paused"),
-  ended: () => t("Ended"),
-};
-const ROLL_MODE = { hall: () => t("hall roll"), own: () => t("own roll") };
+const STATUS = { setup: t("Set up"), running: t("Running"), paused: t("Paused"), ended: t("Ended") };
+const ROLL_MODE = { hall: t("hall roll"), own: t("own roll") };
 const ASKING_CARD = { reroll: "radio_tower" }; // a table's `waiting` is the card that asks, but for a reroll
-const PURPOSE = { stake: () => t("stake"), gift: () => t("gift") }; // co-op coins not for a card
+const PURPOSE = { stake: t("stake"), gift: t("gift") }; // co-op coins not for a card
 
 function setText(root, selector, text) {
   const node = root.querySelector(selector);
@@ -76,16 +71,14 @@ export class TableCards {
     setText(node, ".table-name", table.name);
     const badge = node.querySelector(".status-badge");
     badge.dataset.status = table.status;
-    setText(node, ".status-badge", (STATUS[table.status] || (() => table.status))());
-    setText(node, ".table-meta", `${this.rulesetName(table.ruleset)} · ${(ROLL_MODE[table.roll_mode] || (() => table.roll_mode))()}`);
+    setText(node, ".status-badge", STATUS[table.status] ?? table.status);
+    setText(node, ".table-meta", `${this.rulesetName(table.ruleset)} · ${ROLL_MODE[table.roll_mode] ?? table.roll_mode}`);
     setText(node, ".turn", this.turnText(table));
-    for (const action of ["start", "pause", "resume", "end"]) {
-      const allowed = {
-        start: table.status === "setup", pause: table.status === "running",
-        resume: table.status === "paused", end: table.status !== "ended",
-      }[action];
-      node.querySelector(`[data-action="${action}"]`).hidden = !allowed;
-    }
+    const allowed = {
+      start: table.status === "setup", pause: table.status === "running",
+      resume: table.status === "paused", end: table.status !== "ended",
+    };
+    for (const [action, ok] of Object.entries(allowed)) node.querySelector(`[data-action="${action}"]`).hidden = !ok;
     node.querySelector(".setup-tools .add-player-form").hidden = table.status !== "setup";
     node.querySelector(".correction").hidden = table.status === "setup";
     this.drawPlayers(node, table, seats);
@@ -116,7 +109,7 @@ export class TableCards {
       const landmarks = player.landmarks.map((id) => this.cardName(id)).join(", ");
       return h("tr", { class: player.seat === table.active && table.status !== "setup" && "active" },
         h("td", { class: "num" }, player.seat + 1),
-        h("td", {}, h("bdi", {}, player.name)),
+        h("td", {}, bdi(player.name)),
         h("td", { class: "num coins" }, player.coins ?? "–"),
         h("td", {}, landmarks || "–"),
         h("td", {}, seat && h("a", { class: "join-link", href: seat.join_url || seat.join_path },
@@ -184,7 +177,7 @@ export function drawAudit(container, moves, players, cardName) {
       // The co-op game's (companion/rules/coop_events.py): the assessor's draws as its turn shows them.
       case "AssessorCoinsTransferred":
         return transferLine(data.amount, party(data.source), party(data.target),
-          PURPOSE[data.kind]?.() ?? cardName(data.card));
+          PURPOSE[data.kind] ?? cardName(data.card));
       case "DecksShuffled":
         return t("The dealer shuffled both decks");
       case "MarketCardRevealed":

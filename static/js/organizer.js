@@ -305,7 +305,6 @@ async function loadAudit(card) {
 // ------------------------------------------------------------------ live updates
 
 function connect() {
-  // eslint-disable-next-line no-undef
   const socket = io({ auth: { organizer: true }, transports: ["websocket", "polling"] });
   followConnection(socket, $("connection"));
   socket.on("hall", (view) => {
