@@ -34,7 +34,7 @@ from companion.printing.flow import para
 from companion.printing.fonts import BOLD, register_fonts
 from companion.printing.i18n import STRINGS, text
 from companion.printing.join_cards import QR_BOX, qr_box, text_column
-from companion.printing.layouts import Rect, card_grid, page_spec
+from companion.printing.layouts import Rect, card_grid, card_papers, page_papers, page_spec
 from companion.printing.model import Poster
 from companion.printing.qr import MIN_SYMBOL, QUIET_ZONE, matrix, symbol_size, wifi_payload
 from companion.printing.textfit import fit
@@ -189,6 +189,13 @@ def test_printing_page_specs_exist_for_every_paper() -> None:
     for paper in ("a4", "letter", "a3"):
         spec = page_spec(paper)
         assert spec.margin > 0 and spec.page[0] < spec.page[1]
+
+
+def test_printing_papers_are_the_layout_files() -> None:
+    """What the print check accepts is read from printables/layouts, in that order."""
+    assert page_papers() == ("a4", "letter", "a3")
+    assert card_papers() == ("a4", "letter")
+    assert all(card_grid(paper).per_page == 10 for paper in card_papers())
 
 
 def test_printing_bench_reports_time_and_size() -> None:

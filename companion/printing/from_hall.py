@@ -30,11 +30,10 @@ from companion.printing import (
     standings,
 )
 from companion.printing.i18n import STRINGS, text
+from companion.printing.layouts import card_papers, page_papers
 from companion.rules.coop_state import RULESET as COOP_RULESET
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
-PAPERS = ("a4", "letter", "a3")
-CARD_PAPERS = ("a4", "letter")  # the business-card sheets there are layouts for
 LANGS = tuple(STRINGS)
 JOIN_PATH = "/"  # the general join page: a joined phone goes back to its seat, others learn how to join
 
@@ -54,7 +53,7 @@ def check(options: PrintOptions) -> None:
     """Refuse a kind, paper, language or base URL we cannot print, naming the value."""
     if options.kind not in KINDS:
         raise ValueError(f"unknown kind {options.kind!r}; expected one of {', '.join(KINDS)}")
-    papers = CARD_PAPERS if options.kind == "join-cards" else PAPERS
+    papers = card_papers() if options.kind == "join-cards" else page_papers()
     if options.paper not in papers:
         raise ValueError(f"{options.kind} print on {' or '.join(papers)}, not {options.paper!r}")
     if options.lang not in LANGS:

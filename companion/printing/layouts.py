@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from reportlab.lib.units import inch, mm
@@ -48,12 +49,28 @@ class PageSpec:
 
 def _read(name: str) -> dict[str, Any]:
     """One layout file, parsed."""
-    path = resource_dir("printables") / "layouts" / f"{name}.toml"
+    path = _folder() / f"{name}.toml"
     if not path.is_file():
         known = sorted(p.stem for p in path.parent.glob("*.toml"))
         raise ValueError(f"no layout {name!r} in {path.parent}; known: {known}")
     with path.open("rb") as handle:
         return tomllib.load(handle)
+
+
+def _folder() -> Path:
+    return resource_dir("printables") / "layouts"
+
+
+@cache
+def page_papers() -> tuple[str, ...]:
+    """The plain papers there is a page for, in pages.toml's order (a4, letter, a3)."""
+    return tuple(_read("pages"))
+
+
+@cache
+def card_papers() -> tuple[str, ...]:
+    """The papers there is a business-card sheet for (cards-PAPER.toml): a4, letter."""
+    return tuple(sorted(p.stem.removeprefix("cards-") for p in _folder().glob("cards-*.toml")))
 
 
 @cache
