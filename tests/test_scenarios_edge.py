@@ -13,7 +13,7 @@ from conftest import resolve_json, run_companion
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.assessor import AssessorError
+from companion.rules.assessor_scenario import AssessorError
 from companion.rules.catalog import CATALOG_DIR, load_catalog, load_catalog_file
 from companion.rules.errors import RuleError
 from companion.rules.scenario import ScenarioError, final_table, resolve

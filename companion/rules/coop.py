@@ -158,16 +158,22 @@ def _end_turn(
         if state.final_round:
             events.append(CoopGameEnded(Outcome.LOST, EndReason.FINAL_ROUND_OVER))
         else:
-            events += assessor_turn(state, catalog, shuffle)
+            events += assessor_turn(
+                catalog, state.assessor_coins, state.sought, state.assessor_deck,
+                state.assessor_discards, shuffle,
+            )
     return events
 
 
-def assessor_turn(state: CoopState, catalog: Catalog, shuffle: Shuffle | None) -> list[AnyEvent]:
-    """Draw up to two cards looking for the value sought (RULES.md 18); a tax reshuffles every
-    card not in the array; a tax the assessor cannot pay loses the game (RULES.md 19). An empty
-    deck is made again from the discards (ours: the books are silent)."""
-    deck, discards = state.assessor_deck, state.assessor_discards
-    coins, sought = state.assessor_coins, state.sought
+def assessor_turn(
+    catalog: Catalog, coins: int, sought: int, deck: tuple[str, ...], discards: tuple[str, ...],
+    shuffle: Shuffle | None,
+) -> list[AnyEvent]:
+    """The assessor's turn with `coins`, seeking the value `sought`, from its deck (top card
+    first) and discards. Draw up to two cards looking for the value sought (RULES.md 18); a tax
+    reshuffles every card not in the array; a tax the assessor cannot pay loses the game
+    (RULES.md 19). An empty deck is made again from the discards (ours: the books are silent).
+    Also the scenario form's turn (assessor_scenario.py)."""
     events: list[AnyEvent] = []
     for _ in range(2):
         if not deck:

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.rules import assessor
 from companion.rules.activation import activation_table, has_effect
+from companion.rules.assessor import ASSESSOR_DECK
+from companion.rules.assessor_scenario import resolve_assessor_scenario
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.coop_state import RULESET as COOP
 from companion.rules.coop_state import SEATS as COOP_SEATS
@@ -37,7 +38,7 @@ def resolve(scenario: Any, catalog: Catalog | None = None) -> dict[str, Any]:
     """The outcome of a scenario as SCENARIOS.md prints it; ScenarioError if it breaks a rule."""
     catalog = catalog or load_catalog()
     if _ruleset(scenario) == "tax-assessor":
-        return assessor.resolve_assessor_scenario(scenario, catalog)
+        return resolve_assessor_scenario(scenario, catalog)
     start, events = play(scenario, catalog)
     final = replay(start, events)
     return {
@@ -177,7 +178,7 @@ def table_copies(catalog: Catalog, card_id: str, coop: bool) -> int:
     seats might take the spare starting cards from it); in the co-op game the whole box but the
     assessor's deck (seed 004)."""
     if coop:
-        return catalog.in_box(card_id) - assessor.ASSESSOR_DECK.get(card_id, 0)
+        return catalog.in_box(card_id) - ASSESSOR_DECK.get(card_id, 0)
     return catalog.in_box(card_id)
 
 
