@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from companion.rules.assessor_scenario import AssessorError
 from companion.rules.catalog import CATALOG_DIR, load_catalog, load_catalog_file
 from companion.rules.errors import RuleError
-from companion.rules.scenario import ScenarioError, final_table, resolve
+from companion.rules.evolve import replay
+from companion.rules.scenario import ScenarioError, play, resolve
 
 ALL_LANDMARKS = ["train_station", "shopping_mall", "amusement_park", "radio_tower"]
 
@@ -351,6 +352,11 @@ def test_rule2_all_of_one_creditors_red_cards_before_the_next(tmp_path):
         {"A": 1, "B": 0, "C": 3},
         [T("A", "C", 1, "cafe"), T("A", "C", 2, "family_restaurant"), T("A", "B", 0, "cafe", 1),
          T("bank", "A", 1, "bakery")])
+
+
+def final_table(scenario: dict) -> Any:
+    """The table after the roll and the roller's answers (cards after a Business Center swap)."""
+    return replay(*play(scenario, load_catalog()))
 
 
 def test_rule5_business_center_swap_moves_the_cards():

@@ -51,15 +51,6 @@ def resolve(scenario: Any, catalog: Catalog | None = None) -> dict[str, Any]:
     }
 
 
-def final_table(scenario: Any, catalog: Catalog | None = None) -> TableState:
-    """The table after the roll and the roller's answers (cards after a Business Center swap)."""
-    catalog = catalog or load_catalog()
-    if _ruleset(scenario) == "tax-assessor":
-        raise ScenarioError("ruleset: a Tax Assessor turn has no table")
-    start, events = play(scenario, catalog)
-    return replay(start, events)
-
-
 def play(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableState, list[Event]]:
     """The checked table and the events of its roll, answers (or defaults) included."""
     state, dice = read_table(scenario, catalog)
