@@ -3,6 +3,15 @@
 
 import { t } from "./i18n.js";
 
+// The page's element with this id.
+export const $ = (id) => document.getElementById(id);
+
+// Whether the reader asked for less motion (asked each time: it can change while a page is open).
+export const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// The total of a roll's dice.
+export const diceSum = (dice) => dice.reduce((a, b) => a + b, 0);
+
 // h("li", {class: "x", onclick: f}, "text", child): an element with attributes and children.
 export function h(tag, attrs = {}, ...children) {
   const element = document.createElement(tag);

@@ -6,12 +6,11 @@
 // (docs/api.md, "The co-op game").
 
 import { t } from "./i18n.js";
-import { h, num, tx } from "./dom.js";
+import { h, num, reducedMotion, tx } from "./dom.js";
 import { outcomeDetail, outcomeHeadline, stepLine } from "./coop-words.js";
 
 const STEP_MS = 1400; // the time each step of the assessor's turn stays the newest
 const TICK_MS = 150;
-const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // table id -> the assessor turn playing there: its move number, when its first step shows
 // (performance.now() ms; -Infinity shows every step at once) and how many steps are drawn.
@@ -29,7 +28,7 @@ export function followAssessor(tables, { first, delay }, redraw) {
   for (const summary of tables) {
     const last = summary.coop?.last_assessor_turn;
     if (!last || playing.get(summary.id)?.move === last.move) continue;
-    const at = first || reducedMotion ? -Infinity : now + delay;
+    const at = first || reducedMotion() ? -Infinity : now + delay;
     playing.set(summary.id, { move: last.move, at, drawn: -1 });
   }
   if (!timer) timer = setTimeout(tick, TICK_MS);

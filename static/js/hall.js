@@ -3,15 +3,15 @@
 // hall's rolls against the two-dice curve. The view embedded in the page draws at once.
 
 import { t } from "./i18n.js";
-import { bdi, die, fill, followConnection, h, num, paidWords, rollWords, tx } from "./dom.js";
+import {
+  $, bdi, diceSum, die, fill, followConnection, h, num, paidWords, reducedMotion, rollWords, tx,
+} from "./dom.js";
 import { coopTile, followAssessor } from "./hall-coop.js";
 
-const data = JSON.parse(document.getElementById("page-data").textContent);
+const data = JSON.parse($("page-data").textContent);
 const cards = new Map(data.cards.map((card) => [card.id, card]));
-const $ = (id) => document.getElementById(id);
 const cardName = (id) => cards.get(id)?.name ?? id;
 const landmarkCount = data.cards.filter((c) => c.kind === "landmark").length;
-const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 const PAGE_SECONDS = 10;
 const TUMBLE_MS = 800; // the dice's tumble; a co-op assessor's turn plays after it
 
@@ -33,7 +33,7 @@ function receive(next) {
   const first = view === null;
   view = next;
   viewAt = performance.now();
-  followAssessor(view.tables, { first, delay: rolled && !reducedMotion ? TUMBLE_MS : 0 }, redrawTile);
+  followAssessor(view.tables, { first, delay: rolled && !reducedMotion() ? TUMBLE_MS : 0 }, redrawTile);
   drawRoll(rolled);
   drawHistogram();
   drawTiles();
@@ -55,7 +55,7 @@ function drawRoll(animate) {
     fill(box, die(d1, "big"), die(d2, "big"), h("span", { class: "sum" }, tx("= {sum}", { sum: num(d1 + d2) })));
     $("announce").textContent = rollWords(rolls.length, [d1, d2]);
   };
-  if (!animate || reducedMotion) {
+  if (!animate || reducedMotion()) {
     final();
     return;
   }
@@ -153,7 +153,7 @@ function machiKoroTile(summary) {
   const lines = summary.entries.map((entry) => paidWords(entry, cardName));
   const shown = lines.slice(0, 4);
   if (lines.length > shown.length) shown.push(t("and {n} more", { n: lines.length - shown.length }));
-  const sum = summary.dice.reduce((a, b) => a + b, 0);
+  const sum = diceSum(summary.dice);
   return [
     h("p", { class: "state" }, stateLine(summary)),
     summary.dice.length ? h("p", { class: "rolled" }, tx("Rolled {sum}", { sum: num(sum) })) : null,

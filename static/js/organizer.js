@@ -3,12 +3,11 @@
 // `organizer` Socket.IO room. Everything shown is drawn from the server's answers.
 
 import { lang, t } from "./i18n.js";
-import { followConnection, h, rollWords } from "./dom.js";
+import { $, followConnection, h, rollWords } from "./dom.js";
 import { call, explain } from "./organizer-api.js";
 import { drawAudit, TableCards } from "./organizer-tables.js";
 
-const data = JSON.parse(document.getElementById("console-data").textContent);
-const $ = (id) => document.getElementById(id);
+const data = JSON.parse($("console-data").textContent);
 const cardName = (id) => (data.card_names && data.card_names[id]) || id;
 const rulesetName = (id) => data.rulesets[id] || id;
 const cards = new TableCards($("tables"), $("table-card"), cardName, rulesetName);

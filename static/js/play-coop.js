@@ -4,11 +4,10 @@
 // `coop` fields (docs/api.md, "The co-op game"); play.js owns the socket and sends the moves.
 
 import { t } from "./i18n.js";
-import { activation, fill, h, num, tx } from "./dom.js";
+import { $, activation, fill, h, num, reducedMotion, tx } from "./dom.js";
 import { act, buildButton, cardName, cards, data, landmarkCount } from "./play.js";
 import { outcomeDetail, outcomeHeadline, stepLine } from "./coop-words.js";
 
-const $ = (id) => document.getElementById(id);
 const STEP_MS = 700; // the assessor's steps appear one after another, as if drawn by hand
 
 let view = data.view;
@@ -16,7 +15,6 @@ let shownTurn = null; // the assessor turn whose steps are on screen (its move n
 let stepTimer = null;
 let loaded = false; // the first drawing shows an old turn at once; later ones play step by step
 let endedBefore = false; // the outcome was already shown (scroll to it only when it arrives)
-const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 document.addEventListener("companion:view", (event) => {
   view = event.detail;

@@ -2,18 +2,19 @@
 // page draws at once; Socket.IO sends a complete one on every (re)connect and after every change.
 
 import { refusal, t } from "./i18n.js";
-import { activation, bdi, die, fill, followConnection, h, num, paidWords, requestId, signed, signedText, tx } from "./dom.js";
+import {
+  $, activation, bdi, diceSum, die, fill, followConnection, h, num, paidWords, requestId, signed, signedText, tx,
+} from "./dom.js";
 import { confirmWith } from "./feedback.js";
 
 // The page's data, its cards and how they read, for play-coop.js too.
-export const data = JSON.parse(document.getElementById("page-data").textContent);
+export const data = JSON.parse($("page-data").textContent);
 export const cards = new Map(data.cards.map((card) => [card.id, card]));
 export const cardName = (id) => cards.get(id)?.name ?? id;
 export const coins = (n) => (n === 1 ? t("1 coin") : tx("{n} coins", { n: num(n) }));
 const landmarks = data.cards.filter((c) => c.kind === "landmark");
 export const landmarkCount = landmarks.length;
 const landmarkWith = (effect) => landmarks.find((c) => c.effect === effect);
-const $ = (id) => document.getElementById(id);
 
 let view = null;
 let viewAt = 0; // performance.now() when the view arrived, for the choice timer
@@ -106,7 +107,7 @@ function statusLine() {
 }
 
 function announceRoll() {
-  const sum = view.dice.reduce((a, b) => a + b, 0);
+  const sum = diceSum(view.dice);
   const name = view.players[view.active].name;
   const mine = view.entries.filter((e) => e.to_seat === view.seat).reduce((a, e) => a + e.amount, 0)
     - view.entries.filter((e) => e.from_seat === view.seat).reduce((a, e) => a + e.amount, 0);
@@ -170,7 +171,7 @@ function rollButton() {
 
 function rerollPrompt() {
   if (!kinds("keep").length) return null;
-  const sum = view.dice.reduce((a, b) => a + b, 0);
+  const sum = diceSum(view.dice);
   return h("div", { class: "choice" },
     h("p", {}, t("{card}: keep {sum} or roll again?", { card: cardName("radio_tower"), sum })),
     h("div", { class: "row" }, button(t("Keep {sum}", { sum }), { kind: "keep" }),
@@ -256,7 +257,7 @@ function feedLine(entry) {
 }
 
 function drawLastRoll() {
-  const sum = view.dice.reduce((a, b) => a + b, 0);
+  const sum = diceSum(view.dice);
   fill($("dice"), view.dice.length ? [
     view.dice.map((value) => die(value)),
     h("span", { class: "sum" }, tx("= {sum}", { sum: num(sum) })),
