@@ -326,6 +326,7 @@ def test_rule19_the_players_lose_at_once_when_the_assessor_cannot_pay():
     assert after.assessor_deck == cards("ranch mine") and after.assessed == ("wheat_field",)
     refused(after, 0, GiveAssessor(0), "rule/game_over")
     refused(after, 0, Roll((3,)), "rule/game_over")
+    assert rules.default_move(after) is None and rules.legal_moves(after, 0, CATALOG) == []
 
 
 def test_rule19_an_unpaid_supplemental_tax_also_loses():

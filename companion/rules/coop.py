@@ -209,8 +209,9 @@ def legal_moves(state: CoopState, seat: int, catalog: Catalog) -> list[CoopMove]
 
 
 def default_move(state: CoopState) -> Move | None:
-    """What a timed-out choice does: the base game's defaults (RULES.md 11)."""
-    return None if state.outcome is not None else engine.default_move(state.table)
+    """What a timed-out choice does: the base game's defaults (RULES.md 11); nothing once the
+    game is over (its table is finished)."""
+    return engine.default_move(state.table)
 
 
 def adjust(state: CoopState, seat: int, amount: int, reason: str) -> list[Event]:
