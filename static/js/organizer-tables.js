@@ -109,7 +109,7 @@ export class TableCards {
       const landmarks = player.landmarks.map((id) => this.cardName(id)).join(", ");
       return h("tr", { class: player.seat === table.active && table.status !== "setup" && "active" },
         h("td", { class: "num" }, player.seat + 1),
-        h("td", {}, bdi(player.name)),
+        h("th", { scope: "row" }, bdi(player.name)), // names the row's link and buttons
         h("td", { class: "num coins" }, player.coins ?? "–"),
         h("td", {}, landmarks || "–"),
         h("td", {}, seat && h("a", { class: "join-link", href: seat.join_url || seat.join_path },

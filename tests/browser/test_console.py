@@ -47,6 +47,8 @@ def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_se
     expect(table.locator(".table-name")).to_have_text("Table 1")
     expect(table.locator("tbody tr")).to_have_count(3)
     expect(table.locator("tbody")).to_contain_text("<b>x</b>")
+    # Each row's "New link" and "Remove" buttons are named by its player, the row's header.
+    expect(table.get_by_role("rowheader")).to_have_text(PLAYERS)
     assert table.locator("tbody b").count() == 0
     table.get_by_role("button", name="Start").click()
     expect(table.locator(".status-badge")).to_have_attribute("data-status", "running")
