@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from companion.rules import coop
 from companion.rules.assessor import card_values
-from companion.rules.coop_codec import decode_event, encode_event
+from companion.rules.codec import encode_event
+from companion.rules.coop_codec import decode_event
 from companion.rules.coop_events import AssessorCardDrawn, FinalRoundBegan
 from companion.rules.coop_evolve import evolve_all
 from companion.rules.coop_state import (

@@ -21,8 +21,8 @@ EVENT_TYPES: dict[str, type] = {
 }
 
 
-def encode_event(event: ev.Event) -> tuple[str, dict[str, Any]]:
-    """(kind, data) of an event."""
+def encode_event(event: Any) -> tuple[str, dict[str, Any]]:
+    """(kind, data) of any ruleset's event (a dataclass): its class name and `event_data`."""
     return type(event).__name__, event_data(event)
 
 
@@ -42,16 +42,27 @@ def event_data(event: Any) -> dict[str, Any]:
 
 def decode_event(kind: str, data: dict[str, Any]) -> ev.Event:
     """The event `encode_event` wrote."""
-    cls = EVENT_TYPES[kind]
-    values = {field.name: data[field.name] for field in fields(cls) if field.name in data}
-    if "dice" in values:
-        values["dice"] = tuple(values["dice"])
-    if "pending" in values:
-        values["pending"] = tuple(Choice(v) for v in values["pending"])
-    if "choice" in values:
-        values["choice"] = Choice(values["choice"])
-    event: ev.Event = cls(**values)
+    event: ev.Event = event_from_data(EVENT_TYPES[kind], data, _ENUMS)
     return event
+
+
+_ENUMS: dict[str, type[StrEnum]] = {"pending": Choice, "choice": Choice}
+
+
+def event_from_data(cls: type, data: dict[str, Any], enums: dict[str, type[StrEnum]]) -> Any:
+    """The inverse of `event_data` for any ruleset's event class: lists become tuples, the
+    fields named in `enums` (or their items) that enum's members."""
+    values: dict[str, Any] = {}
+    for field in fields(cls):
+        if field.name not in data:
+            continue
+        value, enum = data[field.name], enums.get(field.name)
+        if isinstance(value, list):
+            value = tuple(enum(v) for v in value) if enum else tuple(value)
+        elif enum:
+            value = enum(value)
+        values[field.name] = value
+    return cls(**values)
 
 
 def _seat(move: dict[str, Any], key: str) -> int:

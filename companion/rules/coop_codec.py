@@ -1,8 +1,8 @@
-"""Co-op events and moves to and from plain JSON-able dicts; base ones go to the base codec."""
+"""Co-op events and moves from plain JSON-able dicts, and moves to them; base ones, and the
+encoding of every event, are the base codec's."""
 
 from __future__ import annotations
 
-from dataclasses import fields
 from enum import StrEnum
 from typing import Any
 
@@ -17,27 +17,12 @@ EVENT_KINDS: dict[str, type] = {**codec.EVENT_TYPES, **COOP_KINDS}
 _ENUMS: dict[str, type[StrEnum]] = {"outcome": Outcome, "reason": EndReason}
 
 
-def encode_event(event: AnyEvent) -> tuple[str, dict[str, Any]]:
-    """(kind, data) of a base or co-op event."""
-    return type(event).__name__, codec.event_data(event)
-
-
 def decode_event(kind: str, data: dict[str, Any]) -> AnyEvent:
-    """The event `encode_event` wrote."""
+    """The event `codec.encode_event` wrote, co-op or base."""
     cls = COOP_KINDS.get(kind)
     if cls is None:
         return codec.decode_event(kind, data)
-    values: dict[str, Any] = {}
-    for field in fields(cls):
-        if field.name not in data:
-            continue
-        value = data[field.name]
-        if isinstance(value, list):
-            value = tuple(value)
-        elif field.name in _ENUMS:
-            value = _ENUMS[field.name](value)
-        values[field.name] = value
-    event: AnyEvent = cls(**values)
+    event: AnyEvent = codec.event_from_data(cls, data, _ENUMS)
     return event
 
 

@@ -94,7 +94,7 @@ COOP_RULESET = Ruleset(
     adjust=coop.adjust,
     parse_move=coop_codec.parse_move,
     wire_move=coop_codec.wire_move,
-    encode_event=coop_codec.encode_event,
+    encode_event=codec.encode_event,
     decode_event=coop_codec.decode_event,
     event_kinds=frozenset(coop_codec.EVENT_KINDS),
 )
