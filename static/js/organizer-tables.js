@@ -162,7 +162,8 @@ export function drawAudit(container, moves, players, cardName) {
       case "GameWon":
         return t("{name} won", { name: name(data.seat) });
       case "DiceCountChosen":
-        return t("{name} rolls {count} dice from now on", { name: name(data.seat), count: data.count });
+        return data.count === 1 ? t("{name} rolls 1 die from now on", { name: name(data.seat) })
+          : t("{name} rolls {count} dice from now on", { name: name(data.seat), count: data.count });
       case "RerollOffered":
         return t("A reroll is offered (Radio Tower)");
       case "RollResolved":

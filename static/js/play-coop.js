@@ -76,7 +76,7 @@ $("coop-give-button").addEventListener("click", async () => {
   const amount = Number($("coop-give-amount").value);
   button.disabled = true;
   await act({ kind: "give_assessor", amount: Number.isInteger(amount) ? amount : 0 },
-    t("Gave {n} coins to the assessor.", { n: amount }));
+    amount === 1 ? t("Gave 1 coin to the assessor.") : t("Gave {n} coins to the assessor.", { n: amount }));
   button.disabled = false;
 });
 

@@ -279,7 +279,8 @@ function whyNot(card, me) {
   if (card.kind === "landmark" && me.landmarks.includes(card.id)) return t("Built.");
   if (card.kind === "establishment" && !(view.supply[card.id] > 0)) return t("Sold out.");
   if (card.colour === "purple" && me.cards[card.id]) return t("You own one already.");
-  if (card.cost > me.coins) return t("{n} more coins needed.", { n: card.cost - me.coins });
+  const short = card.cost - me.coins;
+  if (short > 0) return short === 1 ? t("1 more coin needed.") : t("{n} more coins needed.", { n: short });
   return t("Not possible now.");
 }
 

@@ -113,7 +113,7 @@ def test_phone_refused_build_shows_its_reason(phone, hall_server):
     ann.locator("#confirm-ok").tap()
     expect(ann.locator("#notice")).to_have_text("You do not have enough coins for that.")
     expect(ann.locator("#coins")).to_have_text("2")
-    expect(ann.locator("#why-forest")).to_have_text("1 more coins needed.")
+    expect(ann.locator("#why-forest")).to_have_text("1 more coin needed.")
     assert hall_server.coins(event["id"])[("Table 1", "Ann")] == 2
     expect(ann.locator("#breakdown")).to_contain_text("−2 correction: fix")
 
