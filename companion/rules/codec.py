@@ -4,21 +4,14 @@ from __future__ import annotations
 
 from dataclasses import fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, get_args
 
 from companion.rules import events as ev
 from companion.rules import moves as mv
 from companion.rules.errors import BadMove, is_whole_number
 from companion.rules.state import Choice
 
-EVENT_TYPES: dict[str, type] = {
-    cls.__name__: cls
-    for cls in (
-        ev.DiceCountChosen, ev.DiceRolled, ev.RerollOffered, ev.CoinsTransferred, ev.RollResolved,
-        ev.ChoiceAnswered, ev.EstablishmentsSwapped, ev.EstablishmentBought, ev.LandmarkBuilt,
-        ev.GameWon, ev.TurnEnded, ev.CoinsAdjusted,
-    )
-}
+EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in get_args(ev.Event)}
 
 
 def encode_event(event: Any) -> tuple[str, dict[str, Any]]:

@@ -7,6 +7,7 @@ the journal keeps the order, a replay never shuffles again.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import get_args
 
 from companion.rules import events as base
 from companion.rules.coop_state import CoopAccount, EndReason, Outcome
@@ -88,7 +89,4 @@ CoopEvent = (
     | AssessorCardDrawn | AssessorDeckShuffled | FinalRoundBegan | CoopGameEnded
 )
 AnyEvent = base.Event | CoopEvent
-COOP_EVENT_TYPES: tuple[type, ...] = (
-    AssessorCoinsTransferred, DecksShuffled, MarketCardRevealed, MarketCardDiscarded,
-    AssessorCardDrawn, AssessorDeckShuffled, FinalRoundBegan, CoopGameEnded,
-)
+COOP_EVENT_TYPES: tuple[type, ...] = get_args(CoopEvent)
