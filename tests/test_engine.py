@@ -245,6 +245,7 @@ def test_refused_invalid_choices():
     refused(state, 0, SwapEstablishments(1, "tv_station", "ranch"), "rule/invalid_choice")
     refused(state, 0, SwapEstablishments(1, "wheat_field", "mine"), "rule/invalid_choice")
     refused(state, 0, SwapEstablishments(1, "wheat_field", "castle"), "rule/unknown_card")
+    refused(state, 0, SwapEstablishments(1, "train_station", "ranch"), "rule/unknown_card")
     refused(state, 0, SwapEstablishments(0, "wheat_field", "wheat_field"), "rule/invalid_choice")
 
 

@@ -138,8 +138,10 @@ def _swap(state: TableState, move: SwapEstablishments, catalog: Catalog) -> list
 
 
 def check_swap_card(catalog: Catalog, owner: Player, card_id: str) -> None:
-    """Refuse a card `owner` cannot trade in a Business Center swap: unknown, purple or not
-    theirs. Also the scenario form's check, which adds the field's name."""
+    """Refuse a card `owner` cannot trade in a Business Center swap: a landmark, unknown,
+    purple or not theirs. Also the scenario form's check, which adds the field's name."""
+    if card_id in catalog.landmarks:
+        raise UnknownCard(f"{card_id!r} is a landmark; a Business Center swaps establishments")
     if card_id not in catalog.establishments:
         raise UnknownCard(f"unknown establishment {card_id!r}")
     if catalog.establishments[card_id].is_purple:

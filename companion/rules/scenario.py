@@ -261,8 +261,6 @@ def _swap_answer(
 def _swap_card(answer: Mapping[str, Any], key: str, owner: Player, catalog: Catalog) -> str:
     where = f"choices.business_center.{key}"
     card: str = _field(answer, key, str, "choices.business_center")
-    if card in catalog.landmarks:
-        raise ScenarioError(f"{where}: {card!r} is a landmark; a Business Center swaps establishments")
     try:
         check_swap_card(catalog, owner, card)
     except RuleError as exc:
