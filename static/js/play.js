@@ -7,11 +7,11 @@ import {
 } from "./dom.js";
 import { confirmWith } from "./feedback.js";
 
-// The page's data, its cards and how they read, for play-coop.js too.
+// The page's data and its cards, for play-coop.js too, and how coins read.
 export const data = JSON.parse($("page-data").textContent);
 export const cards = new Map(data.cards.map((card) => [card.id, card]));
 export const cardName = (id) => cards.get(id)?.name ?? id;
-export const coins = (n) => (n === 1 ? t("1 coin") : tx("{n} coins", { n: num(n) }));
+const coins = (n) => (n === 1 ? t("1 coin") : tx("{n} coins", { n: num(n) }));
 const landmarks = data.cards.filter((c) => c.kind === "landmark");
 export const landmarkCount = landmarks.length;
 const landmarkWith = (effect) => landmarks.find((c) => c.effect === effect);
