@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 
 import pytest
@@ -229,6 +230,44 @@ def test_organizer_reassign_gives_a_new_link_and_may_rename_before_the_start(app
     start(http, key, table)
     kept = api(http, key, "post", f"/api/tables/{table['id']}/reassign", {"seat": 1}).get_json()
     assert kept["seats"][1]["name"] == "Bea" and kept["seats"][1]["token"] != new["token"]
+
+
+def test_organizer_changes_are_published_with_the_hall_lock_released(tmp_path):
+    """One path: commit under the lock, publish after it. A listener (the fan-out to phones)
+    runs with the lock free, so another phone's move is not held up behind it; each change is
+    published once, with what it changed."""
+    with SqliteJournal(tmp_path / "hall.db") as journal:
+        hall = HallService(journal)
+        heard: list[tuple[list[str], list[str], bool]] = []
+
+        def lock_is_free() -> bool:
+            """Whether another thread could take the hall's lock right now."""
+            if not hall.lock.acquire(timeout=0):
+                return False
+            hall.lock.release()
+            return True
+
+        def listener(change):
+            free: list[bool] = []
+            probe = threading.Thread(target=lambda: free.append(lock_is_free()))
+            probe.start()
+            probe.join()
+            heard.append((change.tables, change.events, free[0]))
+
+        hall.listeners.append(listener)
+        event = hall.create_event("Night")
+        table = hall.create_table(event.id, "T1", ["Ann", "Ben"])
+        hall.rename_table(table.id, "Corner")
+        hall.add_player(table.id, "Cy")
+        hall.remove_player(table.id, 2)
+        hall.reassign_seat(table.id, 0)
+        hall.set_status(table.id, "running")
+        hall.set_status(table.id, "paused")
+        seated = hall.seat_players(event.id, ["A", "B", "C", "D", "E"], table_size=3)
+        assert all(free for *_, free in heard), heard
+        one = ([table.id], [event.id], True)
+        assert heard == [([], [event.id], True)] + [one] * 7 + [
+            ([t.id for t in seated], [event.id], True)]
 
 
 # ---------------------------------------------------------------- the PIN

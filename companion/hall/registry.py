@@ -1,17 +1,19 @@
 """The organizer's registry: events and their settings, tables, seats and the tokens that
 open them, a table's status, and tables seated from a pasted list. Each change is one journal
-record, applied after its commit and then published."""
+record, applied after its commit and published once the hall's lock is released."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from companion.hall import checks, seating
 from companion.hall.checks import HallError, clean_name
 from companion.hall.model import Change, HallEvent, Seat, Table, table_changed
 from companion.hall.play import evolve, move_records
-from companion.hall.replay import apply_event_record, apply_record, rules_of
+from companion.hall.replay import apply_event_record, apply_record, rules_of, start_state
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest
 
@@ -71,20 +73,27 @@ def create_table(
     settings = checks.table_options(rules, options)
     checks.player_count(rules, hall.catalog, ruleset, names)
     with hall.lock:
-        event = hall.event(event_id)
-        table = Table(str(len(hall.tables) + 1), event.id, name, ruleset, roll_mode,
-                      [Seat(n, new_token()) for n in names], options=settings)
-        data = {"id": table.id, "event_id": event.id, "name": name, "ruleset": ruleset,
-                "roll_mode": roll_mode,
-                "seats": [{"name": s.name, "token": s.token} for s in table.seats]}
-        if settings:
-            data["options"] = settings
-        table.seq = hall.journal.append(table.stream, 0, [("table_created", data)],
-                                        author="organizer").last_seq
-        hall.tables[table.id] = table
-        event.tables.append(table.id)
-        index_tokens(hall.tokens, table)
-    hall.publish(Change(tables=[table.id], events=[event.id]))
+        table = new_table(hall, hall.event(event_id), name, names, ruleset, roll_mode, settings)
+    hall.publish(table_changed(table))
+    return table
+
+
+def new_table(hall: HallService, event: HallEvent, name: str, names: list[str], ruleset: str,
+              roll_mode: str, settings: dict[str, Any]) -> Table:
+    """Commit a checked new table of the event, then register it and its seats' tokens (the
+    caller holds the hall's lock)."""
+    table = Table(str(len(hall.tables) + 1), event.id, name, ruleset, roll_mode,
+                  [Seat(n, new_token()) for n in names], options=settings)
+    data: dict[str, Any] = {
+        "id": table.id, "event_id": event.id, "name": name, "ruleset": ruleset,
+        "roll_mode": roll_mode, "seats": [{"name": s.name, "token": s.token} for s in table.seats]}
+    if settings:
+        data["options"] = settings
+    table.seq = hall.journal.append(table.stream, 0, [("table_created", data)],
+                                    author="organizer").last_seq
+    hall.tables[table.id] = table
+    event.tables.append(table.id)
+    index_tokens(hall.tokens, table)
     return table
 
 
@@ -103,48 +112,60 @@ def seat_players(
         raise checks.invalid(f"{len(names)} players cannot sit at {ruleset} tables "
                              f"of {low} to {size}")
     prefix = clean_name(name_prefix, "table name")
+    settings = checks.table_options(rules, None)
     with hall.lock:
-        first = len(hall.event(event_id).tables) + 1
+        event = hall.event(event_id)
+        first = len(event.tables) + 1
         table_names = [clean_name(f"{prefix} {first + i}", "table name") for i in range(len(sizes))]
-        return [create_table(hall, event_id, name, group, ruleset, roll_mode)
-                for name, group in zip(table_names, seating.split_players(names, sizes),
-                                       strict=True)]
+        tables = [new_table(hall, event, name, group, ruleset, roll_mode, settings)
+                  for name, group in zip(table_names, seating.split_players(names, sizes),
+                                         strict=True)]
+    hall.publish(Change(tables=[t.id for t in tables], events=[event.id]))
+    return tables
 
 
-def record(hall: HallService, table_id: Any, kind: str, data: dict[str, Any]) -> Table:
-    """Commit one registry record to a table's stream, then apply and publish it."""
+@contextmanager
+def changing(hall: HallService, table_id: Any) -> Iterator[Table]:
+    """The table, for a change checked and committed under the hall's lock; published once the
+    lock is released. A refusal raised inside publishes nothing."""
     with hall.lock:
         table = hall.table(table_id)
-        result = hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
-        table.seq = result.last_seq
-        apply_record(table, kind, data, hall.catalog)
-        index_tokens(hall.tokens, table)
+        yield table
     hall.publish(table_changed(table))
-    return table
+
+
+def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
+    """Commit one registry record to a table's stream, then apply it (under the hall's lock)."""
+    result = hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
+    table.seq = result.last_seq
+    apply_record(table, kind, data, hall.catalog)
+    index_tokens(hall.tokens, table)
 
 
 def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
-    return record(hall, table_id, "renamed", {"name": clean_name(name, "table name")})
+    name = clean_name(name, "table name")
+    with changing(hall, table_id) as table:
+        record(hall, table, "renamed", {"name": name})
+    return table
 
 
 def set_status(hall: HallService, table_id: Any, status: str) -> Table:
-    with hall.lock:
-        table = hall.table(table_id)
+    with changing(hall, table_id) as table:
         if table.status not in NEXT_STATUS[status]:
             raise HallError("table/status", f"a {table.status} table cannot become {status}")
         if status == "running" and table.state is None:
-            return start(hall, table)
-        return record(hall, table_id, "status", {"status": status})
+            start(hall, table)
+        else:
+            record(hall, table, "status", {"status": status})
+    return table
 
 
-def start(hall: HallService, table: Table) -> Table:
+def start(hall: HallService, table: Table) -> None:
     """The first start: the status record and the dealer's move (decks shuffled with
     `secrets`, for rulesets that have decks) in one transaction, so no restart ever finds
     a started table undealt. The journal keeps the order; a replay never shuffles."""
     rules = rules_of(table)
-    names = tuple(seat.name for seat in table.seats)
-    deal = rules.deal(rules.start(hall.catalog, names, table.options), hall.catalog,
-                      secure_shuffle)
+    deal = rules.deal(start_state(table, hall.catalog), hall.catalog, secure_shuffle)
     batch = [AppendRequest(table.stream, table.seq, [("status", {"status": "running"})],
                            author="organizer")]
     if deal:
@@ -154,47 +175,45 @@ def start(hall: HallService, table: Table) -> Table:
     apply_record(table, "status", {"status": "running"}, hall.catalog)
     if deal:
         evolve(table, 1, "dealer", deal)
-    hall.publish(table_changed(table))
-    return table
 
 
 # ------------------------------------------------------------ seats
 
 def add_player(hall: HallService, table_id: Any, name: Any) -> Table:
     name = clean_name(name, "player name")
-    with hall.lock:
-        table = in_setup(hall, table_id)
+    with changing(hall, table_id) as table:
+        check_in_setup(table)
         high = rules_of(table).seats(hall.catalog)[1]
         if len(table.seats) >= high:
             raise HallError("table/full", f"a table seats at most {high}")
-        return record(hall, table_id, "player_added", {"name": name, "token": new_token()})
+        record(hall, table, "player_added", {"name": name, "token": new_token()})
+    return table
 
 
 def remove_player(hall: HallService, table_id: Any, seat: Any) -> Table:
-    with hall.lock:
-        table = in_setup(hall, table_id)
-        checks.seat_number(len(table.seats), seat)
+    with changing(hall, table_id) as table:
+        check_in_setup(table)
+        number = checks.seat_number(len(table.seats), seat)
         low = rules_of(table).seats(hall.catalog)[0]
         if len(table.seats) <= low:
             raise HallError("table/too_few", f"a table seats at least {low}")
-        return record(hall, table_id, "player_removed", {"seat": seat})
+        record(hall, table, "player_removed", {"seat": number})
+    return table
 
 
 def reassign_seat(hall: HallService, table_id: Any, seat: Any, name: Any = None) -> Table:
     """A new token for a seat (a lost phone, a new player); the old one stops at once."""
-    with hall.lock:
-        table = hall.table(table_id)
+    with changing(hall, table_id) as table:
         number = checks.seat_number(len(table.seats), seat)
         old_name = table.seats[number].name
         new_name = old_name if name is None else clean_name(name, "player name")
         if table.state is not None and new_name != old_name:
             raise HallError("table/started", "a started table keeps its players' names")
-        return record(hall, table_id, "seat_reassigned",
-                      {"seat": number, "name": new_name, "token": new_token()})
+        record(hall, table, "seat_reassigned",
+               {"seat": number, "name": new_name, "token": new_token()})
+    return table
 
 
-def in_setup(hall: HallService, table_id: Any) -> Table:
-    table = hall.table(table_id)
+def check_in_setup(table: Table) -> None:
     if table.status != "setup":
         raise HallError("table/started", "players are added and removed before the start")
-    return table

@@ -9,7 +9,9 @@ from typing import Any
 from companion.hall.model import HallEvent, Move, Seat, Table
 from companion.journal import Record
 from companion.rules.catalog import Catalog
+from companion.rules.coop_state import CoopState
 from companion.rules.rulesets import Ruleset, ruleset
+from companion.rules.state import TableState
 
 
 def rules_of(table: Table) -> Ruleset:
@@ -17,11 +19,12 @@ def rules_of(table: Table) -> Ruleset:
     return ruleset(table.ruleset)
 
 
-def start_state(table: Table, catalog: Catalog) -> None:
-    """Give out the starting cards and coins when a table first starts (a ruleset with decks
-    deals them in the move that follows, from the journal)."""
+def start_state(table: Table, catalog: Catalog) -> TableState | CoopState:
+    """The starting cards and coins of a table's first start (a ruleset with decks deals them
+    in the move that follows, from the journal)."""
     names = tuple(seat.name for seat in table.seats)
-    table.state = rules_of(table).start(catalog, names, table.options)
+    state: TableState | CoopState = rules_of(table).start(catalog, names, table.options)
+    return state
 
 
 def apply_record(table: Table, kind: str, data: dict[str, Any], catalog: Catalog) -> None:
@@ -37,7 +40,7 @@ def apply_record(table: Table, kind: str, data: dict[str, Any], catalog: Catalog
     elif kind == "status":
         table.status = data["status"]
         if table.status == "running" and table.state is None:
-            start_state(table, catalog)
+            table.state = start_state(table, catalog)
         table.time_choice(fresh=True)
     elif kind == "reverted":
         undone = table.moves.pop()
