@@ -233,9 +233,9 @@ def test_organizer_reassign_gives_a_new_link_and_may_rename_before_the_start(app
 
 
 def test_organizer_changes_are_published_with_the_hall_lock_released(tmp_path):
-    """One path: commit under the lock, publish after it. A listener (the fan-out to phones)
-    runs with the lock free, so another phone's move is not held up behind it; each change is
-    published once, with what it changed."""
+    """One path for every action: commit under the lock, publish after it. A listener (the
+    fan-out to phones) runs with the lock free, so another phone's move is not held up behind
+    it; each change is published once, with what it changed."""
     with SqliteJournal(tmp_path / "hall.db") as journal:
         hall = HallService(journal)
         heard: list[tuple[list[str], list[str], bool]] = []
@@ -262,12 +262,17 @@ def test_organizer_changes_are_published_with_the_hall_lock_released(tmp_path):
         hall.remove_player(table.id, 2)
         hall.reassign_seat(table.id, 0)
         hall.set_status(table.id, "running")
+        hall.update_event(event.id, {"choice_seconds": 30})
+        hall.hall_roll(event.id, [2, 3])
+        assert hall.move(table.seats[0].token, "r1", {"kind": "end_turn"})["ok"]
+        hall.adjust(table.id, 1, 2, "found coins")
+        hall.undo(table.id)
         hall.set_status(table.id, "paused")
         seated = hall.seat_players(event.id, ["A", "B", "C", "D", "E"], table_size=3)
         assert all(free for *_, free in heard), heard
         one = ([table.id], [event.id], True)
-        assert heard == [([], [event.id], True)] + [one] * 7 + [
-            ([t.id for t in seated], [event.id], True)]
+        assert heard == [([], [event.id], True)] + [one] * 6 + [([], [event.id], True)] + [
+            one] * 5 + [([t.id for t in seated], [event.id], True)]
 
 
 # ---------------------------------------------------------------- the PIN
