@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from companion.hall import hall_roll, play, registry
+from companion.hall import hall_roll, play, registry, views
 from companion.hall import pin as hall_pin
 from companion.hall.checks import HallError
 from companion.hall.model import Change, HallEvent, Table
@@ -104,6 +104,18 @@ class HallService:
         if found is None:
             raise HallError("seat/unknown_token", "this join link is not (or no longer) valid", 403)
         return self.tables[found[0]], found[1]
+
+    # ------------------------------------------------------------ views as they stand
+
+    def seat_view(self, table: Table, seat: int) -> dict[str, Any]:
+        """A seat's view now, with its event's turn timer; built under the lock, as every view."""
+        with self.lock:
+            return views.seat_view(table, seat, self.catalog, self.choice_seconds(table))
+
+    def hall_view(self, event: HallEvent) -> dict[str, Any]:
+        """An event's hall view now (its screens and the organizer's console)."""
+        with self.lock:
+            return views.hall_view(event, self.tables_of(event))
 
     # ------------------------------------------------------------ organizer: registry
 

@@ -15,7 +15,6 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from companion.hall import HallError
-from companion.hall.views import hall_view, seat_view
 from companion.rules.catalog import Catalog
 from companion.web import i18n
 from companion.web.auth import service
@@ -52,15 +51,13 @@ def join(token: str) -> Any:
 
 @bp.get("/play")
 def play() -> Any:
-    token = session.get("seat_token")
+    hall = service()
     try:
-        table, seat = service().seat_for(token)
+        table, seat = hall.seat_for(session.get("seat_token"))
     except HallError:
         return message_page(_("Join"), _("Scan the QR code on your seat's card to join a table."), 403)
-    hall = service()
-    with hall.lock:
-        view = seat_view(table, seat, hall.catalog, hall.choice_seconds(table))
-    data = {"view": view, "cards": card_list(hall.catalog, i18n.current_language())}
+    data = {"view": hall.seat_view(table, seat),
+            "cards": card_list(hall.catalog, i18n.current_language())}
     return render_template("play/play.html", table=table, seat=seat, data=data)
 
 
@@ -80,15 +77,13 @@ def card_list(catalog: Catalog, lang: str) -> list[dict[str, Any]]:
 
 @bp.get("/hall/<event_id>")
 def hall(event_id: str) -> Any:
+    hall = service()
     try:
-        event = service().event(event_id)
+        event = hall.event(event_id)
     except HallError:
         return message_page(_("Hall"), _("There is no such event on this server."), 404)
-    hall = service()
-    with hall.lock:
-        view = hall_view(event, hall.tables_of(event))
     join = join_page_url()
-    data = {"event": event.id, "view": view, "join_url": join,
+    data = {"event": event.id, "view": hall.hall_view(event), "join_url": join,
             "cards": card_list(hall.catalog, i18n.current_language())}
     return render_template("hall/hall.html", event=event, data=data, join_url=join,
                            join_qr=Markup(qr_svg(join)))

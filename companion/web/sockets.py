@@ -17,7 +17,7 @@ from flask_socketio import ConnectionRefusedError, emit, join_room
 from companion.hall import HallError, HallService
 from companion.hall.checks import refusal
 from companion.hall.model import Change
-from companion.hall.views import encoded_seat_views, hall_view, seat_view
+from companion.hall.views import encoded_seat_views
 from companion.web import socketio
 from companion.web.auth import is_organizer_key, service
 
@@ -38,7 +38,7 @@ def connect(auth: Any = None) -> None:
         connections[request.sid] = ("organizer", "")
         join_room("organizer")
         with hall.lock:
-            views = [hall_view(e, hall.tables_of(e)) for e in hall.events.values()]
+            views = [hall.hall_view(event) for event in hall.events.values()]
         for view in views:
             emit("hall", view)
         return
@@ -49,9 +49,7 @@ def connect(auth: Any = None) -> None:
             raise ConnectionRefusedError(error.message) from None
         connections[request.sid] = ("hall", event.id)
         join_room(f"hall:{event.id}")
-        with hall.lock:
-            view = hall_view(event, hall.tables_of(event))
-        emit("hall", view)
+        emit("hall", hall.hall_view(event))
         return
     token = auth.get("token") or session.get("seat_token")
     try:
@@ -60,9 +58,7 @@ def connect(auth: Any = None) -> None:
         raise ConnectionRefusedError(error.message) from None
     connections[request.sid] = ("seat", token)
     join_room(f"token:{token}")
-    with hall.lock:
-        view = seat_view(table, seat, hall.catalog, hall.choice_seconds(table))
-    emit("view", view)
+    emit("view", hall.seat_view(table, seat))
 
 
 @socketio.on("disconnect")
@@ -82,9 +78,7 @@ def move(payload: Any = None) -> dict[str, Any]:
     try:
         answer = dict(hall.move(token, payload.get("request_id"), payload.get("move")))
         if answer.get("ok"):
-            table, seat = hall.seat_for(token)
-            with hall.lock:
-                answer["view"] = seat_view(table, seat, hall.catalog, hall.choice_seconds(table))
+            answer["view"] = hall.seat_view(*hall.seat_for(token))
         return answer
     except HallError as error:
         return refusal(error.code, error.message)
@@ -146,9 +140,7 @@ def publish_halls(hall: HallService, events: Iterable[str]) -> None:
         rooms = [room for room in (f"hall:{event_id}", "organizer") if listening(room)]
         if not rooms:
             continue
-        with hall.lock:
-            event = hall.events[event_id]
-            view = hall_view(event, hall.tables_of(event))
+        view = hall.hall_view(hall.events[event_id])
         for room in rooms:
             socketio.emit("hall", view, to=room)
 
