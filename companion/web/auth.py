@@ -22,12 +22,17 @@ def is_organizer_key(key: Any) -> bool:
     return isinstance(key, str) and hmac.compare_digest(key.encode(), service().organizer_key.encode())
 
 
+def is_signed_in_organizer() -> bool:
+    """Whether this browser's session is the organizer's (the printed link or the PIN)."""
+    return session.get("organizer") is True
+
+
 def organizer_required(view: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         header = request.headers.get("Authorization", "")
         key = header[7:] if header.startswith("Bearer ") else None
-        if not (is_organizer_key(key) or session.get("organizer") is True):
+        if not (is_organizer_key(key) or is_signed_in_organizer()):
             raise HallError("auth/organizer", "this needs the organizer's key", 401)
         return view(*args, **kwargs)
 

@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 
 from companion.hall.checks import ROLL_MODES, RULESETS
 from companion.printing.from_hall import KINDS as PRINT_KINDS
-from companion.web.auth import is_organizer_key, service
+from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.errors import message_page
 from companion.web.i18n import current_language
 from companion.web.pages import card_list
@@ -66,10 +66,6 @@ def pin_guard() -> PinGuard:
     return guard
 
 
-def signed_in() -> bool:
-    return session.get("organizer") is True
-
-
 def sign_in() -> Any:
     session["organizer"] = True
     session.permanent = True
@@ -90,7 +86,7 @@ def console() -> Any:
         if not is_organizer_key(key):
             return message_page(_("Organizer"), _("This organizer link is not valid."), 403)
         return sign_in()
-    if not signed_in():
+    if not is_signed_in_organizer():
         return signin_page()
     hall = service()
     with hall.lock:

@@ -19,7 +19,7 @@ from companion.hall.checks import refusal
 from companion.hall.model import Change
 from companion.hall.views import encoded_seat_views
 from companion.web import socketio
-from companion.web.auth import is_organizer_key, service
+from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 
 log = logging.getLogger("companion")
 YIELD_EVERY = 25  # emits between yields in a fan-out
@@ -33,7 +33,7 @@ def connect(auth: Any = None) -> None:
     if "organizer" in auth:
         # The key, or `true` from a browser signed in to the console (its session cookie).
         if not (is_organizer_key(auth["organizer"]) or
-                (auth["organizer"] is True and session.get("organizer") is True)):
+                (auth["organizer"] is True and is_signed_in_organizer())):
             raise ConnectionRefusedError("the organizer key is not valid")
         connections[request.sid] = ("organizer", "")
         join_room("organizer")
