@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.hall import hall_roll, play, registry, views
 from companion.hall import pin as hall_pin
-from companion.hall.checks import HallError
+from companion.hall.checks import HallError, invalid
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import rebuild_event, rebuild_table
 from companion.journal import Journal
@@ -183,7 +183,7 @@ class HallService:
         else:
             problem = hall_pin.check_pin_format(pin)
             if problem:
-                raise HallError("request/invalid", problem, 400)
+                raise invalid(problem)
             record = hall_pin.hash_pin(pin)
         with self.lock:
             self.journal.append("hall", self.journal.last_seq("hall"), [("organizer_pin", record)],

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.hall import HallError
+from companion.hall.checks import invalid
 from companion.hall.model import Table
 from companion.hall.views import audit_json, hall_view, players_json, result_json, table_header
 from companion.web.auth import organizer_required, service
@@ -106,7 +107,7 @@ def organizer_pin() -> Any:
     """Set (`{"pin": "DIGITS"}`) or clear (`{"pin": null}`) the PIN of a second device."""
     data = body()
     if "pin" not in data:
-        raise HallError("request/invalid", 'the body is {"pin": "6 to 12 digits"} or {"pin": null}', 400)
+        raise invalid('the body is {"pin": "6 to 12 digits"} or {"pin": null}')
     return jsonify({"pin_set": service().set_organizer_pin(data["pin"])})
 
 
@@ -156,7 +157,7 @@ def export(event_id: str) -> Any:
     hall = service()
     form = request.args.get("format", "json")
     if form not in ("json", "csv"):
-        raise HallError("request/invalid", "format is json or csv", 400)
+        raise invalid("format is json or csv")
     with hall.lock:
         event = hall.event(event_id)
         tables = hall.tables_of(event)

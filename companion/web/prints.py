@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, request, send_file
 
-from companion.hall import HallError
+from companion.hall.checks import invalid
 from companion.printing.from_hall import PrintOptions, check, filename, prepare
 from companion.printing.model import Wifi
 from companion.web.auth import organizer_required, service
@@ -23,14 +23,14 @@ def options(kind: str) -> PrintOptions:
     args = request.args
     ssid, password = args.get("wifi_ssid", ""), args.get("wifi_password", "")
     if password and not ssid:
-        raise HallError("request/invalid", "wifi_password needs wifi_ssid", 400)
+        raise invalid("wifi_password needs wifi_ssid")
     wifi = Wifi(ssid, password, "WPA" if password else "nopass") if ssid else None
     chosen = PrintOptions(kind, args.get("paper", "a4"), args.get("lang", "en"), phone_base_url(),
                           wifi)
     try:
         check(chosen)
     except ValueError as error:
-        raise HallError("request/invalid", str(error), 400) from None
+        raise invalid(str(error)) from None
     return chosen
 
 
@@ -53,7 +53,7 @@ def download(kind: str) -> Any:
     """GET /prints/KIND.pdf?event=ID&paper=a4&lang=en: the PDF as an attachment."""
     event_id = request.args.get("event")
     if not event_id:
-        raise HallError("request/invalid", "event is required: /prints/KIND.pdf?event=ID", 400)
+        raise invalid("event is required: /prints/KIND.pdf?event=ID")
     chosen = options(kind)
     pdf = off_the_event_loop(prepare(service(), event_id, chosen))
     response = send_file(io.BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
