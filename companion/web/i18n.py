@@ -117,10 +117,7 @@ def catalog_json(lang: str) -> Any:
 
 
 def init_app(app: Flask) -> None:
-    """Compile the catalogs, choose each request's language, give Jinja `_`, `lang`, `dir`.
-    Harmless twice."""
-    if "i18n_messages" in app.extensions:
-        return
+    """Compile the catalogs, choose each request's language, give Jinja `_`, `lang`, `dir`."""
     folder = cache_folder(app)
     app.extensions["i18n_messages"] = compile_catalogs(folder)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(folder)

@@ -21,8 +21,6 @@ from companion.web.auth import service
 from companion.web.errors import message_page
 
 bp = Blueprint("pages", __name__)
-# Every page needs the languages: registering the pages sets them up (init_app runs once per app).
-bp.record_once(lambda state: i18n.init_app(state.app))
 
 
 @bp.get("/")
