@@ -1,6 +1,6 @@
 """A published seat view carries its JSON text, built with the table's shared part encoded once
 (views.encoded_seat_views, the hall roll's hot path): that text must be exactly what encoding the
-view would give, and the view exactly the one the pages show (views.seat_views), in every state
+view would give, and the view exactly the one the pages show (views.seat_view), in every state
 random play reaches, base game and co-op, hall roll and own roll."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from socketio import packet
 
 from companion.hall.service import HallService
-from companion.hall.views import encoded_seat_views, seat_views
+from companion.hall.views import encoded_seat_views, seat_view
 from companion.journal import SqliteJournal
 from companion.web.wire import JsonFirstPacket
 
@@ -25,9 +25,11 @@ def compact(value: object) -> str:
 def assert_encoded_views_match(hall: HallService) -> None:
     for table in hall.tables.values():
         seconds = hall.choice_seconds(table)
-        plain = seat_views(table, hall.catalog, choice_seconds=seconds)
+        plain = [seat_view(table, seat, hall.catalog, choice_seconds=seconds)
+                 for seat in range(len(table.seats))]
         encoded = encoded_seat_views(table, hall.catalog, choice_seconds=seconds)
         assert encoded == plain
+        assert [view.json_text for view in encoded] == [compact(view) for view in plain]  # key order too
         for view in encoded:
             assert view.json_text == compact(view)
             sent = JsonFirstPacket(packet.EVENT, data=["view", view]).encode()
@@ -63,7 +65,7 @@ def test_encoded_views_are_the_views_and_their_exact_json(seed: int, tmp_path: P
         else:
             table = rng.choice([t for t in hall.tables.values() if t.status == "running"])
             seat = rng.randrange(len(table.seats))
-            choices = seat_views(table, hall.catalog)[seat]["choices"]
+            choices = seat_view(table, seat, hall.catalog)["choices"]
             if choices:
                 move = dict(rng.choice(choices))
                 if move["kind"] == "give_assessor":

@@ -109,17 +109,9 @@ def waited_seconds(table: Table) -> float | None:
 
 
 def seat_view(table: Table, seat: int, catalog: Catalog, choice_seconds: int | None = None) -> dict[str, Any]:
-    """What one phone shows."""
-    return seat_views(table, catalog, seats=(seat,), choice_seconds=choice_seconds)[0]
-
-
-def seat_views(table: Table, catalog: Catalog, seats: tuple[int, ...] | None = None,
-               choice_seconds: int | None = None) -> list[dict[str, Any]]:
-    """The views of several seats of one table, the part they share built once. `choice_seconds`,
-    the event's turn timer, lets a phone count down with the setting of the moment."""
-    common = common_part(table, choice_seconds)
-    chosen = range(len(table.seats)) if seats is None else seats
-    return [{**common, "seat": seat, **seat_part(table, seat, catalog)} for seat in chosen]
+    """What one phone shows. `choice_seconds`, the event's turn timer, lets a phone count down
+    with the setting of the moment."""
+    return {**common_part(table, choice_seconds), **seat_part(table, seat, catalog)}
 
 
 class EncodedView(dict[str, Any]):
@@ -137,7 +129,7 @@ def encoded_seat_views(table: Table, catalog: Catalog,
     shared = compact_json(common)[1:-1]
     views = []
     for seat in range(len(table.seats)):
-        own = {"seat": seat, **seat_part(table, seat, catalog)}
+        own = seat_part(table, seat, catalog)
         view = EncodedView(common)
         view.update(own)
         view.json_text = "{" + shared + "," + compact_json(own)[1:-1] + "}"
@@ -159,8 +151,10 @@ def common_part(table: Table, choice_seconds: int | None) -> dict[str, Any]:
 
 
 def seat_part(table: Table, seat: int, catalog: Catalog) -> dict[str, Any]:
-    """The fields of a seat's view that differ from seat to seat."""
-    return {"choices": choices_json(table, seat, catalog) + coop_views.extra_choices(table, seat),
+    """The fields of a seat's view after the common part: the seat, its choices, and the co-op
+    fields (the same for every seat, but they come last in the view)."""
+    return {"seat": seat,
+            "choices": choices_json(table, seat, catalog) + coop_views.extra_choices(table, seat),
             **coop_views.table_fields(table)}
 
 
