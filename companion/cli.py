@@ -11,6 +11,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from companion.journal.interface import JournalError
+
+# What opening a database can raise: not an SQLite file, not writable, or a journal of another
+# schema version (a newer companion's).
+DATABASE_ERRORS = (sqlite3.Error, JournalError)
+
 
 class _Parser(argparse.ArgumentParser):
     """A usage mistake is one line on standard error and exit status 2, like every refusal
@@ -124,7 +130,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         return serve(args.host, args.port, args.db, demo=args.demo)
-    except sqlite3.Error as exc:  # the database file: not one, or not writable
+    except DATABASE_ERRORS as exc:  # the database file: not one, not writable, another version
         named = f" {args.db!r}" if args.db else ""
         return _refuse(f"serve: cannot use the database{named}: {exc}")
     except OSError as exc:  # the address: in use, not this machine's; or the database's folder
@@ -141,7 +147,7 @@ def _demo(args: argparse.Namespace) -> int:
     try:
         with SqliteJournal(Path(args.db)) as journal:
             _print_json(create_demo(HallService(journal)))
-    except sqlite3.Error as exc:
+    except DATABASE_ERRORS as exc:
         return _refuse(f"demo: cannot use the database {args.db!r}: {exc}")
     return 0
 
@@ -225,7 +231,7 @@ def _render_from_db(db: Path, event: str, options: Any, render: Any) -> bytes:
             return bytes(render(HallService(journal), event, options))
     except HallError as exc:
         raise LookupError(f"{exc.message} in {str(db)!r}") from None
-    except sqlite3.Error as exc:
+    except DATABASE_ERRORS as exc:
         raise LookupError(f"cannot read {str(db)!r}: {exc}") from None
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,23 @@ def test_cli_demo_refuses_a_database_it_cannot_use(tmp_path: Path, db: str) -> N
     assert done.stderr == f"demo: cannot use the database {str(path)!r}: " \
         f"{'file is not a database' if db == 'junk.db' else 'unable to open database file'}\n"
     assert not (tmp_path / "missing-folder").exists()
+
+
+def test_cli_demo_and_serve_refuse_a_journal_of_another_schema_version(tmp_path: Path) -> None:
+    """A newer companion's database (its journal's schema version is not ours) is refused with
+    one line, not a traceback, and nothing is added to it."""
+    path = tmp_path / "newer.db"
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA user_version=7")
+    demo = run_companion("demo", "--db", str(path))
+    serve = run_companion("serve", "--host", "127.0.0.1", "--port", "1", "--db", str(path))
+    reason = "journal schema version 7, expected 1"
+    assert demo.returncode == serve.returncode == 2
+    assert demo.stderr == f"demo: cannot use the database {str(path)!r}: {reason}\n"
+    assert serve.stderr == f"serve: cannot use the database {str(path)!r}: {reason}\n"
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (7,)
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
 
 
 def test_cli_serve_refuses_a_port_in_use_and_a_file_that_is_no_database(tmp_path: Path) -> None:
