@@ -11,12 +11,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from companion.journal.interface import JournalError
-
-# What opening a database can raise: not an SQLite file, not writable, or a journal of another
-# schema version (a newer companion's).
-DATABASE_ERRORS = (sqlite3.Error, JournalError)
-
 
 class _Parser(argparse.ArgumentParser):
     """A usage mistake is one line on standard error and exit status 2, like every refusal
@@ -126,11 +120,12 @@ def _serve(args: argparse.Namespace) -> int:
     # Ctrl-C stops the main greenlet's serve(); by default it hit whichever phone's request ran
     # at that moment, and that request's handler printed tracebacks on the way out.
     interrupt = gevent.signal_handler(signal.SIGINT, gevent.getcurrent().throw, KeyboardInterrupt)
+    from companion.journal import JournalError
     from companion.server import serve
 
     try:
         return serve(args.host, args.port, args.db, demo=args.demo)
-    except DATABASE_ERRORS as exc:  # the database file: not one, not writable, another version
+    except (sqlite3.Error, JournalError) as exc:  # not a database, not writable, or a newer one
         named = f" {args.db!r}" if args.db else ""
         return _refuse(f"serve: cannot use the database{named}: {exc}")
     except OSError as exc:  # the address: in use, not this machine's; or the database's folder
@@ -142,12 +137,12 @@ def _serve(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from companion.hall import HallService
     from companion.hall.demo import create_demo
-    from companion.journal import SqliteJournal
+    from companion.journal import JournalError, SqliteJournal
 
     try:
         with SqliteJournal(Path(args.db)) as journal:
             _print_json(create_demo(HallService(journal)))
-    except DATABASE_ERRORS as exc:
+    except (sqlite3.Error, JournalError) as exc:
         return _refuse(f"demo: cannot use the database {args.db!r}: {exc}")
     return 0
 
@@ -220,7 +215,7 @@ def _render_from_db(db: Path, event: str, options: Any, render: Any) -> bytes:
     """Open an existing hall database without changing it and render; LookupError names what
     is missing (the file, a hall journal in it, the event)."""
     from companion.hall import HallError, HallService
-    from companion.journal import SqliteJournal
+    from companion.journal import JournalError, SqliteJournal
 
     if not db.is_file():
         raise LookupError(f"no database file {str(db)!r}")
@@ -231,7 +226,7 @@ def _render_from_db(db: Path, event: str, options: Any, render: Any) -> bytes:
             return bytes(render(HallService(journal), event, options))
     except HallError as exc:
         raise LookupError(f"{exc.message} in {str(db)!r}") from None
-    except DATABASE_ERRORS as exc:
+    except (sqlite3.Error, JournalError) as exc:
         raise LookupError(f"cannot read {str(db)!r}: {exc}") from None
 
 

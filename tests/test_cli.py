@@ -74,6 +74,15 @@ def test_cli_demo_and_serve_refuse_a_journal_of_another_schema_version(tmp_path:
         assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
 
 
+def test_cli_module_imports_no_threading_before_serve_patches_it() -> None:
+    """`companion serve` monkey-patches with gevent first thing; the command's module itself must
+    not import threading (or what imports it, as the journal does) before that."""
+    probe = "import sys, companion.cli; print('threading' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO,
+                          timeout=60)
+    assert (done.returncode, done.stdout) == (0, "False\n"), done.stderr
+
+
 def test_cli_serve_refuses_a_port_in_use_and_a_file_that_is_no_database(tmp_path: Path) -> None:
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database, only text" * 100)
