@@ -231,6 +231,12 @@ def test_server_export_json_and_csv(http, key, event):
     assert api(http, key, "get", f"/api/events/{event['id']}/export?format=xml").status_code == 400
 
 
+def test_server_export_of_an_event_without_tables_has_the_whole_header(http, key):
+    event = api(http, key, "post", "/api/events", {"name": "Empty"}).get_json()
+    text = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv").get_data(as_text=True)
+    assert text.splitlines() == ["table,seat,player,coins,landmarks,winner,result"]
+
+
 def test_server_restart_rebuilds_every_table_from_the_journal(tmp_path, http, key, event, app):
     api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": [3, 4]})
     before = {t: (table.state, table.seq) for t, table in hall_service(app).tables.items()}

@@ -17,6 +17,7 @@ from companion.web.errors import opened_in_browser
 from companion.web.pages import phone_base_url
 
 bp = Blueprint("api", __name__)
+RESULT_COLUMNS = ("table", "seat", "player", "coins", "landmarks", "winner", "result")
 
 
 def body() -> dict[str, Any]:
@@ -169,7 +170,7 @@ def export(event_id: str) -> Any:
         return jsonify({"event": {"id": event.id, "name": event.name}, "rolls": event.rolls,
                         "results": results, "journal": journal})
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(results[0]) if results else ["table"])
+    writer = csv.DictWriter(out, fieldnames=RESULT_COLUMNS)
     writer.writeheader()
     writer.writerows(results)
     return Response(out.getvalue(), mimetype="text/csv",
@@ -181,6 +182,6 @@ def result_row(table: Table, player: dict[str, Any]) -> dict[str, Any]:
     theirs) or "" while the game runs."""
     result = result_json(table)
     outcome = result["outcomes"][player["seat"]] if result else ""
-    return {"table": table.name, "seat": player["seat"], "player": player["name"],
-            "coins": player["coins"], "landmarks": len(player["landmarks"]),
-            "winner": outcome == "won", "result": outcome}
+    return dict(zip(RESULT_COLUMNS, (table.name, player["seat"], player["name"], player["coins"],
+                                     len(player["landmarks"]), outcome == "won", outcome),
+                    strict=True))
