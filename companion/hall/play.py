@@ -44,6 +44,14 @@ def commit(hall: HallService, table: Table, events: list[Event], author: str,
     evolve(table, number, author, events)
 
 
+def commit_record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
+    """Append one of the organizer's registry records (a name, seats, a status, an undo) to the
+    table's stream, then (only after the commit) apply it."""
+    result = hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
+    table.seq = result.last_seq
+    apply_record(table, kind, data, hall.catalog)
+
+
 def evolve(table: Table, number: int, author: str, events: list[Event]) -> None:
     """Apply a committed move to the table, and start (or stop) the clock of an open choice."""
     assert table.state is not None
@@ -131,11 +139,7 @@ def undo(hall: HallService, table_id: Any) -> Table:
         table = playing(hall, table_id)
         if not table.moves or table.moves[-1].author == "dealer":
             raise HallError("table/nothing_to_undo", "this table has no move to undo")
-        number = table.moves[-1].number
-        result = hall.journal.append(table.stream, table.seq, [("reverted", {"move": number})],
-                                     author="organizer")
-        table.seq = result.last_seq
-        apply_record(table, "reverted", {"move": number}, hall.catalog)
+        commit_record(hall, table, "reverted", {"move": table.moves[-1].number})
     hall.publish(table_changed(table))
     return table
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from companion.hall import checks, seating
 from companion.hall.checks import HallError, clean_name
 from companion.hall.model import Change, HallEvent, Seat, Table, table_changed
-from companion.hall.play import evolve, move_records
+from companion.hall.play import commit_record, evolve, move_records
 from companion.hall.replay import apply_event_record, apply_record, rules_of, start_state
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest
@@ -135,10 +135,9 @@ def changing(hall: HallService, table_id: Any) -> Iterator[Table]:
 
 
 def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
-    """Commit one registry record to a table's stream, then apply it (under the hall's lock)."""
-    result = hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
-    table.seq = result.last_seq
-    apply_record(table, kind, data, hall.catalog)
+    """Commit one registry record to a table's stream, apply it and follow its seats' tokens
+    (under the hall's lock)."""
+    commit_record(hall, table, kind, data)
     index_tokens(hall.tokens, table)
 
 
