@@ -36,6 +36,7 @@ def _number(kind: Callable[[str], Any], low: float, high: float = math.inf) -> C
 
 
 PORT = _number(int, 1, 65535)
+DEFAULT_PORT = 5000
 COUNT = _number(int, 1)
 SECONDS = _number(float, 0.1)
 
@@ -61,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="serve the hall on the LAN")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
-    serve.add_argument("--port", type=PORT, default=5000)
+    serve.add_argument("--port", type=PORT, default=DEFAULT_PORT)
     serve.add_argument("--db", help="the SQLite file (default: instance/companion.db)")
     serve.add_argument("--demo", action="store_true", help="create a demo event first")
     serve.set_defaults(run=_serve)
@@ -205,10 +206,10 @@ def _print(args: argparse.Namespace) -> int:
 
 
 def _lan_base_url() -> str:
-    """The address `companion serve` prints first for phones, on its default port (5000)."""
-    from companion.server import lan_addresses
+    """The address `companion serve` prints first, on its default port."""
+    from companion.server import base_url, lan_addresses
 
-    return f"http://{(lan_addresses() or ['127.0.0.1'])[0]}:5000"
+    return base_url(lan_addresses(), DEFAULT_PORT)
 
 
 def _render_from_db(db: Path, event: str, options: Any, render: Any) -> bytes:

@@ -27,6 +27,12 @@ def lan_addresses() -> list[str]:
     return sorted(address for address in found if not address.startswith("127."))
 
 
+def base_url(hosts: list[str], port: int) -> str:
+    """The address `serve` prints for the organizer (and print uses for join cards): the first of
+    `hosts`, or loopback when this machine has no LAN address."""
+    return f"http://{(hosts or ['127.0.0.1'])[0]}:{port}"
+
+
 def choice_timer(app: Flask) -> None:
     """Every second, apply the defaults to choices that waited too long (RULES.md 11)."""
     while True:
@@ -43,7 +49,7 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False) -> int:
                       "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS})
     hall = hall_service(app)
     hosts = lan_addresses() if host in ("0.0.0.0", "") else [host]
-    base = f"http://{(hosts or ['127.0.0.1'])[0]}:{port}"
+    base = base_url(hosts, port)
     print(f"companion: serving on {host}:{port}", flush=True)
     for address in hosts:
         print(f"phones: http://{address}:{port}/", flush=True)
