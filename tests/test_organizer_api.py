@@ -16,7 +16,7 @@ from conftest import api
 from companion.hall import HallService
 from companion.hall.pin import hash_pin, pin_matches
 from companion.hall.seating import split_players, table_sizes
-from companion.journal import SqliteJournal
+from companion.journal import SqliteJournal, StaleSequence
 from companion.web import hall_service, socketio
 from companion.web.organizer import PinGuard
 
@@ -135,6 +135,22 @@ def test_organizer_seating_refusals_create_no_table(app, http, key, event, body,
     refused(app, api(http, key, "post", f"/api/events/{event['id']}/seating", body), status,
             "request/invalid")
     assert journal_records(app) == before
+
+
+def test_organizer_seating_commits_every_table_or_none(tmp_path):
+    """The seated tables commit in one transaction: when the journal refuses one of them
+    (another writer took the stream the second table would get), none is created, in the
+    journal or in memory."""
+    with SqliteJournal(tmp_path / "hall.db") as journal:
+        hall = HallService(journal)
+        event = hall.create_event("Night")
+        with SqliteJournal(tmp_path / "hall.db") as other:
+            other.append("table:2", 0, [("note", {"by": "another writer"})])
+        before = {stream: journal.read(stream) for stream in journal.streams()}
+        with pytest.raises(StaleSequence):
+            hall.seat_players(event.id, ["A", "B", "C", "D", "E", "F"], table_size=3)
+        assert (hall.tables, event.tables, hall.tokens) == ({}, [], {})
+        assert {stream: journal.read(stream) for stream in journal.streams()} == before
 
 
 def test_organizer_seating_unknown_event_and_no_key(app, http, key, event):

@@ -73,27 +73,9 @@ def create_table(
     settings = checks.table_options(rules, options)
     checks.player_count(rules, hall.catalog, ruleset, names)
     with hall.lock:
-        table = new_table(hall, hall.event(event_id), name, names, ruleset, roll_mode, settings)
+        [table] = add_tables(hall, hall.event(event_id), [(name, names)], ruleset, roll_mode,
+                             settings)
     hall.publish(table_changed(table))
-    return table
-
-
-def new_table(hall: HallService, event: HallEvent, name: str, names: list[str], ruleset: str,
-              roll_mode: str, settings: dict[str, Any]) -> Table:
-    """Commit a checked new table of the event, then register it and its seats' tokens (the
-    caller holds the hall's lock)."""
-    table = Table(str(len(hall.tables) + 1), event.id, name, ruleset, roll_mode,
-                  [Seat(n, new_token()) for n in names], options=settings)
-    data: dict[str, Any] = {
-        "id": table.id, "event_id": event.id, "name": name, "ruleset": ruleset,
-        "roll_mode": roll_mode, "seats": [{"name": s.name, "token": s.token} for s in table.seats]}
-    if settings:
-        data["options"] = settings
-    table.seq = hall.journal.append(table.stream, 0, [("table_created", data)],
-                                    author="organizer").last_seq
-    hall.tables[table.id] = table
-    event.tables.append(table.id)
-    index_tokens(hall.tokens, table)
     return table
 
 
@@ -103,7 +85,8 @@ def seat_players(
 ) -> list[Table]:
     """A pasted list of players split into new tables of at most `table_size` (capped at
     the most the ruleset seats, which is also the default), named "PREFIX N". The whole
-    list is checked before any table is created, so a refusal creates none."""
+    list is checked before any table is created, so a refusal creates none, and the tables
+    commit in one transaction."""
     rules, names = checks.table_request(ruleset, roll_mode, players)
     size = checks.table_size(rules, hall.catalog, table_size)
     low = rules.seats(hall.catalog)[0]
@@ -117,11 +100,40 @@ def seat_players(
         event = hall.event(event_id)
         first = len(event.tables) + 1
         table_names = [clean_name(f"{prefix} {first + i}", "table name") for i in range(len(sizes))]
-        tables = [new_table(hall, event, name, group, ruleset, roll_mode, settings)
-                  for name, group in zip(table_names, seating.split_players(names, sizes),
-                                         strict=True)]
+        groups = list(zip(table_names, seating.split_players(names, sizes), strict=True))
+        tables = add_tables(hall, event, groups, ruleset, roll_mode, settings)
     hall.publish(Change(tables=[t.id for t in tables], events=[event.id]))
     return tables
+
+
+def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list[str]]],
+               ruleset: str, roll_mode: str, settings: dict[str, Any]) -> list[Table]:
+    """Commit checked new tables of the event, `(name, players)` each, in one transaction,
+    then register them and their seats' tokens (the caller holds the hall's lock)."""
+    first = len(hall.tables) + 1
+    tables = [Table(str(first + i), event.id, name, ruleset, roll_mode,
+                    [Seat(n, new_token()) for n in names], options=dict(settings))
+              for i, (name, names) in enumerate(groups)]
+    results = hall.journal.append_many([
+        AppendRequest(t.stream, 0, [("table_created", created_record(t))], author="organizer")
+        for t in tables])
+    for table, result in zip(tables, results, strict=True):
+        table.seq = result.last_seq
+        hall.tables[table.id] = table
+        event.tables.append(table.id)
+        index_tokens(hall.tokens, table)
+    return tables
+
+
+def created_record(table: Table) -> dict[str, Any]:
+    """The `table_created` record a table's stream starts with (replay.rebuild_table reads it)."""
+    data: dict[str, Any] = {
+        "id": table.id, "event_id": table.event_id, "name": table.name, "ruleset": table.ruleset,
+        "roll_mode": table.roll_mode,
+        "seats": [{"name": s.name, "token": s.token} for s in table.seats]}
+    if table.options:
+        data["options"] = table.options
+    return data
 
 
 @contextmanager
