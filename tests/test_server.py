@@ -108,6 +108,38 @@ def test_server_malformed_json_is_a_400_and_changes_nothing(app, http, key, even
     assert journal_size(app) == before
 
 
+LONE_SURROGATE = '"a\\ud800b"'  # valid JSON, but no UTF-8 text: the journal cannot hold it
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/events", '{"name": %s}'),
+    ("/api/events/{event}/tables", '{"name": "T", "players": ["A", %s, "C"]}'),
+    ("/api/tables/{table}/adjust", '{"seat": 0, "amount": 1, "reason": %s}'),
+    ("/api/tables/{table}/rename", '{"name": %s}'),
+])
+def test_server_text_that_is_not_unicode_is_a_400_and_changes_nothing(app, http, key, event, path,
+                                                                       body):
+    before = journal_size(app)
+    url = path.format(event=event["id"], table=event["tables"][0]["id"])
+    response = http.post(url, data=body % LONE_SURROGATE, content_type="application/json",
+                         headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "request/malformed"
+    assert "Unicode" in response.get_json()["message"]
+    assert journal_size(app) == before
+
+
+def test_server_a_move_with_text_that_is_not_unicode_is_refused(app, http, event):
+    client = phone(app, http, token(event, 1, 0))  # the own-roll table's first seat may roll
+    before = journal_size(app)
+    ack = client.emit("move", {"request_id": "r\ud800", "move": {"kind": "roll"}}, callback=True)
+    assert ack["ok"] is False and ack["code"] == "request/malformed" and "Unicode" in ack["message"]
+    assert journal_size(app) == before
+    ack = client.emit("move", {"request_id": "r1", "move": {"kind": "roll"}}, callback=True)
+    assert ack["ok"] is True  # the same move in plain text is taken
+    client.disconnect()
+
+
 def test_server_oversize_body_is_a_413_and_changes_nothing(app, http, key, event):
     before = journal_size(app)
     response = api(http, key, "post", "/api/events", {"name": "x" * 100_000})

@@ -3,6 +3,7 @@ the organizer's input, made before the lock is taken so a refusal changes nothin
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.rules import rulesets
@@ -30,6 +31,18 @@ def refusal(code: str, message: str) -> dict[str, Any]:
 def invalid(message: str) -> HallError:
     """A malformed request (HTTP 400)."""
     return HallError("request/invalid", message, 400)
+
+
+def unicode_only(data: Any) -> Any:
+    """The request's data, refused if any text in it is not Unicode: JSON may carry a lone
+    surrogate ("\\ud800"), which no UTF-8 journal or page can hold."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise HallError("request/malformed",
+                        "the request holds text that is not valid Unicode (a lone surrogate)",
+                        400) from None
+    return data
 
 
 def clean_name(name: Any, what: str = "name") -> str:

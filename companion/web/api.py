@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.hall import HallError
-from companion.hall.checks import invalid
+from companion.hall.checks import invalid, unicode_only
 from companion.hall.model import Table
 from companion.hall.views import audit_json, hall_view, players_json, result_json, table_header
 from companion.web.auth import organizer_required, service
@@ -29,7 +29,7 @@ def body() -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         raise HallError("request/malformed", "the body must be a JSON object", 400)
-    return data
+    return unicode_only(data)
 
 
 def table_json(table: Table) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from flask import request, session
 from flask_socketio import ConnectionRefusedError, emit, join_room
 
 from companion.hall import HallError, HallService
-from companion.hall.checks import refusal
+from companion.hall.checks import refusal, unicode_only
 from companion.hall.model import Change
 from companion.hall.views import encoded_seat_views
 from companion.web import socketio
@@ -76,6 +76,7 @@ def move(payload: Any = None) -> dict[str, Any]:
         return refusal("request/malformed", "a move is {\"request_id\": ..., \"move\": {...}}")
     hall = service()
     try:
+        unicode_only(payload)
         answer = dict(hall.move(token, payload.get("request_id"), payload.get("move")))
         if answer.get("ok"):
             answer["view"] = hall.seat_view(*hall.seat_for(token))
