@@ -172,14 +172,11 @@ def _add_print(commands: Any) -> None:
 
 def _print(args: argparse.Namespace) -> int:
     """Exit 0 with the PDF written, or 2 with one line on stderr and nothing written."""
-    from companion.printing.from_hall import PrintOptions, check, render
+    from companion.printing.from_hall import PrintOptions, check, hall_wifi, render
 
-    wifi = None
-    if args.wifi_ssid:
-        from companion.printing.model import Wifi
-
-        wifi = Wifi(args.wifi_ssid, args.wifi_password, "WPA" if args.wifi_password else "nopass")
-    elif args.wifi_password:
+    try:
+        wifi = hall_wifi(args.wifi_ssid or "", args.wifi_password)
+    except ValueError:
         return _refuse("print: --wifi-password needs --wifi-ssid")
     base_url = args.base_url or _lan_base_url()
     options = PrintOptions(args.kind, args.paper, args.lang, base_url, wifi)

@@ -49,6 +49,15 @@ class PrintOptions:
     wifi: Wifi | None = None
 
 
+def hall_wifi(ssid: str, password: str) -> Wifi | None:
+    """The hall's Wi-Fi as the organizer typed it: WPA with a password, open without, none
+    without a network name. A password without a name is a ValueError (each caller names its
+    own fields)."""
+    if password and not ssid:
+        raise ValueError("a Wi-Fi password needs the network's name")
+    return Wifi(ssid, password, "WPA" if password else "nopass") if ssid else None
+
+
 def check(options: PrintOptions) -> None:
     """Refuse a kind, paper, language or base URL we cannot print, naming the value."""
     if options.kind not in KINDS:

@@ -9,8 +9,7 @@ from typing import Any
 from flask import Blueprint, current_app, request, send_file
 
 from companion.hall.checks import invalid
-from companion.printing.from_hall import PrintOptions, check, filename, prepare
-from companion.printing.model import Wifi
+from companion.printing.from_hall import PrintOptions, check, filename, hall_wifi, prepare
 from companion.web.auth import organizer_required, service
 from companion.web.errors import opened_in_browser
 from companion.web.pages import phone_base_url
@@ -21,10 +20,10 @@ bp = Blueprint("prints", __name__)
 def options(kind: str) -> PrintOptions:
     """The query's choices, checked before the hall is read; a bad one is a 400 naming it."""
     args = request.args
-    ssid, password = args.get("wifi_ssid", ""), args.get("wifi_password", "")
-    if password and not ssid:
-        raise invalid("wifi_password needs wifi_ssid")
-    wifi = Wifi(ssid, password, "WPA" if password else "nopass") if ssid else None
+    try:
+        wifi = hall_wifi(args.get("wifi_ssid", ""), args.get("wifi_password", ""))
+    except ValueError:
+        raise invalid("wifi_password needs wifi_ssid") from None
     chosen = PrintOptions(kind, args.get("paper", "a4"), args.get("lang", "en"), phone_base_url(),
                           wifi)
     try:
