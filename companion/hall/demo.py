@@ -20,5 +20,5 @@ def create_demo(hall: HallService) -> dict[str, Any]:
         table = hall.create_table(event.id, name, players, "machi-koro", mode)
         hall.set_status(table.id, "running")
         seats += [{"table": table.id, "seat": i, "name": s.name, "token": s.token,
-                   "join_path": f"/j/{s.token}"} for i, s in enumerate(table.seats)]
+                   "join_path": s.join_path} for i, s in enumerate(table.seats)]
     return {"event": event.id, "organizer_key": hall.organizer_key, "seats": seats}

@@ -17,6 +17,11 @@ class Seat:
     name: str
     token: str
 
+    @property
+    def join_path(self) -> str:
+        """Where a phone sits down at this seat (`pages.join`): printed on the join card."""
+        return f"/j/{self.token}"
+
 
 @dataclass
 class Move:

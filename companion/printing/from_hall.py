@@ -126,7 +126,7 @@ def seat_cards(event: HallEvent, tables: Sequence[Table], base: str) -> list[Sea
     host = base.split("://", 1)[-1]
     return [
         SeatCard(event.name, table.name, number, seat.name or None,
-                 f"{base}/j/{seat.token}", f"{host}/j/{seat.token}")
+                 base + seat.join_path, host + seat.join_path)
         for table in tables
         for number, seat in enumerate(table.seats, start=1)
     ]

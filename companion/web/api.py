@@ -35,8 +35,8 @@ def body() -> dict[str, Any]:
 def table_json(table: Table) -> dict[str, Any]:
     """A table for the organizer: its seats with their tokens and join links."""
     base = phone_base_url()
-    seats = [{"seat": i, "name": s.name, "token": s.token, "join_path": f"/j/{s.token}",
-              "join_url": f"{base}/j/{s.token}"} for i, s in enumerate(table.seats)]
+    seats = [{"seat": i, "name": s.name, "token": s.token, "join_path": s.join_path,
+              "join_url": base + s.join_path} for i, s in enumerate(table.seats)]
     return {**table_header(table), "event_id": table.event_id, "seats": seats}
 
 

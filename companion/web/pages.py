@@ -34,7 +34,7 @@ def index() -> Any:
     return redirect(url_for("pages.play"))
 
 
-@bp.get("/j/<token>")
+@bp.get("/j/<token>")  # the path Seat.join_path prints on join cards
 def join(token: str) -> Any:
     """A QR join card's link: keep the seat in a signed cookie, then open the phone page."""
     try:
