@@ -660,3 +660,11 @@ def test_property_any_json_is_resolved_or_refused_never_crashes(garbage, scenari
         keys = ({"coins", "taxes", "assessed", "discarded", "reshuffled", "result"}
                 if broken["ruleset"] == "tax-assessor" else {"coins", "transfers", "extra_turn"})
         assert set(outcome) == keys
+
+
+def test_refusal_says_how_many_seats_each_ruleset_has():
+    coop = table(P("A", 0), P("B", 0), P("C", 0), ruleset="machi-koro-coop")
+    with pytest.raises(ScenarioError, match="co-op game has exactly 2 players, not 3"):
+        resolve(coop)
+    with pytest.raises(ScenarioError, match="a table has 2 to 4 players, not 5"):
+        resolve(_with("players", [P(n, 0) for n in "ABCDE"]))

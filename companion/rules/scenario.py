@@ -77,8 +77,9 @@ def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableStat
     raw_players = _field(scenario, "players", list)
     low, high = (COOP_SEATS, COOP_SEATS) if coop else (catalog.players_min, catalog.players_max)
     if not low <= len(raw_players) <= high:
+        seats = f"exactly {low}" if coop else f"{low} to {high}"
         game = "the co-op game" if coop else "a table"
-        raise ScenarioError(f"players: {game} has {low} to {high} players, not {len(raw_players)}")
+        raise ScenarioError(f"players: {game} has {seats} players, not {len(raw_players)}")
     players = tuple(_read_player(raw, f"players[{i}]", catalog) for i, raw in enumerate(raw_players))
     _check_names(players)
     _check_box(players, catalog, coop)
