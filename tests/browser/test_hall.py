@@ -129,6 +129,26 @@ def test_hall_screen_fits_both_projector_sizes_and_its_qr_opens_the_join_page(
     assert status == 200 and "Scan the QR code on your seat" in text
 
 
+def test_a_big_hall_pages_its_tiles_and_keeps_only_the_page_shown(screen, hall_server):
+    tables = [(f"T{n}", ["Ann", "Ben"], "hall") for n in range(1, 31)]
+    event = hall_server.create_event("Big hall", tables)
+    hall_server.roll(event["id"], (2, 3))
+    page = open_hall(screen, hall_server, event["id"], 1280, 720)
+    expect(page.locator("#roll-number")).to_have_text("Roll 1")
+    shown = page.locator("#tiles .tile")
+    per_page = shown.count()
+    assert 1 <= per_page < 30
+    expect(page.locator("#tables-page")).to_have_text(f"1–{per_page} of 30")
+    expect(shown.first.locator("h3")).to_contain_text("T1")
+    box = page.locator("#tiles").bounding_box()
+    last = shown.last.bounding_box()
+    assert last["y"] + last["height"] <= box["y"] + box["height"] + 1, "the last tile shown fits"
+    second_page = f"{per_page + 1}–{2 * per_page} of 30"  # the page turns every 10 s
+    expect(page.locator("#tables-page")).to_have_text(second_page, timeout=15_000)
+    expect(shown.first.locator("h3")).to_contain_text(f"T{per_page + 1}")
+    assert shown.count() == per_page
+
+
 def test_hall_in_hebrew_is_right_to_left(screen, hall_server, snap):
     event = hall_server.create_event("ערב משחקים", [("שולחן 1", ["ענת", "<b>x</b>", "דנה"], "hall")])
     hall_server.roll(event["id"], (2, 3))
