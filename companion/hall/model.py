@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.hall import join_codes
 from companion.rules.coop_state import CoopState
 from companion.rules.events import DiceRolled, Event
 from companion.rules.state import Phase, TableState
@@ -19,8 +20,18 @@ class Seat:
 
     @property
     def join_path(self) -> str:
-        """Where a phone sits down at this seat (`pages.join`): printed on the join card."""
+        """Where a phone sits down at this seat (`pages.join`): the QR of its join card."""
         return f"/j/{self.token}"
+
+    @property
+    def join_code(self) -> str:
+        """The code to type instead of scanning, as printed (`K7M3-QX9A`): from the token."""
+        return join_codes.printed(join_codes.join_code(self.token))
+
+    @property
+    def code_path(self) -> str:
+        """The join path with the code for the token: the short URL a card prints to type."""
+        return f"/j/{self.join_code}"
 
 
 @dataclass

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.hall import checks, seating
 from companion.hall.checks import HallError, clean_name
+from companion.hall.join_codes import join_code
 from companion.hall.model import Change, HallEvent, Seat, Table, table_changed
 from companion.hall.play import commit_record, evolve, move_records
 from companion.hall.replay import apply_event_record, apply_record, rules_of, start_state
@@ -28,12 +29,19 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def index_tokens(tokens: dict[str, tuple[str, int]], table: Table) -> None:
-    """Point the table's seat tokens at its seats, and forget the ones it no longer has."""
+def index_tokens(tokens: dict[str, tuple[str, int]], codes: dict[str, set[str]],
+                 table: Table) -> None:
+    """Point the table's seat tokens at its seats, and their join codes at the tokens (two
+    tokens may share a code); forget the ones the table no longer has."""
     for token in [t for t, (tid, _) in tokens.items() if tid == table.id]:
         del tokens[token]
+        code = join_code(token)
+        codes[code].discard(token)
+        if not codes[code]:
+            del codes[code]
     for seat, entry in enumerate(table.seats):
         tokens[entry.token] = (table.id, seat)
+        codes.setdefault(join_code(entry.token), set()).add(entry.token)
 
 
 # ------------------------------------------------------------ events
@@ -121,7 +129,7 @@ def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list
         table.seq = result.last_seq
         hall.tables[table.id] = table
         event.tables.append(table.id)
-        index_tokens(hall.tokens, table)
+        index_tokens(hall.tokens, hall.codes, table)
     return tables
 
 
@@ -150,7 +158,7 @@ def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> 
     """Commit one registry record to a table's stream, apply it and follow its seats' tokens
     (under the hall's lock)."""
     commit_record(hall, table, kind, data)
-    index_tokens(hall.tokens, table)
+    index_tokens(hall.tokens, hall.codes, table)
 
 
 def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:

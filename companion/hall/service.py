@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from companion.hall import hall_roll, play, registry, views
+from companion.hall import hall_roll, join_codes, play, registry, views
 from companion.hall import pin as hall_pin
 from companion.hall.checks import HallError, invalid
 from companion.hall.model import Change, HallEvent, Table
@@ -38,6 +38,7 @@ class HallService:
         self.events: dict[str, HallEvent] = {}
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
+        self.codes: dict[str, set[str]] = {}  # join code -> its tokens (two only by a rare clash)
         self.refused: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self.failing_defaults: dict[str, int] = {}  # table id -> seq its failed default was logged at
         self.listeners: list[Callable[[Change], None]] = []
@@ -61,7 +62,7 @@ class HallService:
                 self.tables[table.id] = table
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
             self.events[table.event_id].tables.append(table.id)
-            registry.index_tokens(self.tokens, table)
+            registry.index_tokens(self.tokens, self.codes, table)
             table.time_choice(fresh=True)
         if not self.organizer_key:
             key = secrets.token_urlsafe(16)
@@ -104,6 +105,19 @@ class HallService:
         if found is None:
             raise HallError("seat/unknown_token", "this join link is not (or no longer) valid", 403)
         return self.tables[found[0]], found[1]
+
+    def token_for_code(self, typed: Any) -> str:
+        """The token of the one seat whose join code `typed` reads as (join_codes.read_code).
+        A code two seats share opens neither, so no phone takes another's seat: their QR codes
+        still work. The web layer limits the guesses."""
+        code = join_codes.read_code(typed) if isinstance(typed, str) else None
+        with self.lock:  # a copy: a reassignment may change the index meanwhile
+            tokens = set(self.codes.get(code, ())) if code else set()
+        if len(tokens) > 1:
+            raise HallError("seat/shared_code", "two seats share this join code: scan the card's QR")
+        if not tokens:
+            raise HallError("seat/unknown_code", "no seat has this join code", 404)
+        return next(iter(tokens))
 
     # ------------------------------------------------------------ views as they stand
 
