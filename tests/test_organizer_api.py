@@ -18,7 +18,7 @@ from companion.hall.pin import hash_pin, pin_matches
 from companion.hall.seating import split_players, table_sizes
 from companion.journal import SqliteJournal, StaleSequence
 from companion.web import hall_service, socketio
-from companion.web.organizer import PinGuard
+from companion.web.guesses import GuessGuard
 
 PIN = "482913"
 
@@ -363,7 +363,7 @@ def test_organizer_pin_lock_ends_after_its_time(app):
 
 
 def test_pin_guard_limits_the_whole_hall_too():
-    guard = PinGuard(tries=5, seconds=60, hall_tries=20)
+    guard = GuessGuard(tries=5, seconds=60, hall_tries=20)
     for n in range(19):
         guard.failed(f"10.0.0.{n}", 100.0)
     assert guard.wait_left("10.0.1.1", 100.0) == 0
@@ -373,7 +373,7 @@ def test_pin_guard_limits_the_whole_hall_too():
 
 
 def test_pin_guard_forgets_old_failures_and_a_success_resets():
-    guard = PinGuard(tries=3, seconds=60)
+    guard = GuessGuard(tries=3, seconds=60)
     guard.failed("a", 0.0)
     guard.failed("a", 1.0)
     guard.failed("a", 70.0)  # the first two are older than the window

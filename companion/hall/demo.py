@@ -20,5 +20,6 @@ def create_demo(hall: HallService) -> dict[str, Any]:
         table = hall.create_table(event.id, name, players, "machi-koro", mode)
         hall.set_status(table.id, "running")
         seats += [{"table": table.id, "seat": i, "name": s.name, "token": s.token,
-                   "join_path": s.join_path} for i, s in enumerate(table.seats)]
+                   "join_path": s.join_path, "join_code": s.join_code}
+                  for i, s in enumerate(table.seats)]
     return {"event": event.id, "organizer_key": hall.organizer_key, "seats": seats}

@@ -33,10 +33,11 @@ def body() -> dict[str, Any]:
 
 
 def table_json(table: Table) -> dict[str, Any]:
-    """A table for the organizer: its seats with their tokens and join links."""
+    """A table for the organizer: its seats with their tokens, join links and join codes."""
     base = phone_base_url()
     seats = [{"seat": i, "name": s.name, "token": s.token, "join_path": s.join_path,
-              "join_url": base + s.join_path} for i, s in enumerate(table.seats)]
+              "join_code": s.join_code, "join_url": base + s.join_path}
+             for i, s in enumerate(table.seats)]
     return {**table_header(table), "event_id": table.event_id, "seats": seats}
 
 

@@ -3,7 +3,6 @@ device) and the page whose JS drives the organizer API (docs/api.md)."""
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
@@ -14,55 +13,22 @@ from companion.hall.checks import ROLL_MODES, RULESETS
 from companion.printing.from_hall import KINDS as PRINT_KINDS
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.errors import message_page
+from companion.web.guesses import GuessGuard
 from companion.web.i18n import current_language
 from companion.web.pages import card_list
 
 bp = Blueprint("organizer", __name__)
 
 
-class PinGuard:
-    """Wrong PIN tries, per address and for the whole hall: `tries` wrong ones in a row lock
-    an address for `seconds`; `hall_tries` wrong ones from all addresses together within
-    `seconds` lock every address, so many addresses cannot guess faster than one."""
-
-    def __init__(self, tries: int = 5, seconds: float = 60.0, hall_tries: int = 20) -> None:
-        self.tries, self.seconds, self.hall_tries = tries, seconds, hall_tries
-        self.failures: dict[str, list[float]] = {}
-        self.locked_until: dict[str, float] = {}
-        self.guard = threading.Lock()
-
-    def wait_left(self, address: str, now: float) -> float:
-        """Seconds until `address` may try again (0 when it may now)."""
-        with self.guard:
-            until = max(self.locked_until.get(address, 0.0), self.locked_until.get("*", 0.0))
-            return max(0.0, until - now)
-
-    def failed(self, address: str, now: float) -> None:
-        with self.guard:
-            for who, limit in ((address, self.tries), ("*", self.hall_tries)):
-                recent = [t for t in self.failures.get(who, []) if now - t < self.seconds]
-                recent.append(now)
-                if len(recent) >= limit:
-                    self.locked_until[who] = now + self.seconds
-                    recent = []
-                self.failures[who] = recent
-            if len(self.failures) > 10_000:  # a flood of addresses must not grow memory for good
-                self.failures = {"*": self.failures["*"]}
-
-    def succeeded(self, address: str) -> None:
-        with self.guard:
-            self.failures.pop(address, None)
-
-
 @bp.record_once
 def make_guard(state: Any) -> None:
     config = state.app.config
-    state.app.extensions["organizer_pin_guard"] = PinGuard(
+    state.app.extensions["organizer_pin_guard"] = GuessGuard(
         config.get("ORGANIZER_PIN_TRIES", 5), config.get("ORGANIZER_PIN_LOCK_SECONDS", 60.0))
 
 
-def pin_guard() -> PinGuard:
-    guard: PinGuard = current_app.extensions["organizer_pin_guard"]
+def pin_guard() -> GuessGuard:
+    guard: GuessGuard = current_app.extensions["organizer_pin_guard"]
     return guard
 
 
@@ -113,7 +79,7 @@ def card_names(lang: str) -> dict[str, str]:
 
 @bp.post("/organizer/pin")
 def pin_sign_in() -> Any:
-    """The PIN form of a second device; wrong tries are limited (PinGuard)."""
+    """The PIN form of a second device; wrong tries are limited (GuessGuard)."""
     guard, address, now = pin_guard(), request.remote_addr or "?", time.monotonic()
     wait = guard.wait_left(address, now)
     if wait > 0:

@@ -1,9 +1,10 @@
-"""Page routes: joining a seat by its QR link, the phone page and the hall screen (the
+"""Page routes: joining a seat by its QR link or its join code, the phone page and the hall screen (the
 organizer's console has its own blueprint, companion/web/organizer.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -14,11 +15,12 @@ from flask import Blueprint, current_app, g, redirect, render_template, request,
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from companion.hall import HallError
+from companion.hall import HallError, join_codes
 from companion.rules.catalog import Catalog
 from companion.web import i18n
 from companion.web.auth import service
 from companion.web.errors import message_page
+from companion.web.guesses import GuessGuard
 
 bp = Blueprint("pages", __name__)
 
@@ -30,21 +32,84 @@ def index() -> Any:
     try:
         service().seat_for(session.get("seat_token"))
     except HallError:
-        return render_template("play/join.html")
+        return join_page()
     return redirect(url_for("pages.play"))
 
 
-@bp.get("/j/<token>")  # the path Seat.join_path prints on join cards
+@bp.post("/")
+def join_typed() -> Any:
+    """The join page's form: the code typed from a card sits this phone down as its QR would."""
+    typed = request.form.get("code", "")
+    if join_codes.read_code(typed) is None:
+        text = _(
+            "A join code has 8 letters and digits: the end of the address at the bottom of your card.")
+        return join_page(text, 400, typed)
+    return join_by_code(typed, lambda text, status: join_page(text, status, typed))
+
+
+def join_page(error: str | None = None, status: int = 200, typed: str = "") -> Any:
+    return render_template("play/join.html", error=error, typed=typed[:40]), status
+
+
+@bp.get("/j/<token>")  # Seat.join_path (the card's QR) and Seat.code_path (its URL to type)
 def join(token: str) -> Any:
-    """A QR join card's link: keep the seat in a signed cookie, then open the phone page."""
+    """A join card's link, with the seat's token or its join code: keep the seat's token in a
+    signed cookie (never the code), then open the phone page."""
     try:
         service().seat_for(token)
     except HallError:
+        if join_codes.read_code(token) is not None:
+            return join_by_code(token, lambda text, status: message_page(_("Join"), text, status))
         return message_page(_("Join"), _(
             "This join link is not (or no longer) valid. Ask the organizer for your seat's card."), 404)
+    return sit_down(token)
+
+
+def sit_down(token: str) -> Any:
     session["seat_token"] = token
     session.permanent = True
     return redirect(url_for("pages.play"))
+
+
+def join_by_code(typed: str, refuse: Callable[[str, int], Any]) -> Any:
+    """Sit this phone at the seat whose join code `typed` reads as; `refuse(text, status)`
+    answers a wrong one. Wrong codes are limited per address and for the whole hall
+    (GuessGuard); a right one does not clear the count, or one player's own code would
+    let them guess on."""
+    guard, address = code_guard(), request.remote_addr or "?"
+    wait = guard.wait_left(address, time.monotonic())
+    if wait > 0:
+        seconds = int(wait) + 1
+        text = _("Too many wrong codes. Try again in %(seconds)s seconds.", seconds=seconds)
+        page, status = refuse(text, 429)
+        return page, status, {"Retry-After": str(seconds)}
+    try:
+        token = service().token_for_code(typed)
+    except HallError as error:
+        guard.failed(address, time.monotonic())
+        return refuse(code_refusal(error.code), error.status)
+    return sit_down(token)
+
+
+def code_refusal(code: str) -> str:
+    """What a phone is told when the code it gave opens no seat (the HallError's code)."""
+    if code == "seat/shared_code":
+        return _(
+            "This code belongs to two seats, so it opens neither. Scan the QR code on your card instead.")
+    return _("No seat has this code. Check it against your card, or scan the card's QR code.")
+
+
+@bp.record_once
+def make_code_guard(state: Any) -> None:
+    config = state.app.config
+    state.app.extensions["join_code_guard"] = GuessGuard(
+        config.get("JOIN_CODE_TRIES", 10), config.get("JOIN_CODE_LOCK_SECONDS", 60.0),
+        config.get("JOIN_CODE_HALL_TRIES", 100))
+
+
+def code_guard() -> GuessGuard:
+    guard: GuessGuard = current_app.extensions["join_code_guard"]
+    return guard
 
 
 @bp.get("/play")
