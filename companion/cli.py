@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=PORT, default=DEFAULT_PORT)
     serve.add_argument("--db", help="the SQLite file (default: instance/companion.db)")
     serve.add_argument("--demo", action="store_true", help="create a demo event first")
+    serve.add_argument("--base-url", metavar="URL", help="where phones reach the server, for join "
+                       "links and QR codes (default: http://ADDRESS:PORT, the first LAN address)")
     serve.set_defaults(run=_serve)
 
     demo = commands.add_parser("demo", help="create the demo event and print it as JSON")
@@ -122,10 +124,14 @@ def _serve(args: argparse.Namespace) -> int:
     # at that moment, and that request's handler printed tracebacks on the way out.
     interrupt = gevent.signal_handler(signal.SIGINT, gevent.getcurrent().throw, KeyboardInterrupt)
     from companion.journal import JournalError
+    from companion.printing.from_hall import is_base_url
     from companion.server import serve
 
+    if args.base_url and not is_base_url(args.base_url):
+        return _refuse(f"serve: --base-url must start with http:// or https:// and name the "
+                       f"server, like http://192.168.1.20:5000, not {args.base_url!r}")
     try:
-        return serve(args.host, args.port, args.db, demo=args.demo)
+        return serve(args.host, args.port, args.db, demo=args.demo, public_url=args.base_url)
     except (sqlite3.Error, JournalError) as exc:  # not a database, not writable, or a newer one
         named = f" {args.db!r}" if args.db else ""
         return _refuse(f"serve: cannot use the database{named}: {exc}")

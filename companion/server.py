@@ -4,6 +4,7 @@ organizer's link, and the timer that applies defaults to choices left waiting.""
 from __future__ import annotations
 
 import gc
+import ipaddress
 import socket
 from typing import Any
 
@@ -17,14 +18,37 @@ HALL_PUBLISH_SECONDS = 0.25
 
 
 def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback, found without sending anything."""
-    found: set[str] = set()
+    """This machine's IPv4 addresses a phone in the hall can reach, found without sending
+    anything: the address of the route out first, then the host name's other addresses,
+    private ones before public ones. The host name alone is not enough: Debian maps it to
+    127.0.1.1, and a laptop with Docker has a bridge address no phone reaches."""
+    routed = routed_address()
+    found = {routed} if routed else set()
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
             found.add(str(info[4][0]))
     except OSError:
         pass
-    return sorted(address for address in found if not address.startswith("127."))
+    usable = [address for address in found if reachable_from_lan(address)]
+    return sorted(usable, key=lambda address: (
+        address != routed, not ipaddress.ip_address(address).is_private, address))
+
+
+def routed_address() -> str | None:
+    """The address this machine would send from to another network: connecting a UDP socket
+    picks it from the routing table and sends no packet. None without a route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 9))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return None
+
+
+def reachable_from_lan(address: str) -> bool:
+    """Not loopback, link-local (a cable without DHCP) or unspecified."""
+    ip = ipaddress.ip_address(address)
+    return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified)
 
 
 def base_url(hosts: list[str], port: int) -> str:
@@ -43,16 +67,22 @@ def choice_timer(app: Flask) -> None:
             app.logger.exception("choice timer")
 
 
-def serve(host: str, port: int, db: str | None, *, demo: bool = False) -> int:
-    """Serve until interrupted. gevent's monkey-patching must already have run (cli does it)."""
+def serve(host: str, port: int, db: str | None, *, demo: bool = False,
+          public_url: str | None = None) -> int:
+    """Serve until interrupted. gevent's monkey-patching must already have run (cli does it).
+    `public_url` is where phones reach this server when its own addresses are not (a router's
+    forwarded port, a name on the hall's network); join links, cards and QR codes use it."""
     app = create_app({"DATABASE": db, "ASYNC_MODE": SERVED_ASYNC_MODE,
-                      "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS})
+                      "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS, "BASE_URL": public_url})
     hall = hall_service(app)
     hosts = lan_addresses() if host in ("0.0.0.0", "") else [host]
-    base = base_url(hosts, port)
+    base = public_url.rstrip("/") if public_url else base_url(hosts, port)
     print(f"companion: serving on {host}:{port}", flush=True)
     for address in hosts:
         print(f"phones: http://{address}:{port}/", flush=True)
+    if not hosts and not public_url:
+        print("companion: warning: no LAN address found; phones cannot reach this laptop until "
+              "it joins the hall's network (or pass --base-url)", flush=True)
     print(f"organizer: {base}/organizer?key={hall.organizer_key}", flush=True)
     if demo:
         made = create_demo(hall)
