@@ -231,14 +231,23 @@ def _check_dice(dice: tuple[int, ...], count: int) -> None:
             raise BadDice(f"a die shows 1 to 6, not {value!r}")
 
 
+REASON_LIMIT = 200  # characters: a line in the journal's audit view
+
+
 def adjust(state: TableState, seat: int, amount: int, reason: str) -> list[Event]:
-    """The organizer's correction of a seat's coins, with a reason; never below zero."""
+    """The organizer's correction of a seat's coins, with a reason; never below zero, and never
+    more than the table's coins in all (the box's): a hurried 1000 for 10 is a typo."""
     if not is_whole_number(seat) or not 0 <= seat < len(state.players):
         raise InvalidChoice(f"there is no seat {seat!r} at this table")
     if not is_whole_number(amount) or amount == 0:
         raise InvalidChoice(f"an adjustment is a whole number of coins other than 0, not {amount!r}")
+    if abs(amount) > state.total_coins():
+        raise InvalidChoice(f"an adjustment is at most the table's {state.total_coins()} coins, "
+                            f"not {amount}")
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidChoice("an adjustment needs a reason")
+    if len(reason.strip()) > REASON_LIMIT:
+        raise InvalidChoice(f"a reason has at most {REASON_LIMIT} characters")
     if state.players[seat].coins + amount < 0:
         raise CannotAfford(f"{state.players[seat].name} has {state.players[seat].coins} coins")
     return [CoinsAdjusted(seat, amount, reason.strip())]
