@@ -16,6 +16,7 @@ from bidi.algorithm import get_display
 from PIL import Image
 from pypdf import PdfReader
 
+from companion.hall.join_codes import join_code, printed
 from companion.printing import (
     Poster,
     ResultRow,
@@ -43,12 +44,14 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs 
 
 
 def seat_cards(count: int = 13) -> list[SeatCard]:
-    """`count` seats at four-player tables, with realistic 22-character tokens."""
+    """`count` seats at four-player tables, with realistic 22-character tokens and the short
+    URLs of their join codes."""
+    tokens = [f"{n:04d}kq7LmP2vR9sT4wY8zA" for n in range(count)]
     return [
         SeatCard(EVENT, f"Table {n // 4 + 1}", n % 4 + 1, NAMES[n % len(NAMES)],
-                 f"http://192.168.178.20:5000/j/{n:04d}kq7LmP2vR9sT4wY8zA",
-                 f"192.168.178.20:5000/s/{n:04d}")
-        for n in range(count)
+                 f"http://192.168.178.20:5000/j/{token}",
+                 f"192.168.178.20:5000/j/{printed(join_code(token))}")
+        for n, token in enumerate(tokens)
     ]
 
 
@@ -118,6 +121,36 @@ def test_printing_join_cards_text_names_every_seat() -> None:
         assert card.table_name in text and card.short_url in text
         assert card.player_name is None or card.player_name.split()[0] in text
     assert "Seat 4" in text and "Name:" in text  # the card of a seat without a player
+
+
+def code_runs(pdf: bytes) -> list[tuple[str, float]]:
+    """Every run of text drawn in the join code's font, with its size in points."""
+    runs: list[tuple[str, float]] = []
+
+    def visit(text: str, _cm: object, _tm: object, font: dict | None, size: float) -> None:
+        if text.strip() and font and str(font.get("/BaseFont", "")).endswith("+DejaVuSansMono-Bold"):
+            runs.append((text, size))
+
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        page.extract_text(visitor_text=visit)
+    return runs
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "nl"])
+def test_printing_join_cards_short_url_carries_each_seats_code(lang: str) -> None:
+    """Issue 5's short URL to type: `HOST/j/K7M3-QX9A` with the seat's join code, read back as
+    one run in every language, the code alone in mono bold at 12 pt or more; the token is not
+    printed as text (the QR keeps it: test_printing_join_cards_every_seat_url_once)."""
+    cards = seat_cards(13)
+    pdf = join_cards(cards, lang=lang, wifi=WIFI)
+    text = "\n".join(page_texts(pdf))
+    codes = [printed(join_code(card.join_url.rsplit("/", 1)[1])) for card in cards]
+    for card, code in zip(cards, codes, strict=True):
+        assert card.short_url == f"192.168.178.20:5000/j/{code}" and card.short_url in text
+        assert card.join_url.rsplit("/", 1)[1] not in text
+    runs = code_runs(pdf)
+    assert [run for run, _ in runs] == codes
+    assert all(size >= 12 for _, size in runs)
 
 
 def test_printing_hebrew_words_found_in_logical_order() -> None:

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from reportlab.lib.units import inch, mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.textobject import PDFTextObject
 from reportlab.platypus import Flowable
 
 from companion.printing import (
@@ -31,9 +32,9 @@ from companion.printing import (
 from companion.printing.bench import bench_join_cards
 from companion.printing.cutmarks import draw_cut_marks
 from companion.printing.flow import para
-from companion.printing.fonts import BOLD, register_fonts
+from companion.printing.fonts import BOLD, MONO_BOLD, REGULAR, register_fonts
 from companion.printing.i18n import STRINGS, text
-from companion.printing.join_cards import QR_BOX, qr_box, text_column
+from companion.printing.join_cards import CODE_SIZE, HEAD_SIZE, QR_BOX, qr_box, text_column, url_sizes
 from companion.printing.layouts import Rect, card_grid, card_papers, page_papers, page_spec
 from companion.printing.model import Poster
 from companion.printing.qr import MIN_SYMBOL, QUIET_ZONE, matrix, symbol_size, wifi_payload
@@ -144,12 +145,13 @@ def test_printing_hebrew_is_wrapped_before_it_is_reordered(monkeypatch: pytest.M
     drawn: list[str] = []
     for method in ("drawString", "drawRightString", "drawCentredString"):
         monkeypatch.setattr(Canvas, method, lambda self, x, y, s, *a, **k: drawn.append(s))
+    monkeypatch.setattr(PDFTextObject, "textOut", lambda self, s: drawn.append(s))  # the short URL
     name = "אברהם בן דוד מירושלים הבירה"  # wraps onto two lines on a card
-    join_cards([SeatCard("ערב מאצ'י קורו", "שולחן 1", 2, name, TOKEN_URL, "h/s/1")], lang="he")
+    join_cards([SeatCard("ערב מאצ'י קורו", "שולחן 1", 2, name, TOKEN_URL, "h/j/K7M3-QX9A")], lang="he")
     lines = [get_display(line) for line in drawn if "םהרבא" in line or "הריבה" in line]
     assert len(lines) == 2  # back in logical order: the name took two lines
     assert lines[0].startswith("אברהם") and lines[1].endswith("הבירה")
-    assert get_display("כיסא 2") in drawn and "h/s/1" in drawn
+    assert get_display("כיסא 2") in drawn and "h/j/" in drawn and "K7M3-QX9A" in drawn
 
 
 def test_printing_setup_registry_takes_new_rulesets() -> None:
@@ -196,6 +198,22 @@ def test_printing_papers_are_the_layout_files() -> None:
     assert page_papers() == ("a4", "letter", "a3")
     assert card_papers() == ("a4", "letter")
     assert all(card_grid(paper).per_page == 10 for paper in card_papers())
+
+
+def test_printing_short_url_scales_down_to_fit_and_keeps_a_long_tail_whole() -> None:
+    """The card's short URL: the code at full size when it fits, address and code scaled down
+    together for a long address, and a tail too long to be a code drawn as one small URL."""
+    register_fonts()
+    width = 78 * mm
+    assert url_sizes("192.168.178.20:5000/j/", "K7M3-QX9A", width) == (HEAD_SIZE, CODE_SIZE)
+    head, code = "hall-laptop.machi-koro-night.example:5000/j/", "K7M3-QX9A"
+    small = url_sizes(head, code, width)
+    assert small is not None and small[1] < CODE_SIZE and small[1] / small[0] == CODE_SIZE / HEAD_SIZE
+    drawn = stringWidth(head, REGULAR, small[0]) + stringWidth(code, MONO_BOLD, small[1])
+    assert drawn <= width + 1e-6
+    assert url_sizes("192.168.178.20:5000/j/", "kq7LmP2vR9sT4wY8zAbC3d", width) is None
+    assert url_sizes("192.168.178.20:5000/j/", "", width) is None
+    assert url_sizes("x" * 200 + "/j/", "K7M3-QX9A", width) is None  # the address under 6 pt
 
 
 def test_printing_bench_reports_time_and_size() -> None:

@@ -5,23 +5,25 @@ from __future__ import annotations
 import sys
 import time
 
+from companion.hall.join_codes import join_code, printed
 from companion.printing.join_cards import join_cards, pages
 from companion.printing.layouts import card_grid
 from companion.printing.model import SeatCard, Wifi
 
 
 def hall_cards(seats: int) -> list[SeatCard]:
-    """Seats of four-player tables with realistic URLs (22-character tokens)."""
+    """Seats of four-player tables with realistic URLs (22-character tokens, their codes)."""
+    tokens = [f"{n:06d}Xq7LmP2vR9sT4wY8zA" for n in range(seats)]
     return [
         SeatCard(
             event_name="Machi Koro Night",
             table_name=f"Table {n // 4 + 1}",
             seat_number=n % 4 + 1,
             player_name=f"Player {n + 1}" if n % 3 else None,
-            join_url=f"http://192.168.178.20:5000/j/{n:06d}Xq7LmP2vR9sT4wY8zA",
-            short_url=f"192.168.178.20:5000/s/{n:05d}",
+            join_url=f"http://192.168.178.20:5000/j/{token}",
+            short_url=f"192.168.178.20:5000/j/{printed(join_code(token))}",
         )
-        for n in range(seats)
+        for n, token in enumerate(tokens)
     ]
 
 

@@ -122,11 +122,12 @@ def filename(event_id: str, options: PrintOptions) -> str:
 
 
 def seat_cards(event: HallEvent, tables: Sequence[Table], base: str) -> list[SeatCard]:
-    """A card per seat, tables in the event's order, with the seat's join URL `BASE/j/TOKEN`."""
+    """A card per seat, tables in the event's order: the QR of the seat's join URL
+    `BASE/j/TOKEN`, and the short URL to type `HOST/j/CODE` (the seat's join code)."""
     host = base.split("://", 1)[-1]
     return [
         SeatCard(event.name, table.name, number, seat.name or None,
-                 base + seat.join_path, host + seat.join_path)
+                 base + seat.join_path, host + seat.code_path)
         for table in tables
         for number, seat in enumerate(table.seats, start=1)
     ]

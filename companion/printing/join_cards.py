@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from companion.printing import qr
 from companion.printing.cutmarks import draw_cut_marks
-from companion.printing.fonts import BOLD, REGULAR
+from companion.printing.fonts import BOLD, MONO_BOLD, REGULAR
 from companion.printing.i18n import is_rtl, text
 from companion.printing.layouts import CardGrid, Rect, card_grid
 from companion.printing.model import SeatCard, Wifi
@@ -20,8 +21,11 @@ PAD = 3.5 * mm  # inner margin of the text
 QR_INSET = 2 * mm  # from the card's top and side edges to the QR's quiet zone
 QR_BOX = 36 * mm  # the QR with its quiet zone; the symbol alone is at least 22 mm
 HINT_Y = 13.5 * mm
-LABEL_Y = 8 * mm
+LABEL_Y = 9.6 * mm
 URL_Y = 3.8 * mm
+HEAD_SIZE = 9  # the short URL's address
+CODE_SIZE = 15  # its join code: capitals about 4 mm high, typed one by one
+CODE_TAIL = 12  # the longest tail after the last slash drawn as a code (K7M3-QX9A is 9)
 
 
 def qr_box(card: Rect, rtl: bool) -> Rect:
@@ -59,13 +63,39 @@ def draw_seat_card(c: Canvas, card: Rect, seat: SeatCard, lang: str) -> None:
 
 
 def _draw_short_url(c: Canvas, card: Rect, url: str, lang: str) -> None:
-    """The short URL across the bottom of the card, for phones that cannot scan."""
+    """The short URL across the bottom of the card, for phones that cannot scan: the address
+    in small type, then the join code after its last slash big, in even mono cells."""
     rtl = is_rtl(lang)
     x0, x1 = card.x + PAD, card.x + card.w - PAD
     c.setFillColorRGB(0.3, 0.3, 0.3)
     draw_block(c, text(lang, "or_type"), (x0, x1, card.y + LABEL_Y + 6.5), (REGULAR, 6.5, 1), rtl)
     c.setFillColorRGB(0, 0, 0)
-    draw_block(c, url, (x0, x1, card.y + URL_Y + 9), (BOLD, 9, 1), rtl, base="L")
+    head, slash, code = url.rpartition("/")
+    sizes = url_sizes(head + slash, code, x1 - x0)
+    if sizes is None:  # no short code after the slash: the whole URL, as small as it must be
+        draw_block(c, url, (x0, x1, card.y + URL_Y + 9), (BOLD, 9, 1), rtl, base="L")
+        return
+    head_size, code_size = sizes
+    width = stringWidth(head + slash, REGULAR, head_size) + stringWidth(code, MONO_BOLD, code_size)
+    line = c.beginText(x1 - width if rtl else x0, card.y + URL_Y)  # one run: pypdf reads it whole
+    line.setFont(REGULAR, head_size)
+    line.textOut(head + slash)
+    line.setFont(MONO_BOLD, code_size)
+    line.textOut(code)
+    c.drawText(line)
+
+
+def url_sizes(head: str, code: str, width: float) -> tuple[float, float] | None:
+    """Type sizes of a short URL's address and code that fit `width` (both scaled down
+    together), or None when the tail is no code (empty or long) or the address would come
+    out smaller than 6 pt."""
+    if not code or len(code) > CODE_TAIL:
+        return None
+    full = stringWidth(head, REGULAR, HEAD_SIZE) + stringWidth(code, MONO_BOLD, CODE_SIZE)
+    scale = min(1.0, width / full)
+    if HEAD_SIZE * scale < 6:
+        return None
+    return HEAD_SIZE * scale, CODE_SIZE * scale
 
 
 def draw_wifi_card(c: Canvas, card: Rect, wifi: Wifi, lang: str) -> None:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class SeatCard:
-    """One join card: the seat's QR (its join URL with the token) and a short URL to type."""
+    """One join card: the seat's QR (its join URL with the token) and a short URL to type
+    (`HOST/j/CODE`, the seat's join code: the card prints the part after the last slash big)."""
 
     event_name: str
     table_name: str
