@@ -242,3 +242,25 @@ def test_phone_radio_tower_keep_and_two_dice(phone, hall_server):
     hall_server.roll(event["id"], (3, 4))  # Ann rolls both dice now: 7
     expect(ann.locator("#dice .die")).to_have_count(2)
     expect(ann.locator("#dice .sum")).to_have_text("= 7")
+
+
+def test_phone_joins_by_typing_the_code_on_its_card(phone, hall_server, snap, guard):
+    """A phone that cannot scan (issue 5): on the join page `/` it types its card's code, first
+    one character short (the page says what a code is), then as a person types it, in lower
+    case with a space for the hyphen; it lands on its own seat, connected."""
+    guard.allow(r"status of 400")  # the short code's page, provoked on purpose
+    event = hall_server.create_event("Typed", [("Table 1", PLAYERS, "hall")])
+    seat = event["tables"][0]["seats"][2]
+    page = phone().new_page()
+    page.goto(hall_server.url + "/")
+    field = page.get_by_label("Cannot scan? Type the code on your card")
+    field.fill(seat["join_code"][:-1])
+    page.get_by_role("button", name="Join").tap()
+    expect(page.get_by_role("alert")).to_contain_text("A join code has 8 letters and digits")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    snap(page, "join-code-typo")
+    field.fill(seat["join_code"].lower().replace("-", " "))
+    page.get_by_role("button", name="Join").tap()
+    expect(page).to_have_url(re.compile(r"/play$"))
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    expect(page.locator(".who")).to_contain_text("Dana")
