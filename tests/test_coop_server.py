@@ -41,7 +41,7 @@ def coop_table(http, key, roll_mode="own", **extra):
     ({"players": ["A", "B", "C"]}, "exactly 2"),
     ({"players": ["A", "B"], "assessor_coins": 7}, "8 to 20"),
     ({"players": ["A", "B"], "assessor_coins": "many"}, "8 to 20"),
-    ({"players": ["A", "B"], "ruleset": "machi-koro", "assessor_coins": 13}, "no options"),
+    ({"players": ["A", "B"], "ruleset": "machi-koro", "assessor_coins": 13}, "no option assessor_coins"),
     ({"players": ["A", "B"], "ruleset": "monopoly"}, "ruleset"),
 ])
 def test_coop_server_bad_tables_are_refused_and_change_nothing(app, http, key, body, problem):

@@ -3,6 +3,7 @@ catalogs are well formed, and each request gets the language it asked for."""
 
 from __future__ import annotations
 
+import ast
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -28,15 +29,36 @@ def unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+# In Python: gettext's _(), and the hall's message ids of a refusal's detail (hall/checks.py):
+# N_(), invalid(), malformed(); their first argument when it is a string.
+PY_MARKERS = frozenset({"_", "N_", "invalid", "malformed"})
+
+
+def python_msgids(path: Path) -> list[str]:
+    """The message ids a Python module marks, adjacent literals joined as Python joins them."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+        first = node.args[0]
+        if name in PY_MARKERS and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            found.append(first.value)
+    return found
+
+
 def used_msgids() -> dict[str, set[str]]:
     """msgid -> the files that use it."""
     sources = [(p, PY_CALL) for p in (REPO / "templates").rglob("*.html")]
-    sources += [(p, PY_CALL) for p in (REPO / "companion" / "web").glob("*.py")]
     sources += [(p, JS_CALL) for p in (REPO / "static" / "js").rglob("*.js")]
     found: dict[str, set[str]] = {}
     for path, pattern in sources:
         for match in pattern.finditer(path.read_text(encoding="utf-8")):
             found.setdefault(unescape(match["text"]), set()).add(str(path.relative_to(REPO)))
+    for folder in ("web", "hall"):
+        for path in (REPO / "companion" / folder).glob("*.py"):
+            for msgid in python_msgids(path):
+                found.setdefault(msgid, set()).add(str(path.relative_to(REPO)))
     return found
 
 
@@ -45,6 +67,10 @@ def test_i18n_scanner_finds_the_strings_of_templates_python_and_js():
     assert "Skip to the content" in found  # templates/base.html
     assert "Scan the QR code on your seat's card to join a table." in found  # pages.py
     assert "You do not have enough coins for that." in found  # static/js/i18n.js
+    assert "table_size is {low} to {high}" in found  # invalid() in hall/checks.py
+    assert "a PIN is {low} to {high} digits" in found  # N_() in hall/pin.py
+    assert "the names cannot be split into {ruleset} tables of {low} to {size} players (the list " \
+           "has {count})" in found  # adjacent literals in hall/registry.py, joined
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -124,7 +124,7 @@ def test_prints_unknown_event_is_404(app: Any, demo: dict[str, Any]) -> None:
     ("/prints/poster.pdf", "event is required"),
     ("/prints/poster.pdf?event=", "event is required"),
     ("/prints/poster.pdf?event=1&paper=a5", "not 'a5'"),
-    ("/prints/join-cards.pdf?event=1&paper=a3", "join-cards print on a4 or letter"),
+    ("/prints/join-cards.pdf?event=1&paper=a3", "join-cards print on a4, letter"),
     ("/prints/poster.pdf?event=1&lang=fr", "unknown language 'fr'"),
     ("/prints/poster.pdf?event=1&wifi_password=pw", "wifi_password needs wifi_ssid"),
 ])

@@ -1,36 +1,94 @@
 """What the hall refuses and why: `HallError`, the phone's refusal answer, and the checks of
-the organizer's input, made before the lock is taken so a refusal changes nothing."""
+the organizer's input, made before the lock is taken so a refusal changes nothing.
+
+A malformed request's detail is a `Detail`: an English message id marked with `N_` (the
+catalogs' test finds it) and the values it names. The web layer says it in the request's
+language; the hall stays free of Flask, and `HallError.message` is the English for logs and
+the command line."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from companion.rules import rulesets
 from companion.rules.catalog import Catalog
+from companion.rules.coop_state import ASSESSOR_COINS_RANGE, BadAssessorCoins
 from companion.rules.errors import RuleError, is_whole_number
 
 RULESETS = tuple(rulesets.REGISTRY)
 ROLL_MODES = ("hall", "own")
 DICE_MODES = ("random", "balanced")
 NAME_LIMIT = 40
+CHOICE_SECONDS = (5, 600)
+
+
+def N_(message: str) -> str:
+    """Mark an English message id for the catalogs (gettext's name for a marker); it is
+    translated where it is shown."""
+    return message
+
+
+@dataclass(frozen=True)
+class Detail:
+    """A message id with `{name}` placeholders and their values; a value that is a Detail is
+    said in the same language (a ruleset's name)."""
+
+    message: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def say(self, translate: Callable[[str], str] = N_) -> str:
+        """The message with its values, each message id passed through `translate` (by
+        default none: English)."""
+        if not self.params:
+            return translate(self.message)
+        values = {name: value.say(translate) if isinstance(value, Detail) else value
+                  for name, value in self.params.items()}
+        try:
+            return translate(self.message).format_map(values)
+        except (KeyError, IndexError, ValueError):  # a broken translation: English, never a 500
+            return self.message.format_map(values)
+
+    def __str__(self) -> str:
+        return self.say()
+
+
+RULESET_NAMES = {"machi-koro": Detail(N_("Machi Koro")),
+                 "machi-koro-coop": Detail(N_("Machi Koro co-op (Tax Assessor)"))}
+
+
+def ruleset_name(ruleset: str) -> Detail | str:
+    return RULESET_NAMES.get(ruleset, ruleset)
 
 
 class HallError(Exception):
-    """An action the hall refuses; `code` is stable, `status` the HTTP status it maps to."""
+    """An action the hall refuses; `code` is stable, `status` the HTTP status it maps to,
+    `detail` the message for the web layer to translate (None: `message` is only English)."""
 
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.code, self.message, self.status = code, message, status
+    def __init__(self, code: str, message: str | Detail, status: int = 409) -> None:
+        super().__init__(str(message))
+        self.code, self.message, self.status = code, str(message), status
+        self.detail = message if isinstance(message, Detail) else None
 
 
 def refusal(code: str, message: str) -> dict[str, Any]:
     return {"ok": False, "code": code, "message": message}
 
 
-def invalid(message: str) -> HallError:
-    """A malformed request (HTTP 400)."""
-    return HallError("request/invalid", message, 400)
+def invalid(message: str | Detail, **params: Any) -> HallError:
+    """A request the hall cannot take (HTTP 400): `message` is a message id, `params` its values."""
+    return HallError("request/invalid", as_detail(message, params), 400)
+
+
+def malformed(message: str, **params: Any) -> HallError:
+    """A request that is not even well formed (HTTP 400)."""
+    return HallError("request/malformed", as_detail(message, params), 400)
+
+
+def as_detail(message: str | Detail, params: Mapping[str, Any]) -> Detail:
+    return message if isinstance(message, Detail) else Detail(message, params)
 
 
 def unicode_only(data: Any) -> Any:
@@ -39,18 +97,28 @@ def unicode_only(data: Any) -> Any:
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise HallError("request/malformed",
-                        "the request holds text that is not valid Unicode (a lone surrogate)",
-                        400) from None
+        raise malformed("the request holds text that is not valid Unicode (a lone surrogate)") from None
     return data
 
 
-def clean_name(name: Any, what: str = "name") -> str:
+NameKind = Literal["event name", "table name", "player name"]
+NAME_MESSAGES: dict[NameKind, tuple[str, str]] = {  # (missing, too long), whole sentences to translate
+    "event name": (N_("an event name is required"),
+                   N_("an event name has at most {limit} characters")),
+    "table name": (N_("a table name is required"),
+                   N_("a table name has at most {limit} characters")),
+    "player name": (N_("a player name is required"),
+                    N_("a player name has at most {limit} characters")),
+}
+
+
+def clean_name(name: Any, what: NameKind) -> str:
+    missing, too_long = NAME_MESSAGES[what]
     if not isinstance(name, str) or not name.strip():
-        raise invalid(f"a {what} is required")
+        raise invalid(missing)
     cleaned = " ".join(name.split())
     if len(cleaned) > NAME_LIMIT:
-        raise invalid(f"a {what} has at most {NAME_LIMIT} characters")
+        raise invalid(too_long, limit=NAME_LIMIT)
     return cleaned
 
 
@@ -76,12 +144,12 @@ def event_settings(settings: dict[str, Any]) -> dict[str, Any]:
     if "dice_mode" in settings:
         data["dice_mode"] = dice_mode(settings["dice_mode"])
     if "choice_seconds" in settings:
-        seconds = settings["choice_seconds"]
-        if not is_whole_number(seconds) or not 5 <= seconds <= 600:
-            raise invalid("choice_seconds is 5 to 600")
+        seconds, (low, high) = settings["choice_seconds"], CHOICE_SECONDS
+        if not is_whole_number(seconds) or not low <= seconds <= high:
+            raise invalid("choice_seconds is {low} to {high}", low=low, high=high)
         data["choice_seconds"] = seconds
     if not data:
-        raise invalid("nothing to change: dice_mode, choice_seconds")
+        raise invalid("nothing to change: send {fields}", fields="dice_mode, choice_seconds")
     return data
 
 
@@ -89,7 +157,7 @@ def table_request(ruleset: Any, roll_mode: Any, players: Any) -> tuple[rulesets.
     """New tables' ruleset and cleaned player names, with their roll mode checked: one set of
     checks for a table made by hand and for tables seated from a pasted list."""
     if ruleset not in RULESETS:
-        raise invalid(f"ruleset is one of {', '.join(RULESETS)}")
+        raise invalid("ruleset is one of {rulesets}", rulesets=", ".join(RULESETS))
     if roll_mode not in ROLL_MODES:
         raise invalid("roll_mode is hall or own")
     if not isinstance(players, list):
@@ -98,23 +166,48 @@ def table_request(ruleset: Any, roll_mode: Any, players: Any) -> tuple[rulesets.
 
 
 def table_options(rules: rulesets.Ruleset, options: Any) -> dict[str, Any]:
-    """A table's set-up options (the co-op game's `assessor_coins`), checked by its ruleset."""
+    """A table's set-up options (the co-op game's `assessor_coins`), checked by its ruleset;
+    the rules' refusals, English only, are said here in words the web layer translates."""
     if options is None:
         options = {}
     if not isinstance(options, dict):
         raise invalid("options is an object")
     try:
         return rules.options(options)
-    except RuleError as error:
-        raise invalid(error.message) from None
+    except BadAssessorCoins:
+        low, high = ASSESSOR_COINS_RANGE
+        raise invalid("assessor_coins is a whole number from {low} to {high}",
+                      low=low, high=high) from None
+    except rulesets.BadOptions:
+        raise invalid("a {ruleset} table takes no option {options}", ruleset=ruleset_name(rules.name),
+                      options=", ".join(unknown_options(rules, options))) from None
+    except RuleError as error:  # a ruleset's own refusal not said above: its English
+        raise invalid(Detail(error.message)) from None
+
+
+def unknown_options(rules: rulesets.Ruleset, options: dict[str, Any]) -> list[str]:
+    """The options the ruleset does not know, each tried alone (a known option with a bad
+    value is refused otherwise)."""
+    unknown = []
+    for name in sorted(options):
+        try:
+            rules.options({name: options[name]})
+        except rulesets.BadOptions:
+            unknown.append(name)
+        except RuleError:
+            pass
+    return unknown or sorted(options)
 
 
 def player_count(rules: rulesets.Ruleset, catalog: Catalog, ruleset: str, names: list[str]) -> None:
     """Refuse a table of more or fewer players than its ruleset seats."""
     low, high = rules.seats(catalog)
     if not low <= len(names) <= high:
-        seats = f"{low} to {high}" if low != high else f"exactly {low}"
-        raise invalid(f"a {ruleset} table seats {seats} players")
+        if low == high:
+            raise invalid("a {ruleset} table seats exactly {count} players",
+                          ruleset=ruleset_name(ruleset), count=low)
+        raise invalid("a {ruleset} table seats {low} to {high} players",
+                      ruleset=ruleset_name(ruleset), low=low, high=high)
 
 
 def table_size(rules: rulesets.Ruleset, catalog: Catalog, size: Any) -> int:
@@ -123,12 +216,12 @@ def table_size(rules: rulesets.Ruleset, catalog: Catalog, size: Any) -> int:
     low, high = rules.seats(catalog)
     size = high if size is None else size
     if not is_whole_number(size) or not low <= size <= catalog.players_max:
-        raise invalid(f"table_size is {low} to {catalog.players_max}")
+        raise invalid("table_size is {low} to {high}", low=low, high=catalog.players_max)
     return min(int(size), high)
 
 
 def seat_number(seats: int, seat: Any) -> int:
     """`seat` as the index of one of a table's `seats` seats."""
     if not is_whole_number(seat) or not 0 <= seat < seats:
-        raise invalid(f"there is no seat {seat!r} at this table")
+        raise invalid("there is no seat {seat} at this table", seat=repr(seat))
     return int(seat)

@@ -11,19 +11,20 @@ import hmac
 import secrets
 from typing import Any
 
+from companion.hall.checks import N_, Detail
+
 PIN_DIGITS = (6, 12)
 ITERATIONS = 200_000  # about 60 ms per check on the hall's laptop: slow to guess, quick to type
 
 
-def check_pin_format(pin: Any) -> str | None:
-    """The reason a PIN is not acceptable, or None when it is."""
+def check_pin_format(pin: Any) -> Detail | None:
+    """The reason a PIN is not acceptable (in words the web layer translates), or None."""
     low, high = PIN_DIGITS
-    if not isinstance(pin, str) or not pin.isascii() or not pin.isdigit():
-        return f"a PIN is {low} to {high} digits"
-    if not low <= len(pin) <= high:
-        return f"a PIN is {low} to {high} digits"
+    if (not isinstance(pin, str) or not pin.isascii() or not pin.isdigit()
+            or not low <= len(pin) <= high):
+        return Detail(N_("a PIN is {low} to {high} digits"), {"low": low, "high": high})
     if len(set(pin)) == 1:
-        return "a PIN of one repeated digit is too easy to guess"
+        return Detail(N_("a PIN of one repeated digit is too easy to guess"))
     return None
 
 

@@ -100,8 +100,7 @@ def seat_players(
     low = rules.seats(hall.catalog)[0]
     sizes = seating.table_sizes(len(names), size, low)
     if sizes is None:
-        raise checks.invalid(f"{len(names)} players cannot sit at {ruleset} tables "
-                             f"of {low} to {size}")
+        raise unseated(ruleset, len(names), low, size)
     prefix = clean_name(name_prefix, "table name")
     settings = checks.table_options(rules, None)
     with hall.lock:
@@ -112,6 +111,20 @@ def seat_players(
         tables = add_tables(hall, event, groups, ruleset, roll_mode, settings)
     hall.publish(Change(tables=[t.id for t in tables], events=[event.id]))
     return tables
+
+
+def unseated(ruleset: str, count: int, low: int, size: int) -> HallError:
+    """Why a pasted list of `count` names cannot sit at tables of `low` to `size` players."""
+    name = checks.ruleset_name(ruleset)
+    if count == 0:
+        return checks.invalid("the list of players is empty")
+    if low == size:
+        return checks.invalid("{ruleset} tables seat exactly {size} players: the number of names "
+                              "must be a multiple of {size} (the list has {count})",
+                              ruleset=name, size=size, count=count)
+    return checks.invalid("the names cannot be split into {ruleset} tables of {low} to {size} "
+                          "players (the list has {count})", ruleset=name, low=low, size=size,
+                          count=count)
 
 
 def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list[str]]],

@@ -9,8 +9,9 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.hall import HallError
-from companion.hall.checks import invalid, unicode_only
+from companion.hall.checks import N_, Detail, invalid, malformed, unicode_only
 from companion.hall.model import Table
+from companion.hall.pin import PIN_DIGITS
 from companion.hall.views import audit_json, hall_view, players_json, result_json, table_header
 from companion.web.auth import organizer_required, service
 from companion.web.errors import opened_in_browser
@@ -24,11 +25,11 @@ def body() -> dict[str, Any]:
     """The request's JSON object; a malformed one is a 400 with a message."""
     data = request.get_json(silent=True)
     if data is None and request.get_data():
-        raise HallError("request/malformed", "the body is not valid JSON", 400)
+        raise malformed("the body is not valid JSON")
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise HallError("request/malformed", "the body must be a JSON object", 400)
+        raise malformed("the body must be a JSON object")
     return unicode_only(data)
 
 
@@ -109,7 +110,9 @@ def organizer_pin() -> Any:
     """Set (`{"pin": "DIGITS"}`) or clear (`{"pin": null}`) the PIN of a second device."""
     data = body()
     if "pin" not in data:
-        raise invalid('the body is {"pin": "6 to 12 digits"} or {"pin": null}')
+        low, high = PIN_DIGITS
+        raise invalid("the body is {set} ({low} to {high} digits) or {clear}",
+                      set='{"pin": "DIGITS"}', low=low, high=high, clear='{"pin": null}')
     return jsonify({"pin_set": service().set_organizer_pin(data["pin"])})
 
 
@@ -140,7 +143,8 @@ def table_action(table_id: str, action: str) -> Any:
     elif action == "reassign":
         table = hall.reassign_seat(table_id, data.get("seat"), data.get("name"))
     else:
-        raise HallError("request/unknown_action", f"unknown table action {action!r}", 404)
+        raise HallError("request/unknown_action",
+                        Detail(N_("unknown table action {action}"), {"action": repr(action)}), 404)
     return jsonify({**table_json(table), "players": players_json(table)})
 
 

@@ -1,7 +1,7 @@
 """Every refusal is a clear message with a 4xx status, never a traceback: JSON for the API and
-JSON requests, a page in the browser's language (message.html) for a browser. The console's
-downloads (a PDF, an export) are opened as plain links: their refusals are pages for a browser
-too (`opened_in_browser`)."""
+JSON requests (a malformed request's detail in the request's language), a page in the browser's
+language (message.html) for a browser. The console's downloads (a PDF, an export) are opened as
+plain links: their refusals are pages for a browser too (`opened_in_browser`)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,12 @@ def error_json(code: str, message: str, status: int) -> Any:
     response = jsonify({"ok": False, "code": code, "message": message})
     response.status_code = status
     return response
+
+
+def said(error: HallError) -> str:
+    """The refusal's message in the request's language (English without one): its detail
+    translated, or the hall's English message for a refusal that has none."""
+    return error.detail.say(_) if error.detail else error.message
 
 
 def message_page(title: str, text: str, status: int,
@@ -93,15 +99,15 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HallError)
     def hall_error(error: HallError) -> Any:
-        return error_json(error.code, error.message, error.status)
+        return error_json(error.code, said(error), error.status)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
         status = error.code or 400
         if not wants_json():
             return message_page(_("Error"), page_sentence(status), status)
-        messages = {413: "the request is too large", 404: "not found",
-                    405: "this method is not allowed here"}
+        messages = {413: _("the request is too large"), 404: _("not found"),
+                    405: _("this method is not allowed here")}
         return error_json(f"http/{status}", messages.get(status, error.description or error.name),
                           status)
 
@@ -111,4 +117,5 @@ def init_app(app: Flask) -> None:
         if not wants_json():
             return message_page(_("Error"), _(
                 "Something went wrong on the server; nothing changed. Try again."), 500)
-        return error_json("server/error", "something went wrong on the server; nothing changed", 500)
+        return error_json("server/error", _("something went wrong on the server; nothing changed"),
+                          500)

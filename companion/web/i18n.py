@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 from flask_babel import Babel
 
-from companion.web.errors import error_json
+from companion.hall.checks import N_, Detail, HallError
 
 LANGUAGES = ("en", "he", "nl")
 RTL = frozenset({"he"})
@@ -110,7 +110,8 @@ def catalog_json(lang: str) -> Any:
     """The translations of every msgid, for static/js/i18n.js (English: none needed)."""
     messages = current_app.extensions["i18n_messages"]
     if lang not in messages:
-        return error_json("request/unknown_language", f"there is no language {lang!r}", 404)
+        raise HallError("request/unknown_language",
+                        Detail(N_("there is no language {lang}"), {"lang": repr(lang)}), 404)
     response = jsonify(messages[lang])
     response.cache_control.no_cache = True
     return response
