@@ -2,12 +2,14 @@
 an event and a table of three through the console, three phones join by the links the console
 shows, the hall rolls from the big button and from the space bar, every phone shows the coins
 the journal holds (the export API), a correction with a reason reaches the phone and the
-journal view, a second device signs in by PIN, and the console in Hebrew is right to left."""
+journal view, a second device signs in by PIN, the console in Hebrew is right to left, and a
+refused form's detail comes in the page's language."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from browser.conftest import (
@@ -154,6 +156,28 @@ def test_console_in_hebrew_is_right_to_left(screen, hall_server, snap):
     expect(card(page).locator(".audit-moves li").first).to_be_visible()
     assert english_words(page, names=("Ben", "Cy", "Console", "night")) == []  # the first test's event
     snap(page, "console-he")
+
+
+@pytest.mark.parametrize(("lang", "detail"), [
+    ("he", "בשולחנות של מאצ'י קורו שיתופי (גובה המסים) יושבים בדיוק 2 שחקנים: "
+           "מספר השמות חייב להתחלק ב-2 (ברשימה יש 3)"),
+    ("nl", "aan tafels voor Machi Koro coöperatief (belastinginspecteur) zitten precies 2 spelers: "
+           "het aantal namen moet een veelvoud van 2 zijn (de lijst heeft er 3)"),
+])
+def test_console_refusal_detail_is_in_the_pages_language(screen, hall_server, guard, lang, detail):
+    """Three names pasted for co-op tables of two: the console says why in the page's language,
+    the server's detail as well as the sentence before it."""
+    guard.allow(r"status of 400")  # the refused list, provoked on purpose
+    event = hall_server.create_event(f"Refusal {lang}", [])
+    page = console_page(screen, hall_server, lang=lang)
+    page.locator("#event-select").select_option(value=str(event["id"]))
+    form = page.locator("#seating-form")
+    form.locator("textarea").fill("דנה\nBen\nCy")
+    form.locator("select[name=ruleset]").select_option("machi-koro-coop")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#notice")).to_contain_text(detail)
+    if lang == "he":
+        assert english_words(page, names=("Ben", "Cy", "Refusal", "he", "Console", "night")) == []
 
 
 def test_console_text_contrast_is_at_least_wcag_aa(screen, hall_server):
