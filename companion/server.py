@@ -88,8 +88,8 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False,
         made = create_demo(hall)
         print(f"hall screen: {base}/hall/{made['event']}", flush=True)
         for seat in made["seats"]:
-            print(f"join: {base}{seat['join_path']}  (table {seat['table']}, {seat['name']})",
-                  flush=True)
+            print(f"join: {base}{seat['join_path']}  (table {seat['table']}, {seat['name']}, "
+                  f"code {seat['join_code']})", flush=True)
     quiet_collector()
     socketio.start_background_task(choice_timer, app)
     wsgi_server(app, host, port).serve_forever()

@@ -23,7 +23,7 @@ from companion.rules.moves import (
 from companion.rules.state import Phase
 from companion.simulate import random_game
 
-GAMES = settings(max_examples=2000)  # thousands, as issue 2 asks; deadline and too_slow: the profile in conftest
+GAMES = settings(max_examples=2000)  # thousands (issue 2); deadline, too_slow: conftest profile
 
 
 def check_invariants(state, total):

@@ -3,6 +3,7 @@ host name to 127.0.1.1), the routed one first; or the organizer's `--base-url`."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,7 @@ def test_serve_uses_the_base_url_for_join_links(tmp_path: Path) -> None:
         log = server.log_tail()
         joins = [line for line in log.splitlines() if line.startswith("join: ")]
         assert len(joins) == 6 and all(line.startswith(f"join: {public}/j/") for line in joins)
+        assert all(re.search(r", code [0-9A-Z]{4}-[0-9A-Z]{4}\)$", line) for line in joins)
         assert f"organizer: {public}/organizer?key=" in log
         status, event = http_json(f"{server.url}/api/events/1", key=organizer_key(server))
         assert status == 200
