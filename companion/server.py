@@ -73,7 +73,8 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False,
     `public_url` is where phones reach this server when its own addresses are not (a router's
     forwarded port, a name on the hall's network); join links, cards and QR codes use it."""
     app = create_app({"DATABASE": db, "ASYNC_MODE": SERVED_ASYNC_MODE,
-                      "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS, "BASE_URL": public_url})
+                      "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS, "BASE_URL": public_url,
+                      "LISTEN_HOST": host})
     hall = hall_service(app)
     hosts = lan_addresses() if host in ("0.0.0.0", "") else [host]
     base = public_url.rstrip("/") if public_url else base_url(hosts, port)

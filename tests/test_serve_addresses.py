@@ -56,3 +56,15 @@ def test_serve_refuses_a_base_url_no_phone_can_open(tmp_path: Path, url: str) ->
     assert done.stderr == ("serve: --base-url must start with http:// or https:// and name the "
                            f"server, like http://192.168.1.20:5000, not {url!r}\n")
     assert not (tmp_path / "hall.db").exists()
+
+
+def test_serve_on_one_address_links_phones_to_that_address(tmp_path: Path) -> None:
+    """--host 127.0.0.1 keeps the hall on this laptop: its links must not send phones to a LAN
+    address it does not listen on."""
+    with ServerProcess(tmp_path / "hall.db", log_path=tmp_path / "serve.log",
+                       extra_args=("--demo",)) as server:
+        server.start()
+        status, event = http_json(f"{server.url}/api/events/1", key=organizer_key(server))
+        assert status == 200
+        urls = [seat["join_url"] for table in event["table_seats"] for seat in table["seats"]]
+        assert urls and all(url.startswith(f"{server.url}/j/") for url in urls)

@@ -163,7 +163,7 @@ def phone_base_url() -> str:
     console's join links and the printed cards all use it."""
     if "phone_base_url" not in g:
         parts = urlsplit(current_app.config.get("BASE_URL") or request.host_url)
-        if parts.hostname in ("127.0.0.1", "localhost", "::1"):
+        if parts.hostname in ("127.0.0.1", "localhost", "::1") and listens_on_the_lan():
             from companion.server import lan_addresses  # the server imports the app: import late
 
             found = lan_addresses()
@@ -173,6 +173,12 @@ def phone_base_url() -> str:
         g.phone_base_url = urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
     base: str = g.phone_base_url
     return base
+
+
+def listens_on_the_lan() -> bool:
+    """Whether phones can reach this server at the laptop's LAN address: not when `serve` was
+    told to listen on one address only (--host 127.0.0.1 keeps the hall on this laptop)."""
+    return current_app.config.get("LISTEN_HOST") in (None, "", "0.0.0.0", "::")
 
 
 def qr_svg(text: str) -> str:
