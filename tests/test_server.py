@@ -105,6 +105,11 @@ def test_server_malformed_json_is_a_400_and_changes_nothing(app, http, key, even
     assert response.get_json()["code"] == "request/malformed"
     response = api(http, key, "post", "/api/events", [1, 2])
     assert response.status_code == 400
+    for deep in ("[" * 30_000 + "]" * 30_000, '{"a":' * 5_000 + "1" + "}" * 5_000):
+        response = http.post("/api/events", data=deep, content_type="application/json",
+                             headers={"Authorization": f"Bearer {key}"})
+        assert response.status_code == 400, "JSON nested thousands deep was a RecursionError, a 500"
+        assert response.get_json()["code"] == "request/malformed"
     assert journal_size(app) == before
 
 

@@ -23,7 +23,10 @@ RESULT_COLUMNS = ("table", "seat", "player", "coins", "landmarks", "winner", "re
 
 def body() -> dict[str, Any]:
     """The request's JSON object; a malformed one is a 400 with a message."""
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # nested thousands deep: valid JSON no request of ours needs
+        raise malformed("the body is not valid JSON") from None
     if data is None and request.get_data():
         raise malformed("the body is not valid JSON")
     if data is None:
