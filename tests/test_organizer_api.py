@@ -453,3 +453,22 @@ def test_organizer_pages_in_each_language(http, key, lang, direction, roll, sign
     http.get(f"/organizer?key={key}")
     console = http.get(f"/organizer?lang={lang}").get_data(as_text=True)
     assert f'<html lang="{lang}" dir="{direction}">' in console and roll in console
+
+
+def test_organizer_each_status_action_only_from_its_own_statuses(app, http, key, table):
+    """Resume on a table still being set up used to start (and deal) it: one mis-click would
+    start a game before all its players were added."""
+    path = f"/api/tables/{table['id']}"
+    before = journal_records(app)
+    for action in ("resume", "pause"):
+        refused(app, api(http, key, "post", f"{path}/{action}"), 409, "table/status")
+    assert journal_records(app) == before
+    start(http, key, table)
+    before = journal_records(app)
+    for action in ("start", "resume"):
+        refused(app, api(http, key, "post", f"{path}/{action}"), 409, "table/status")
+    assert journal_records(app) == before
+    assert api(http, key, "post", f"{path}/pause").get_json()["status"] == "paused"
+    refused(app, api(http, key, "post", f"{path}/start"), 409, "table/status")
+    assert api(http, key, "post", f"{path}/resume").get_json()["status"] == "running"
+    assert api(http, key, "post", f"{path}/end").get_json()["status"] == "ended"

@@ -181,9 +181,13 @@ def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
     return table
 
 
-def set_status(hall: HallService, table_id: Any, status: str) -> Table:
+def set_status(hall: HallService, table_id: Any, status: str,
+               only_from: tuple[str, ...] | None = None) -> Table:
+    """Move a table on to `status`; `only_from` narrows the statuses it may come from (the
+    console's Resume must not start a table still being set up)."""
     with changing(hall, table_id) as table:
-        if table.status not in NEXT_STATUS[status]:
+        allowed = NEXT_STATUS[status] if only_from is None else only_from
+        if table.status not in allowed or table.status not in NEXT_STATUS[status]:
             raise HallError("table/status", f"a {table.status} table cannot become {status}")
         if status == "running" and table.state is None:
             start(hall, table)

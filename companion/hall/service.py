@@ -155,8 +155,9 @@ class HallService:
     def rename_table(self, table_id: Any, name: Any) -> Table:
         return registry.rename_table(self, table_id, name)
 
-    def set_status(self, table_id: Any, status: str) -> Table:
-        return registry.set_status(self, table_id, status)
+    def set_status(self, table_id: Any, status: str,
+                   only_from: tuple[str, ...] | None = None) -> Table:
+        return registry.set_status(self, table_id, status, only_from)
 
     def add_player(self, table_id: Any, name: Any) -> Table:
         return registry.add_player(self, table_id, name)

@@ -19,6 +19,9 @@ from companion.web.pages import phone_base_url
 
 bp = Blueprint("api", __name__)
 RESULT_COLUMNS = ("table", "seat", "player", "coins", "landmarks", "winner", "result")
+# A table action's status, and the statuses it may be taken from.
+STATUS_ACTIONS = {"start": ("running", ("setup",)), "pause": ("paused", ("running",)),
+                  "resume": ("running", ("paused",)), "end": ("ended", ("setup", "running", "paused"))}
 
 
 def body() -> dict[str, Any]:
@@ -130,9 +133,8 @@ def hall_roll(event_id: str) -> Any:
 @organizer_required
 def table_action(table_id: str, action: str) -> Any:
     hall, data = service(), body()
-    statuses = {"start": "running", "pause": "paused", "resume": "running", "end": "ended"}
-    if action in statuses:
-        table = hall.set_status(table_id, statuses[action])
+    if action in STATUS_ACTIONS:
+        table = hall.set_status(table_id, *STATUS_ACTIONS[action])
     elif action == "adjust":
         table = hall.adjust(table_id, data.get("seat"), data.get("amount"), data.get("reason"))
     elif action == "undo":
