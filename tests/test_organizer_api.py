@@ -248,6 +248,23 @@ def test_organizer_reassign_gives_a_new_link_and_may_rename_before_the_start(app
     assert kept["seats"][1]["name"] == "Bea" and kept["seats"][1]["token"] != new["token"]
 
 
+def test_organizer_reassign_and_removal_let_go_of_the_old_cards_phones(app, http, key, table):
+    """A phone whose seat got a new card is disconnected at once (it had kept "Connected" and
+    a view that no longer changed), and cannot come back with the old card; the other seats'
+    phones stay."""
+    seats = table["seats"]
+    phones = [socketio.test_client(app, auth={"token": s["token"]}, flask_test_client=http)
+              for s in seats]
+    assert all(p.is_connected() for p in phones)
+    api(http, key, "post", f"/api/tables/{table['id']}/reassign", {"seat": 1})
+    assert [p.is_connected() for p in phones] == [True, False, True]
+    again = socketio.test_client(app, auth={"token": seats[1]["token"]}, flask_test_client=http)
+    assert not again.is_connected()
+    api(http, key, "post", f"/api/tables/{table['id']}/remove_player", {"seat": 2})
+    assert [p.is_connected() for p in phones] == [True, False, False]
+    phones[0].disconnect()
+
+
 def test_organizer_changes_are_published_with_the_hall_lock_released(tmp_path):
     """One path for every action: commit under the lock, publish after it. A listener (the
     fan-out to phones) runs with the lock free, so another phone's move is not held up behind

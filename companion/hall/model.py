@@ -100,6 +100,7 @@ class Change:
 
     tables: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
+    revoked: list[str] = field(default_factory=list)  # seat tokens that stopped working
 
 
 def events_since_roll(table: Table) -> list[Event]:

@@ -160,11 +160,16 @@ def created_record(table: Table) -> dict[str, Any]:
 @contextmanager
 def changing(hall: HallService, table_id: Any) -> Iterator[Table]:
     """The table, for a change checked and committed under the hall's lock; published once the
-    lock is released. A refusal raised inside publishes nothing."""
+    lock is released, with the seat tokens it revoked (a reassigned or removed seat), so their
+    phones can be told at once. A refusal raised inside publishes nothing."""
     with hall.lock:
         table = hall.table(table_id)
+        before = [seat.token for seat in table.seats]
         yield table
-    hall.publish(table_changed(table))
+        kept = {seat.token for seat in table.seats}
+    change = table_changed(table)
+    change.revoked = [token for token in before if token not in kept]
+    hall.publish(change)
 
 
 def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:

@@ -113,6 +113,8 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
                 sent += 1
                 if sent % YIELD_EVERY == 0:
                     socketio.sleep(0)  # let sending start and moves be answered during a fan-out
+        for token in change.revoked:
+            revoke(f"token:{token}")
         if hall_seconds > 0:
             with guard:
                 dirty.update(change.events)
@@ -144,6 +146,14 @@ def publish_halls(hall: HallService, events: Iterable[str]) -> None:
         view = hall.hall_view(hall.events[event_id])
         for room in rooms:
             socketio.emit("hall", view, to=room)
+
+
+def revoke(room: str) -> None:
+    """Disconnect the devices of a seat token that stopped working (the organizer gave the seat
+    a new card): their page tries once more, is refused, and says the link is no longer valid,
+    instead of showing "Connected" and a view that no longer changes."""
+    for sid, _ in list(socketio.server.manager.get_participants("/", room)):
+        socketio.server.disconnect(sid, namespace="/")
 
 
 def listening(room: str) -> bool:

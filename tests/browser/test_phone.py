@@ -118,6 +118,17 @@ def test_phone_refused_build_shows_its_reason(phone, hall_server):
     expect(ann.locator("#breakdown")).to_contain_text("−2 correction: fix")
 
 
+def test_phone_whose_seat_got_a_new_card_says_so_at_once(phone, hall_server):
+    event, pages = three_phones(phone, hall_server, "New card")
+    table = event["tables"][0]["id"]
+    expect(pages[1].locator("#connection")).to_have_text("Connected")
+    hall_server.api("POST", f"/api/tables/{table}/reassign", {"seat": 1})
+    expect(pages[1].locator("#connection")).to_have_text("Not connected")
+    expect(pages[1].locator("#notice")).to_have_text(
+        "This join link is not (or no longer) valid. Ask the organizer for your seat's card.")
+    expect(pages[0].locator("#connection")).to_have_text("Connected")
+
+
 def test_phone_a_debt_nobody_could_pay_is_zero_without_a_sign(phone, hall_server):
     event, pages = ann_builds(phone, hall_server, "Debt", "cafe", 1, 2)
     table = event["tables"][0]["id"]
