@@ -27,8 +27,8 @@ def summary(http, key, event_id: str, table_id: str) -> dict:
 
 def export(http, key, event_id: str) -> tuple[list[dict], list[dict]]:
     data = api(http, key, "get", f"/api/events/{event_id}/export?format=json").get_json()
-    text = api(http, key, "get", f"/api/events/{event_id}/export?format=csv").get_data(as_text=True)
-    return data["results"], list(csv.DictReader(io.StringIO(text)))
+    text = api(http, key, "get", f"/api/events/{event_id}/export?format=csv").get_data()
+    return data["results"], list(csv.DictReader(io.StringIO(text.decode("utf-8-sig"))))
 
 
 def win_together(app, http, key):

@@ -3,6 +3,8 @@ client) on a real SQLite file: the organizer's API, seats, refusals that change 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 
@@ -263,15 +265,31 @@ def test_server_export_json_and_csv(http, key, event):
     data = api(http, key, "get", f"/api/events/{event['id']}/export?format=json").get_json()
     assert data["rolls"] == [[2, 2]] and len(data["results"]) == 6
     assert all("token" not in json.dumps(r) for r in data["journal"])
-    text = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv").get_data(as_text=True)
-    assert text.splitlines()[0] == "table,seat,player,coins,landmarks,winner,result"
+    response = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv")
+    assert response.mimetype == "text/csv" and response.mimetype_params["charset"] == "utf-8"
+    raw = response.get_data()
+    assert raw.startswith(b"\xef\xbb\xbf"), "a byte order mark, or Excel garbles Hebrew names"
+    assert raw.decode("utf-8-sig").splitlines()[0] == "table,seat,player,coins,landmarks,winner,result"
     assert api(http, key, "get", f"/api/events/{event['id']}/export?format=xml").status_code == 400
+
+
+def test_server_export_csv_never_hands_a_spreadsheet_a_formula(http, key):
+    event = api(http, key, "post", "/api/events", {"name": "Formulas"}).get_json()
+    names = ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "Dana", "רון"]
+    api(http, key, "post", f"/api/events/{event['id']}/tables", {"name": "=cmd|calc", "players": names[:3]})
+    api(http, key, "post", f"/api/events/{event['id']}/tables", {"name": "T2", "players": names[3:]})
+    text = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv").get_data()
+    rows = list(csv.DictReader(io.StringIO(text.decode("utf-8-sig"))))
+    assert [row["player"] for row in rows] == [
+        "'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@SUM(A1)", "Dana", "רון"]
+    assert {row["table"] for row in rows} == {"'=cmd|calc", "T2"}
+    assert [row["seat"] for row in rows] == ["0", "1", "2", "0", "1", "2"]  # numbers as they are
 
 
 def test_server_export_of_an_event_without_tables_has_the_whole_header(http, key):
     event = api(http, key, "post", "/api/events", {"name": "Empty"}).get_json()
-    text = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv").get_data(as_text=True)
-    assert text.splitlines() == ["table,seat,player,coins,landmarks,winner,result"]
+    text = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv").get_data()
+    assert text.decode("utf-8-sig").splitlines() == ["table,seat,player,coins,landmarks,winner,result"]
 
 
 def test_server_restart_rebuilds_every_table_from_the_journal(tmp_path, http, key, event, app):

@@ -182,9 +182,19 @@ def export(event_id: str) -> Any:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=RESULT_COLUMNS)
     writer.writeheader()
-    writer.writerows(results)
-    return Response(out.getvalue(), mimetype="text/csv",
+    writer.writerows({column: spreadsheet_text(value) for column, value in row.items()}
+                     for row in results)
+    # The byte order mark tells Excel the file is UTF-8; without it Hebrew names are garbled.
+    return Response("\ufeff" + out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename=event-{event.id}.csv"})
+
+
+def spreadsheet_text(value: Any) -> Any:
+    """A player's or table's name as a spreadsheet shows it, never as a formula: text starting
+    with = + - @ (or a tab or return) gets a leading apostrophe (OWASP's CSV injection advice)."""
+    if isinstance(value, str) and value.startswith(("=", "+", "-", "@", "\t", "\r")):
+        return "'" + value
+    return value
 
 
 def result_row(table: Table, player: dict[str, Any]) -> dict[str, Any]:
