@@ -489,3 +489,20 @@ def test_organizer_each_status_action_only_from_its_own_statuses(app, http, key,
     refused(app, api(http, key, "post", f"{path}/start"), 409, "table/status")
     assert api(http, key, "post", f"{path}/resume").get_json()["status"] == "running"
     assert api(http, key, "post", f"{path}/end").get_json()["status"] == "ended"
+
+
+def test_organizer_names_lose_control_and_bidi_override_characters(app, http, key, event):
+    """A pasted list may carry a NUL, a tab or a right-to-left override (which would turn the
+    text after a name around on every screen); names keep their letters, marks and emoji."""
+    names = ["a\x00b", "\u202eDana\u202c", "Ron\tLevi\r\n", "\u05e8\u05d5\u05df\u200f", "👩‍👧 Mia"]
+    table = api(http, key, "post", f"/api/events/{event['id']}/tables",
+                {"name": "T\u2067\x07 9", "players": names[:4]}).get_json()
+    assert table["name"] == "T 9"
+    assert [seat["name"] for seat in table["seats"]] == ["a b", "Dana", "Ron Levi", names[3]]
+    more = api(http, key, "post", f"/api/events/{event['id']}/tables",
+               {"name": "T10", "players": [names[4], "Ann"]}).get_json()
+    assert more["seats"][0]["name"] == "👩‍👧 Mia"
+    before = journal_records(app)
+    refused(app, api(http, key, "post", f"/api/events/{event['id']}/tables",
+                     {"name": "\x00\u202e", "players": ["A", "B"]}), 400, "request/invalid")
+    assert journal_records(app) == before

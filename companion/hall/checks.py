@@ -9,6 +9,7 @@ the command line."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -112,11 +113,22 @@ NAME_MESSAGES: dict[NameKind, tuple[str, str]] = {  # (missing, too long), whole
 }
 
 
+# Characters a name never needs and a screen must not get: bidi embeddings, overrides and
+# isolates (a name could turn the text after it around); control characters go too (below).
+BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
 def clean_name(name: Any, what: NameKind) -> str:
+    """A name as the screens and printouts show it: one space between words, no control or
+    bidi-control characters (a pasted list may hold a NUL or a right-to-left override)."""
     missing, too_long = NAME_MESSAGES[what]
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str):
         raise invalid(missing)
-    cleaned = " ".join(name.split())
+    visible = "".join(" " if unicodedata.category(ch) == "Cc" else ch
+                      for ch in name.translate(BIDI_CONTROLS))
+    cleaned = " ".join(visible.split())
+    if not cleaned:
+        raise invalid(missing)
     if len(cleaned) > NAME_LIMIT:
         raise invalid(too_long, limit=NAME_LIMIT)
     return cleaned
