@@ -301,3 +301,21 @@ def test_i18n_hebrew_pages_show_no_english(app):
         parser.feed(response.get_data(as_text=True))
         english = {word for text in parser.words for word in re.findall(r"[A-Za-z]{2,}", text)}
         assert parser.words and english <= LATIN_IN_HEBREW, f"{name}: {sorted(english - LATIN_IN_HEBREW)}"
+
+
+def test_i18n_hebrews_old_code_iw_gets_hebrew(http):
+    page = http.get("/play", headers={"Accept-Language": "iw-IL, en;q=0.5"}).get_data(as_text=True)
+    assert '<html lang="he" dir="rtl"' in page
+
+
+@pytest.mark.parametrize(("header", "language"), [
+    ("he-IL, en;q=0.5", "he"),  # Werkzeug's best_match took the exact "en" over the regional he-IL
+    ("nl-BE,en-US;q=0.7,en;q=0.3", "nl"),
+    ("fr-FR, de;q=0.9, en-GB;q=0.1", "en"),
+    ("fr-FR, de;q=0.9", "en"),
+    ("he;q=0, nl", "nl"),
+    ("", "en"),
+])
+def test_i18n_browser_language_by_preference_and_primary_subtag(http, header, language):
+    page = http.get("/play", headers={"Accept-Language": header}).get_data(as_text=True)
+    assert f'<html lang="{language}"' in page

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -88,7 +89,19 @@ def choose_language() -> str:
     kept = request.cookies.get(COOKIE)
     if kept in LANGUAGES:
         return kept
-    return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
+    return browser_language(request.accept_languages)
+
+
+def browser_language(accepted: Iterable[tuple[str, float]]) -> str:
+    """The first of the browser's languages, by its preference, that we have, by the primary
+    subtag: "he-IL, en;q=0.5" is Hebrew (Werkzeug's best_match took the exact "en" over it), and
+    "iw" is Hebrew's old code, which some older Android phones still send."""
+    for tag, quality in sorted(accepted, key=lambda item: -item[1]):
+        primary = tag.replace("_", "-").split("-")[0].lower()
+        primary = {"iw": "he"}.get(primary, primary)
+        if quality > 0 and primary in LANGUAGES:
+            return primary
+    return LANGUAGES[0]
 
 
 def current_language() -> str:
