@@ -249,20 +249,30 @@ def test_organizer_reassign_gives_a_new_link_and_may_rename_before_the_start(app
 
 
 def test_organizer_reassign_and_removal_let_go_of_the_old_cards_phones(app, http, key, table):
-    """A phone whose seat got a new card is disconnected at once (it had kept "Connected" and
-    a view that no longer changed), and cannot come back with the old card; the other seats'
-    phones stay."""
+    """A phone whose seat got a new card is told at once (it had kept "Connected" and a view
+    that no longer changed), gets no more views, moves as nobody's seat, and cannot come back
+    with the old card; the other seats' phones stay."""
     seats = table["seats"]
     phones = [socketio.test_client(app, auth={"token": s["token"]}, flask_test_client=http)
               for s in seats]
-    assert all(p.is_connected() for p in phones)
+    for phone in phones:
+        phone.get_received()
+
+    def revoked(phone):
+        return [m["args"][0]["code"] for m in phone.get_received() if m["name"] == "revoked"]
+
     api(http, key, "post", f"/api/tables/{table['id']}/reassign", {"seat": 1})
-    assert [p.is_connected() for p in phones] == [True, False, True]
+    assert [revoked(phone) for phone in phones] == [[], ["seat/unknown_token"], []]
+    api(http, key, "post", f"/api/tables/{table['id']}/rename", {"name": "T9"})
+    assert [bool(phone.get_received()) for phone in phones] == [True, False, True]
+    move = {"request_id": "r1", "move": {"kind": "end_turn"}}
+    assert phones[1].emit("move", move, callback=True)["code"] == "auth/not_a_seat"
     again = socketio.test_client(app, auth={"token": seats[1]["token"]}, flask_test_client=http)
     assert not again.is_connected()
     api(http, key, "post", f"/api/tables/{table['id']}/remove_player", {"seat": 2})
-    assert [p.is_connected() for p in phones] == [True, False, False]
-    phones[0].disconnect()
+    assert [revoked(phone) for phone in phones] == [[], [], ["seat/unknown_token"]]
+    for phone in phones:
+        phone.disconnect()
 
 
 def test_organizer_changes_are_published_with_the_hall_lock_released(tmp_path):

@@ -389,16 +389,18 @@ def test_server_stale_token_after_reassignment_stops_at_once(app, http, key, eve
     answer = api(http, key, "post", f"/api/tables/{table_id}/reassign", {"seat": 0}).get_json()
     new = answer["seats"][0]["token"]
     assert new != old
-    assert not client.is_connected(), "the old phone is let go at once"
+    revoked = [m["args"][0] for m in client.get_received() if m["name"] == "revoked"]
+    assert [told["code"] for told in revoked] == ["seat/unknown_token"], "told at once"
     before = journal_size(app)
-    with pytest.raises(RuntimeError, match="not connected"):
-        move(client, "roll", "r1")
+    assert move(client, "roll", "r1")["code"] == "auth/not_a_seat"
+    assert last_view(client) is None, "the old phone gets no more views"
     stale = hall_service(app).move(old, "r1", {"kind": "roll"})  # a move on its way meanwhile
     assert (stale["ok"], stale["code"]) == (False, "seat/unknown_token")
     assert journal_size(app) == before
     assert not socketio.test_client(app, auth={"token": old}, flask_test_client=http).is_connected()
     assert phone(app, http, new).is_connected()
     assert http.get(f"/j/{old}").status_code == 404
+    client.disconnect()
 
 
 def test_server_hall_screen_sees_no_tokens(app, http, event):

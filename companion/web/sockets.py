@@ -149,11 +149,14 @@ def publish_halls(hall: HallService, events: Iterable[str]) -> None:
 
 
 def revoke(room: str) -> None:
-    """Disconnect the devices of a seat token that stopped working (the organizer gave the seat
-    a new card): their page tries once more, is refused, and says the link is no longer valid,
-    instead of showing "Connected" and a view that no longer changes."""
+    """Tell the devices of a seat token that stopped working (the organizer gave the seat a new
+    card) and stop serving them as that seat: their page says the link is no longer valid and
+    closes the connection itself, instead of showing "Connected" and a view that no longer
+    changes. (Closing it from here raced the page's next poll, which then got a 400.)"""
     for sid, _ in list(socketio.server.manager.get_participants("/", room)):
-        socketio.server.disconnect(sid, namespace="/")
+        connections.pop(sid, None)
+        socketio.server.leave_room(sid, room, namespace="/")
+        socketio.emit("revoked", refusal("seat/unknown_token", "this seat has a new card"), to=sid)
 
 
 def listening(room: str) -> bool:

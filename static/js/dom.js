@@ -117,11 +117,12 @@ export function followConnection(socket, badge, refused = () => {}) {
     badge.textContent = words[state];
   };
   socket.on("connect", () => show("connected"));
-  socket.on("disconnect", (reason) => {
-    show("reconnecting");
-    // The server let go of this device (its seat got a new card): ask once more, so the
-    // refusal and its reason show instead of a page waiting for nothing.
-    if (reason === "io server disconnect") socket.connect();
+  socket.on("disconnect", () => show("reconnecting"));
+  // This device's seat got a new card: stop here and say why, as for a refused connection.
+  socket.on("revoked", (answer) => {
+    socket.disconnect();
+    show("refused");
+    refused(answer);
   });
   socket.on("connect_error", (error) => {
     show(socket.active ? "reconnecting" : "refused");
