@@ -183,7 +183,7 @@ function drawTiles() {
   const tables = view.tables;
   list.classList.toggle("dense", tables.length > 8);
   const perPage = tilesThatFit(list, tables);
-  const pages = Math.ceil(tables.length / perPage);
+  const pages = Math.max(1, Math.ceil(tables.length / perPage)); // one, if empty: page % 0 is NaN
   page %= pages;
   if (page > 0) fill(list, tables.slice(page * perPage, (page + 1) * perPage).map(tile));
   tickTimers();

@@ -149,6 +149,24 @@ def test_a_big_hall_pages_its_tiles_and_keeps_only_the_page_shown(screen, hall_s
     assert shown.count() == per_page
 
 
+def test_a_hall_screen_opened_before_its_tables_pages_them_once_they_come(screen, hall_server):
+    # The projector is often set up before the organizer adds the tables: an event with no
+    # table drew "NaN–0 of 0", and the page number stayed NaN, so the screen never paged.
+    event = hall_server.create_event("Empty at first", [])
+    page = open_hall(screen, hall_server, event["id"], 1280, 720)
+    expect(page.locator("#roll-number")).to_have_text("Waiting for the first roll")
+    expect(page.locator("#tiles .tile")).to_have_count(0)
+    expect(page.locator("#tables-page")).to_have_text("")
+    for n in range(1, 31):
+        hall_server.api("POST", f"/api/events/{event['id']}/tables",
+                        {"name": f"T{n}", "players": ["Ann", "Ben"], "roll_mode": "hall"}, expect=201)
+    expect(page.locator("#tables-page")).to_have_text(re.compile(r"^1–\d+ of 30$"))
+    per_page = page.locator("#tiles .tile").count()
+    second_page = f"{per_page + 1}–{2 * per_page} of 30"  # the page turns every 10 s
+    expect(page.locator("#tables-page")).to_have_text(second_page, timeout=15_000)
+    expect(page.locator("#tiles .tile").first.locator("h3")).to_contain_text(f"T{per_page + 1}")
+
+
 def test_hall_in_hebrew_is_right_to_left(screen, hall_server, snap):
     event = hall_server.create_event("ערב משחקים", [("שולחן 1", ["ענת", "<b>x</b>", "דנה"], "hall")])
     hall_server.roll(event["id"], (2, 3))
