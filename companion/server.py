@@ -51,10 +51,24 @@ def reachable_from_lan(address: str) -> bool:
     return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified)
 
 
+EVERY_INTERFACE = ("", "0.0.0.0", "::")  # `--host` values that listen on the LAN too
+
+
+def phone_hosts(host: str) -> list[str]:
+    """The addresses to give phones for `serve --host HOST`: the LAN addresses when it listens
+    on every interface, else the one address it listens on."""
+    return lan_addresses() if host in EVERY_INTERFACE else [host]
+
+
 def base_url(hosts: list[str], port: int) -> str:
     """The address `serve` prints for the organizer (and print uses for join cards): the first of
     `hosts`, or loopback when this machine has no LAN address."""
-    return f"http://{(hosts or ['127.0.0.1'])[0]}:{port}"
+    return http_url((hosts or ["127.0.0.1"])[0], port)
+
+
+def http_url(address: str, port: int) -> str:
+    """`http://ADDRESS:PORT`, an IPv6 address in brackets."""
+    return f"http://[{address}]:{port}" if ":" in address else f"http://{address}:{port}"
 
 
 def choice_timer(app: Flask) -> None:
@@ -76,11 +90,11 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False,
                       "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS, "BASE_URL": public_url,
                       "LISTEN_HOST": host})
     hall = hall_service(app)
-    hosts = lan_addresses() if host in ("0.0.0.0", "") else [host]
+    hosts = phone_hosts(host)
     base = public_url.rstrip("/") if public_url else base_url(hosts, port)
     print(f"companion: serving on {host}:{port}", flush=True)
     for address in hosts:
-        print(f"phones: http://{address}:{port}/", flush=True)
+        print(f"phones: {http_url(address, port)}/", flush=True)
     if not hosts and not public_url:
         print("companion: warning: no LAN address found; phones cannot reach this laptop until "
               "it joins the hall's network (or pass --base-url)", flush=True)

@@ -10,7 +10,7 @@ import pytest
 from conftest import run_companion
 from serverproc import ServerProcess, http_json, organizer_key
 
-from companion.server import lan_addresses, reachable_from_lan, routed_address
+from companion.server import base_url, lan_addresses, phone_hosts, reachable_from_lan, routed_address
 
 
 @pytest.mark.parametrize(("address", "reachable"), [
@@ -68,3 +68,17 @@ def test_serve_on_one_address_links_phones_to_that_address(tmp_path: Path) -> No
         assert status == 200
         urls = [seat["join_url"] for table in event["table_seats"] for seat in table["seats"]]
         assert urls and all(url.startswith(f"{server.url}/j/") for url in urls)
+
+
+@pytest.mark.parametrize("every_interface", ["0.0.0.0", "", "::"])
+def test_serve_on_every_interface_offers_the_lan_addresses(every_interface: str) -> None:
+    """--host :: listens on every interface too (IPv6 and IPv4): its links had read
+    http://:::5000/j/TOKEN, an address no phone can open."""
+    assert phone_hosts(every_interface) == lan_addresses()
+
+
+def test_serve_on_one_address_offers_that_address_in_a_url_a_phone_can_open() -> None:
+    assert phone_hosts("192.168.1.20") == ["192.168.1.20"]
+    assert base_url(phone_hosts("192.168.1.20"), 5000) == "http://192.168.1.20:5000"
+    assert base_url(["fd00::20"], 5000) == "http://[fd00::20]:5000"  # IPv6 in brackets
+    assert base_url([], 5000) == "http://127.0.0.1:5000"
