@@ -71,7 +71,7 @@ def test_join_code_typed_on_the_join_page_sits_the_phone_down(app, seats):
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "A join code has 8 letters and digits"),
-    ("he", "קוד הצטרפות הוא 8 אותיות וספרות"),
+    ("he", "קוד הצטרפות מורכב מ-8 אותיות וספרות"),
     ("nl", "Een deelnamecode heeft 8 letters en cijfers"),
 ])
 def test_join_code_that_is_no_code_is_a_400_in_the_phones_language(app, seats, lang, words):
@@ -85,7 +85,7 @@ def test_join_code_that_is_no_code_is_a_400_in_the_phones_language(app, seats, l
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "No seat has this code"), ("he", "אין מושב עם הקוד הזה"),
-    ("nl", "Geen plaats heeft deze code"),
+    ("nl", "Er is geen plaats met deze code"),
 ])
 def test_join_code_no_seat_has_is_a_404_with_a_clear_message(app, seats, lang, words):
     phone = app.test_client()
