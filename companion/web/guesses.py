@@ -3,6 +3,7 @@ limited per address and for the whole hall."""
 
 from __future__ import annotations
 
+import math
 import threading
 
 
@@ -17,11 +18,11 @@ class GuessGuard:
         self.locked_until: dict[str, float] = {}
         self.guard = threading.Lock()
 
-    def wait_left(self, address: str, now: float) -> float:
-        """Seconds until `address` may try again (0 when it may now)."""
+    def wait_left(self, address: str, now: float) -> int:
+        """Whole seconds, rounded up, until `address` may try again (0 when it may now)."""
         with self.guard:
             until = max(self.locked_until.get(address, 0.0), self.locked_until.get("*", 0.0))
-            return max(0.0, until - now)
+            return max(0, math.ceil(until - now))
 
     def failed(self, address: str, now: float) -> None:
         with self.guard:

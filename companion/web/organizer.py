@@ -82,10 +82,10 @@ def pin_sign_in() -> Any:
     """The PIN form of a second device; wrong tries are limited (GuessGuard)."""
     guard, address, now = pin_guard(), request.remote_addr or "?", time.monotonic()
     wait = guard.wait_left(address, now)
-    if wait > 0:
-        text = _("Too many wrong PINs. Try again in %(seconds)s seconds.", seconds=int(wait) + 1)
-        page, status = signin_page(text, 429)
-        return page, status, {"Retry-After": str(int(wait) + 1)}
+    if wait:
+        page, status = signin_page(_("Too many wrong PINs. Try again in %(seconds)s seconds.",
+                                     seconds=wait), 429)
+        return page, status, {"Retry-After": str(wait)}
     hall = service()
     if not hall.organizer_pin_set:
         return signin_page(_("No PIN is set. Open the organizer link the server printed."), 409)

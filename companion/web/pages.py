@@ -78,11 +78,10 @@ def join_by_code(typed: str, refuse: Callable[[str, int], Any]) -> Any:
     let them guess on."""
     guard, address = code_guard(), request.remote_addr or "?"
     wait = guard.wait_left(address, time.monotonic())
-    if wait > 0:
-        seconds = int(wait) + 1
-        text = _("Too many wrong codes. Try again in %(seconds)s seconds.", seconds=seconds)
-        page, status = refuse(text, 429)
-        return page, status, {"Retry-After": str(seconds)}
+    if wait:
+        page, status = refuse(_("Too many wrong codes. Try again in %(seconds)s seconds.",
+                                seconds=wait), 429)
+        return page, status, {"Retry-After": str(wait)}
     try:
         token = service().token_for_code(typed)
     except HallError as error:
