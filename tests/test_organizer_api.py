@@ -516,3 +516,15 @@ def test_organizer_names_lose_control_and_bidi_override_characters(app, http, ke
     refused(app, api(http, key, "post", f"/api/events/{event['id']}/tables",
                      {"name": "\x00\u202e", "players": ["A", "B"]}), 400, "request/invalid")
     assert journal_records(app) == before
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\ufeff\u2060", " \u200e ", "\u00ad"])
+def test_organizer_name_of_only_invisible_characters_is_no_name(app, http, key, event, invisible):
+    """A zero-width space, a byte order mark, a word joiner, a direction mark or a soft hyphen
+    shows nothing: a table or player named so would be a blank on every screen and card."""
+    before = journal_records(app)
+    refused(app, api(http, key, "post", f"/api/events/{event['id']}/tables",
+                     {"name": invisible, "players": ["A", "B"]}), 400, "request/invalid")
+    refused(app, api(http, key, "post", f"/api/events/{event['id']}/tables",
+                     {"name": "T", "players": ["A", invisible]}), 400, "request/invalid")
+    assert journal_records(app) == before

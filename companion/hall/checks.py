@@ -120,14 +120,15 @@ BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 def clean_name(name: Any, what: NameKind) -> str:
     """A name as the screens and printouts show it: one space between words, no control or
-    bidi-control characters (a pasted list may hold a NUL or a right-to-left override)."""
+    bidi-control characters (a pasted list may hold a NUL or a right-to-left override), and
+    something to see (not only zero-width format characters such as U+200B)."""
     missing, too_long = NAME_MESSAGES[what]
     if not isinstance(name, str):
         raise invalid(missing)
     visible = "".join(" " if unicodedata.category(ch) == "Cc" else ch
                       for ch in name.translate(BIDI_CONTROLS))
     cleaned = " ".join(visible.split())
-    if not cleaned:
+    if all(ch == " " or unicodedata.category(ch) == "Cf" for ch in cleaned):
         raise invalid(missing)
     if len(cleaned) > NAME_LIMIT:
         raise invalid(too_long, limit=NAME_LIMIT)
