@@ -36,10 +36,12 @@ def lan_addresses() -> list[str]:
 
 def routed_address() -> str | None:
     """The address this machine would send from to another network: connecting a UDP socket
-    picks it from the routing table and sends no packet. None without a route."""
+    picks it from the routing table and sends no packet. None without a route. The address
+    asked for is one reserved for documentation (RFC 5737), so it takes the ordinary route out,
+    not a VPN's route for a private range."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
-            probe.connect(("10.254.254.254", 9))
+            probe.connect(("198.51.100.1", 9))
             return str(probe.getsockname()[0])
         except OSError:
             return None
