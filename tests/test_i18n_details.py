@@ -25,6 +25,8 @@ REFUSALS = [
     ("post", "/api/events/{event}/seating", {"players": ["A", "B", "C"], "ruleset": "machi-koro-coop"},
      "Machi Koro co-op (Tax Assessor) tables seat exactly 2 players: the number of names must be "
      "a multiple of 2 (the list has 3)"),
+    ("post", "/api/events/{event}/seating", {"players": ["A", "B", "C"], "table_size": 2},
+     "the names cannot be split into tables of 2 players (the list has 3)"),  # Machi Koro seats 2-4
     ("post", "/api/events/{event}/seating", {"players": []}, "the list of players is empty"),
     ("post", "/api/events/{event}/seating", {"players": ["A", "B"], "table_size": 9},
      "table_size is 2 to 4"),

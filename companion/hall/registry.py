@@ -97,10 +97,10 @@ def seat_players(
     commit in one transaction."""
     rules, names = checks.table_request(ruleset, roll_mode, players)
     size = checks.table_size(rules, hall.catalog, table_size)
-    low = rules.seats(hall.catalog)[0]
+    low, high = rules.seats(hall.catalog)
     sizes = seating.table_sizes(len(names), size, low)
     if sizes is None:
-        raise unseated(ruleset, len(names), low, size)
+        raise unseated(ruleset, len(names), low, size, fixed=low == high)
     prefix = clean_name(name_prefix, "table name")
     settings = checks.table_options(rules, None)
     with hall.lock:
@@ -113,15 +113,19 @@ def seat_players(
     return tables
 
 
-def unseated(ruleset: str, count: int, low: int, size: int) -> HallError:
-    """Why a pasted list of `count` names cannot sit at tables of `low` to `size` players."""
+def unseated(ruleset: str, count: int, low: int, size: int, *, fixed: bool) -> HallError:
+    """Why a pasted list of `count` names cannot sit at tables of `low` to `size` players;
+    `fixed`: the ruleset itself seats exactly that many (else the organizer chose the size)."""
     name = checks.ruleset_name(ruleset)
     if count == 0:
         return checks.invalid("the list of players is empty")
-    if low == size:
+    if low == size and fixed:
         return checks.invalid("{ruleset} tables seat exactly {size} players: the number of names "
                               "must be a multiple of {size} (the list has {count})",
                               ruleset=name, size=size, count=count)
+    if low == size:
+        return checks.invalid("the names cannot be split into tables of {size} players (the "
+                              "list has {count})", size=size, count=count)
     return checks.invalid("the names cannot be split into {ruleset} tables of {low} to {size} "
                           "players (the list has {count})", ruleset=name, low=low, size=size,
                           count=count)
