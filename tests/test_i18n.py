@@ -55,7 +55,7 @@ def used_msgids() -> dict[str, set[str]]:
     for path, pattern in sources:
         for match in pattern.finditer(path.read_text(encoding="utf-8")):
             found.setdefault(unescape(match["text"]), set()).add(str(path.relative_to(REPO)))
-    for folder in ("web", "hall"):
+    for folder in ("web", "hall", "printing"):
         for path in (REPO / "companion" / folder).glob("*.py"):
             for msgid in python_msgids(path):
                 found.setdefault(msgid, set()).add(str(path.relative_to(REPO)))

@@ -216,7 +216,7 @@ def test_print_standings_say_how_many_tables_finished(demo: dict[str, Any],
 REFUSALS = [
     (("bogus",), "unknown kind 'bogus'"),
     (("poster", "--paper", "a5"), "not 'a5'"),
-    (("join-cards", "--paper", "a3"), "join-cards print on a4 or letter"),
+    (("join-cards", "--paper", "a3"), "join-cards print on a4, letter"),
     (("poster", "--lang", "fr"), "unknown language 'fr'"),
     (("poster", "--base-url", "192.168.1.2:5000"), "must start with http://"),
     (("join-cards", "--base-url", "http://"), "and name the server"),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import partial
 from urllib.parse import urlsplit
 
+from companion.hall.checks import N_, Detail
 from companion.hall.model import HallEvent, Table
 from companion.hall.service import HallService
 from companion.hall.views import result_json
@@ -58,18 +59,32 @@ def hall_wifi(ssid: str, password: str) -> Wifi | None:
     return Wifi(ssid, password, "WPA" if password else "nopass") if ssid else None
 
 
-def check(options: PrintOptions) -> None:
-    """Refuse a kind, paper, language or base URL we cannot print, naming the value."""
+def problem(options: PrintOptions) -> Detail | None:
+    """The kind, paper, language or base URL we cannot print, naming the value, in words each
+    caller says in its own language (the command in English, a download in the page's); None
+    when all can be printed."""
     if options.kind not in KINDS:
-        raise ValueError(f"unknown kind {options.kind!r}; expected one of {', '.join(KINDS)}")
+        return Detail(N_("unknown kind {kind}; expected one of {kinds}"),
+                      {"kind": repr(options.kind), "kinds": ", ".join(KINDS)})
     papers = card_papers() if options.kind == "join-cards" else page_papers()
     if options.paper not in papers:
-        raise ValueError(f"{options.kind} print on {' or '.join(papers)}, not {options.paper!r}")
+        return Detail(N_("{kind} print on {papers}, not {paper}"),
+                      {"kind": options.kind, "papers": ", ".join(papers), "paper": repr(options.paper)})
     if options.lang not in LANGS:
-        raise ValueError(f"unknown language {options.lang!r}; expected one of {', '.join(LANGS)}")
+        return Detail(N_("unknown language {lang}; expected one of {langs}"),
+                      {"lang": repr(options.lang), "langs": ", ".join(LANGS)})
     if options.kind in ("join-cards", "poster") and not is_base_url(options.base_url):
-        raise ValueError(f"the base URL must start with http:// or https:// and name the server, "
-                         f"like http://192.168.1.20:5000, not {options.base_url!r}")
+        return Detail(N_("the base URL must start with http:// or https:// and name the server, "
+                         "like {example}, not {url}"),
+                      {"example": "http://192.168.1.20:5000", "url": repr(options.base_url)})
+    return None
+
+
+def check(options: PrintOptions) -> None:
+    """Refuse, in English, what `problem` finds (ValueError)."""
+    found = problem(options)
+    if found is not None:
+        raise ValueError(found.say())
 
 
 def is_base_url(url: str) -> bool:

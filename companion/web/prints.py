@@ -8,18 +8,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, request, send_file
 
-from companion.hall.checks import N_, Detail, invalid
-from companion.printing.from_hall import (
-    KINDS,
-    LANGS,
-    PrintOptions,
-    check,
-    filename,
-    hall_wifi,
-    is_base_url,
-    prepare,
-)
-from companion.printing.layouts import card_papers, page_papers
+from companion.hall.checks import invalid
+from companion.printing.from_hall import PrintOptions, filename, hall_wifi, prepare, problem
 from companion.web.auth import organizer_required, service
 from companion.web.errors import opened_in_browser
 from companion.web.pages import phone_base_url
@@ -36,31 +26,10 @@ def options(kind: str) -> PrintOptions:
         raise invalid("wifi_password needs wifi_ssid") from None
     chosen = PrintOptions(kind, args.get("paper", "a4"), args.get("lang", "en"), phone_base_url(),
                           wifi)
-    try:
-        check(chosen)
-    except ValueError as error:
-        raise invalid(refused_choice(chosen) or Detail(str(error))) from None
+    found = problem(chosen)
+    if found is not None:
+        raise invalid(found)
     return chosen
-
-
-def refused_choice(chosen: PrintOptions) -> Detail | None:
-    """Which choice `check` refuses, in words the web layer translates (check's own message
-    is English only); None for a refusal not named here."""
-    papers = card_papers() if chosen.kind == "join-cards" else page_papers()
-    if chosen.kind not in KINDS:
-        return Detail(N_("unknown kind {kind}; expected one of {kinds}"),
-                      {"kind": repr(chosen.kind), "kinds": ", ".join(KINDS)})
-    if chosen.paper not in papers:
-        return Detail(N_("{kind} print on {papers}, not {paper}"),
-                      {"kind": chosen.kind, "papers": ", ".join(papers), "paper": repr(chosen.paper)})
-    if chosen.lang not in LANGS:
-        return Detail(N_("unknown language {lang}; expected one of {langs}"),
-                      {"lang": repr(chosen.lang), "langs": ", ".join(LANGS)})
-    if chosen.kind in ("join-cards", "poster") and not is_base_url(chosen.base_url):
-        return Detail(N_("the base URL must start with http:// or https:// and name the server, "
-                         "like {example}, not {url}"),
-                      {"example": "http://192.168.1.20:5000", "url": repr(chosen.base_url)})
-    return None
 
 
 def off_the_event_loop(draw: Callable[[], bytes]) -> bytes:
