@@ -177,7 +177,9 @@ def phone_base_url() -> str:
 def listens_on_the_lan() -> bool:
     """Whether phones can reach this server at the laptop's LAN address: not when `serve` was
     told to listen on one address only (--host 127.0.0.1 keeps the hall on this laptop)."""
-    return current_app.config.get("LISTEN_HOST") in (None, "", "0.0.0.0", "::")
+    from companion.server import EVERY_INTERFACE  # the server imports the app: import late
+
+    return current_app.config.get("LISTEN_HOST") in (None, *EVERY_INTERFACE)
 
 
 def qr_svg(text: str) -> str:
