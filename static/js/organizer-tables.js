@@ -112,8 +112,11 @@ export class TableCards {
         h("th", { scope: "row" }, bdi(player.name)), // names the row's link and buttons
         h("td", { class: "num coins" }, player.coins ?? "–"),
         h("td", {}, landmarks || "–"),
-        h("td", {}, seat && h("a", { class: "join-link", href: seat.join_url || seat.join_path },
-          t("Join link of {name}", { name: player.name }))),
+        h("td", {}, seat && [
+          h("a", { class: "join-link", href: seat.join_url || seat.join_path },
+            t("Join link of {name}", { name: player.name })),
+          " ", h("code", { class: "join-code" }, bdi(seat.join_code)), // to type, as on the card
+        ]),
         h("td", {}, button(t("New link"), "reassign", player.seat),
           table.status === "setup" && button(t("Remove"), "remove", player.seat)));
     }));

@@ -59,6 +59,9 @@ def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_se
     links = [table.get_by_role("link", name=f"Join link of {name}").get_attribute("href")
              for name in PLAYERS]
     assert all(re.fullmatch(re.escape(hall_server.url) + r"/j/[\w-]{22,}", link) for link in links)
+    # and each seat's join code, for a player whose card is lost or whose phone cannot scan
+    codes = table.locator("code.join-code").all_inner_texts()
+    assert len(codes) == 3 and all(re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", c) for c in codes)
     phones = {}
     for name, link in zip(PLAYERS, links, strict=True):
         phone_page = phone().new_page()
