@@ -46,7 +46,7 @@ def a_hall(folder: str) -> tuple[HallService, str]:
         hall.create_table(event.id, "Waiting", ["<b>Ivy</b>", "Jo \"J\""], "machi-koro", "hall"),
     ]
     for table in tables[:3]:
-        hall.set_status(table.id, "running")
+        hall.set_status(table.id, "start")
     return hall, event.id
 
 

@@ -22,7 +22,7 @@ def hall(tmp_path):
 def reroll_waiting(hall: HallService, event_id: str, name: str) -> Table:
     """An own-roll table whose first seat (Radio Tower built) is choosing whether to reroll."""
     table = hall.create_table(event_id, name, ["D", "E", "F"], roll_mode="own")
-    hall.set_status(table.id, "running")
+    hall.set_status(table.id, "start")
     hall.adjust(table.id, 0, 40, "set-up for the test")
 
     def play(seat: int, kind: str, **fields: str) -> dict:

@@ -304,13 +304,13 @@ def test_organizer_changes_are_published_with_the_hall_lock_released(tmp_path):
         hall.add_player(table.id, "Cy")
         hall.remove_player(table.id, 2)
         hall.reassign_seat(table.id, 0)
-        hall.set_status(table.id, "running")
+        hall.set_status(table.id, "start")
         hall.update_event(event.id, {"choice_seconds": 30})
         hall.hall_roll(event.id, [2, 3])
         assert hall.move(table.seats[0].token, "r1", {"kind": "end_turn"})["ok"]
         hall.adjust(table.id, 1, 2, "found coins")
         hall.undo(table.id)
-        hall.set_status(table.id, "paused")
+        hall.set_status(table.id, "pause")
         seated = hall.seat_players(event.id, ["A", "B", "C", "D", "E"], table_size=3)
         assert all(free for *_, free in heard), heard
         one = ([table.id], [event.id], True)

@@ -55,7 +55,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         hall = HallService(journal)
         for dice in ((3, 4), (1, 1), (5, 6)):
             hall.hall_roll(made["event"], dice)
-        hall.set_status("1", "ended")
+        hall.set_status("1", "end")
         hall.adjust("2", 2, 100, "test: enough to build every landmark")
         play_until_won(hall, "2", seat=2)
         made["players"] = {p.name: (p.coins, len(p.landmarks), table.name)

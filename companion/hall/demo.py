@@ -18,7 +18,7 @@ def create_demo(hall: HallService) -> dict[str, Any]:
     seats = []
     for name, mode, players in DEMO_TABLES:
         table = hall.create_table(event.id, name, players, "machi-koro", mode)
-        hall.set_status(table.id, "running")
+        hall.set_status(table.id, "start")
         seats += [{"table": table.id, "seat": i, "name": s.name, "token": s.token,
                    "join_path": s.join_path, "join_code": s.join_code}
                   for i, s in enumerate(table.seats)]

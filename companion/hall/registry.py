@@ -21,8 +21,10 @@ from companion.journal import AppendRequest
 if TYPE_CHECKING:
     from companion.hall.service import HallService
 
-NEXT_STATUS = {"running": ("setup", "paused"), "paused": ("running",),
-               "ended": ("setup", "running", "paused")}  # a status and those it may follow
+# The organizer's table actions: the status each gives, and the statuses it may be taken from.
+STATUS_ACTIONS = {"start": ("running", ("setup",)), "pause": ("paused", ("running",)),
+                  "resume": ("running", ("paused",)),
+                  "end": ("ended", ("setup", "running", "paused"))}
 
 
 def new_token() -> str:
@@ -190,13 +192,12 @@ def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
     return table
 
 
-def set_status(hall: HallService, table_id: Any, status: str,
-               only_from: tuple[str, ...] | None = None) -> Table:
-    """Move a table on to `status`; `only_from` narrows the statuses it may come from (the
-    console's Resume must not start a table still being set up)."""
+def set_status(hall: HallService, table_id: Any, action: str) -> Table:
+    """Start, pause, resume or end a table (STATUS_ACTIONS), each only from its own statuses:
+    Resume must not start a table still being set up."""
+    status, allowed = STATUS_ACTIONS[action]
     with changing(hall, table_id) as table:
-        allowed = NEXT_STATUS[status] if only_from is None else only_from
-        if table.status not in allowed or table.status not in NEXT_STATUS[status]:
+        if table.status not in allowed:
             raise HallError("table/status", f"a {table.status} table cannot become {status}")
         if status == "running" and table.state is None:
             start(hall, table)

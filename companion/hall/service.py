@@ -155,9 +155,8 @@ class HallService:
     def rename_table(self, table_id: Any, name: Any) -> Table:
         return registry.rename_table(self, table_id, name)
 
-    def set_status(self, table_id: Any, status: str,
-                   only_from: tuple[str, ...] | None = None) -> Table:
-        return registry.set_status(self, table_id, status, only_from)
+    def set_status(self, table_id: Any, action: str) -> Table:
+        return registry.set_status(self, table_id, action)
 
     def add_player(self, table_id: Any, name: Any) -> Table:
         return registry.add_player(self, table_id, name)

@@ -12,6 +12,7 @@ from companion.hall import HallError
 from companion.hall.checks import N_, Detail, invalid, malformed, unicode_only
 from companion.hall.model import Table
 from companion.hall.pin import PIN_DIGITS
+from companion.hall.registry import STATUS_ACTIONS
 from companion.hall.views import audit_json, hall_view, players_json, result_json, table_header
 from companion.web.auth import organizer_required, service
 from companion.web.errors import opened_in_browser
@@ -19,9 +20,6 @@ from companion.web.pages import phone_base_url
 
 bp = Blueprint("api", __name__)
 RESULT_COLUMNS = ("table", "seat", "player", "coins", "landmarks", "winner", "result")
-# A table action's status, and the statuses it may be taken from.
-STATUS_ACTIONS = {"start": ("running", ("setup",)), "pause": ("paused", ("running",)),
-                  "resume": ("running", ("paused",)), "end": ("ended", ("setup", "running", "paused"))}
 
 
 def body() -> dict[str, Any]:
@@ -134,7 +132,7 @@ def hall_roll(event_id: str) -> Any:
 def table_action(table_id: str, action: str) -> Any:
     hall, data = service(), body()
     if action in STATUS_ACTIONS:
-        table = hall.set_status(table_id, *STATUS_ACTIONS[action])
+        table = hall.set_status(table_id, action)
     elif action == "adjust":
         table = hall.adjust(table_id, data.get("seat"), data.get("amount"), data.get("reason"))
     elif action == "undo":
