@@ -169,3 +169,20 @@ def test_vendor_remote_patterns_catch_remote_references() -> None:
     assert not any(p.search(css_good) for p in CSS_REMOTE)
     assert any(p.search('s.src="https://cdn.socket.io/4.8.1/socket.io.min.js"') for p in JS_REMOTE)
     assert not any(p.search('Error("see https://socket.io/docs/v3/migrating")') for p in JS_REMOTE)
+
+
+FONTS = VENDOR.parent.parent / "printables" / "fonts"
+
+
+def test_vendor_printable_fonts_are_recorded_unmodified_and_licensed() -> None:
+    """The fonts embedded in every PDF: each one listed in printables/fonts/VERSION with its
+    version and source, byte for byte, with the licence beside them."""
+    info = read_version(FONTS)
+    assert info.package and info.version == "2.37" and info.source
+    fonts = {p.name for p in FONTS.glob("*.ttf")}
+    assert fonts == set(info.files) == {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf",
+                                        "DejaVuSansMono-Bold.ttf"}
+    for name, expected in info.files.items():
+        assert hashlib.sha256((FONTS / name).read_bytes()).hexdigest() == expected, name
+    licence = (FONTS / "LICENSE-DejaVu.txt").read_text(encoding="utf-8")
+    assert "Copyright" in licence and "Bitstream Vera" in licence
