@@ -126,3 +126,15 @@ def test_download_pages_signed_in_browser_meets_other_refusals_as_pages(
     assert words in answer.get_data(as_text=True)
     keyed = api(app.test_client(), demo["organizer_key"], "get", path)
     assert keyed.status_code == status and keyed.get_json()["message"]
+
+
+def test_download_pages_a_refused_choice_says_which_in_the_browsers_language(
+        app: Any, demo: dict[str, Any]) -> None:
+    """A hand-edited link (paper=a5): the page names the refused choice, in Dutch here."""
+    browser = app.test_client()
+    browser.get(f"/organizer?key={demo['organizer_key']}")
+    answer = click(browser, "/prints/standings.pdf?event=1&paper=a5", "nl")
+    page = html.unescape(answer.get_data(as_text=True))
+    assert answer.status_code == 400
+    assert "Dat verzoek is niet geldig. (het papier voor standings is een van: a4, letter, a3; " \
+           "niet 'a5')" in page
