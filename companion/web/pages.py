@@ -1,5 +1,5 @@
-"""Page routes: joining a seat by its QR link or its join code, the phone page and the hall screen (the
-organizer's console has its own blueprint, companion/web/organizer.py)."""
+"""Page routes: joining a seat by its QR link or its join code, the phone page and the hall
+screen (the organizer's console has its own blueprint, companion/web/organizer.py)."""
 
 from __future__ import annotations
 
