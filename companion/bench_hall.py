@@ -22,11 +22,8 @@ import json
 import math
 import multiprocessing
 import os
-import socket
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from multiprocessing.connection import Connection, wait
@@ -35,8 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.bench_phones import Ack, run_worker
+from companion.bench_server import (
+    HOST,
+    ServerProcess,
+    free_port,
+    machine_ticks,
+    process_cpu_seconds,
+    steal_percent,
+)
 
-HOST = "127.0.0.1"
 SEATS = 4
 ROLL_WAIT = 30.0  # seconds a roll may take to reach every phone before it counts as missed
 ROLL_GAP = 1.0  # seconds between a roll reaching every phone and the next roll
@@ -62,10 +66,10 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
         "client_processes": processes, "cpus": os.cpu_count(),
     }
     with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp:
-        port = _free_port()
+        port = free_port()
         command = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
                    "--db", str(Path(tmp) / "hall.db")]
-        with _Server(command, Path(tmp) / "app.log", key_prefix="organizer: ") as server:
+        with ServerProcess(command, Path(tmp) / "app.log", key_prefix="organizer: ") as server:
             base = f"http://{HOST}:{port}"
             started = time.monotonic()
             event_id, tokens = _set_up(base, server.key, tables)
@@ -76,10 +80,10 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
                                    processes)
         if floor:
             size = result["app"].get("view_bytes", {}).get("p50") or 1500
-            port = _free_port()
+            port = free_port()
             command = [sys.executable, "-m", "companion.bench_floor", "--port", str(port),
                        "--payload-bytes", str(size)]
-            with _Server(command, Path(tmp) / "floor.log") as server:
+            with ServerProcess(command, Path(tmp) / "floor.log") as server:
                 base = f"http://{HOST}:{port}"
                 result["floor"] = _phase(base, f"{base}/roll", server, phone_tokens, rolls,
                                          moves_per_second, processes)
@@ -126,7 +130,7 @@ def _set_up(base: str, key: str, tables: int) -> tuple[str, list[str]]:
     return str(event["id"]), tokens
 
 
-def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: int,
+def _phase(base: str, roll_url: str, server: ServerProcess, tokens: list[str], rolls: int,
            moves_per_second: int, processes: int) -> dict[str, Any]:
     """Connect the phones to one server, roll, stream moves, and gather the figures."""
     workers: list[BaseProcess] = []
@@ -143,8 +147,8 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
         figures["connect_failures"] = sum(r["failed"] for r in ready)
         figures["connect_errors"] = sorted({e for r in ready for e in r["errors"]})[:5]
         figures["server_threads_connected"] = server.status("Threads")
-        cpu_before, ticks_before = server.cpu_seconds(), _machine_ticks()
-        phones_cpu_before = _cpu_seconds(*(p.pid for p in phones))
+        cpu_before, ticks_before = server.cpu_seconds(), machine_ticks()
+        phones_cpu_before = process_cpu_seconds(*(p.pid for p in phones))
         for pipe in pipes:
             pipe.send(("moves", True))
         moving_since = time.monotonic()
@@ -155,10 +159,10 @@ def _phase(base: str, roll_url: str, server: _Server, tokens: list[str], rolls: 
         moving_seconds = time.monotonic() - moving_since
         time.sleep(1.0)
         figures["server_cpu_seconds"] = round(server.cpu_seconds() - cpu_before, 2)
-        figures["machine_steal_percent"] = _steal_percent(ticks_before, _machine_ticks())
+        figures["machine_steal_percent"] = steal_percent(ticks_before, machine_ticks())
         # the phones' processes share the machine's two cores with the server
         figures["phones_cpu_seconds"] = round(
-            _cpu_seconds(*(p.pid for p in phones)) - phones_cpu_before, 2)
+            process_cpu_seconds(*(p.pid for p in phones)) - phones_cpu_before, 2)
         figures["server_peak_mb"] = round(server.status("VmHWM") / 1024, 1)
         figures["server_threads_peak"] = server.status("Threads")
         reports = []
@@ -285,104 +289,7 @@ def _summary(values: list[float], quantiles: tuple[float, ...]) -> dict[str, Any
     return out
 
 
-# ---------------------------------------------------------------- servers and HTTP
-
-
-class _Server:
-    """A server subprocess: started, its organizer key read, its /proc figures, stopped."""
-
-    def __init__(self, command: list[str], log: Path, key_prefix: str | None = None) -> None:
-        self.command, self.log_path, self.key_prefix = command, log, key_prefix
-        self.key = ""
-
-    def __enter__(self) -> _Server:
-        self.log = open(self.log_path, "wb")  # noqa: SIM115 (closed in __exit__)
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=self.log,
-                                        stdin=subprocess.DEVNULL, env=env)
-        try:
-            self._wait_ready()
-        except BaseException:
-            self.__exit__(None, None, None)
-            raise
-        return self
-
-    def _wait_ready(self) -> None:
-        assert self.process.stdout is not None
-        deadline = time.monotonic() + 60
-        lines: list[str] = []
-        while self.key_prefix and not self.key:
-            line = self.process.stdout.readline().decode(errors="replace")
-            if not line:
-                raise RuntimeError(f"server exited: {''.join(lines)}{self._log_tail()}")
-            lines.append(line)
-            if line.startswith(self.key_prefix):
-                self.key = line.rsplit("key=", 1)[1].strip()
-        self._drain = threading.Thread(target=self._read_rest, daemon=True)
-        self._drain.start()
-        port = self.command[self.command.index("--port") + 1]
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=2) as answer:
-                    answer.read()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"server exited: {self._log_tail()}") from None
-                time.sleep(0.1)
-        raise RuntimeError(f"server did not answer: {self._log_tail()}")
-
-    def _read_rest(self) -> None:
-        assert self.process.stdout is not None
-        for _ in self.process.stdout:
-            pass
-
-    def _log_tail(self) -> str:
-        self.log.flush()
-        return self.log_path.read_bytes()[-2000:].decode(errors="replace")
-
-    def status(self, field: str) -> int:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-        return 0
-
-    def cpu_seconds(self) -> float:
-        return _cpu_seconds(self.process.pid)
-
-    def __exit__(self, *_: Any) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        if hasattr(self, "_drain"):
-            self._drain.join(5)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        self.log.close()
-
-
-def _machine_ticks() -> list[int]:
-    """The machine's CPU time by kind (/proc/stat's first line: user ... steal)."""
-    return [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
-
-
-def _steal_percent(before: list[int], after: list[int]) -> float:
-    """The share of the machine's CPU time its hypervisor gave to other machines meanwhile: a
-    virtual machine's figures mean little while it is high (runs here have seen 0-70%)."""
-    spent = [b - a for a, b in zip(before, after, strict=True)]
-    return round(100 * spent[7] / sum(spent), 1) if sum(spent) else 0.0
-
-
-def _cpu_seconds(*pids: int | None) -> float:
-    """User and system CPU time of processes so far, from /proc."""
-    ticks = 0
-    for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+# ---------------------------------------------------------------- HTTP and client pipes
 
 
 def _http(url: str, key: str, body: dict[str, Any] | None = None, timeout: float = 60) -> Any:
@@ -392,12 +299,6 @@ def _http(url: str, key: str, body: dict[str, Any] | None = None, timeout: float
                                               "Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=timeout) as answer:
         return json.loads(answer.read())
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 def _report(pipe: Connection) -> dict[str, Any]:
