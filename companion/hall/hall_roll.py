@@ -15,7 +15,7 @@ from companion.hall.model import Change, HallEvent, Table
 from companion.hall.play import commit, evolve, move_records, next_move_number
 from companion.hall.replay import apply_event_record, rules_of
 from companion.hall.shuffle import secure_shuffle
-from companion.journal import AppendRequest
+from companion.journal import AppendRequest, StaleSequence
 from companion.rules.events import Event
 from companion.rules.moves import EndTurn, Roll
 from companion.rules.state import Phase
@@ -30,33 +30,77 @@ log = logging.getLogger("companion")
 
 def hall_roll(hall: HallService, event_id: Any, dice: Any = None) -> dict[str, Any]:
     """One roll for every running hall-mode table, committed in one transaction: with `dice`
-    rolled by hand in the hall, or drawn here."""
+    rolled by hand in the hall, or drawn here. A table with nothing to roll (its game is won)
+    leaves the roll; a table that fails (its rules raise, its journal moved on behind the
+    hall's back) is logged once, left as it was and named in the answer's `skipped`: one table
+    never stops the hall's roll."""
     dice = checks.hall_dice(dice)
     with hall.lock:
         event = hall.event(event_id)
         event_records, (d1, d2), from_deck = draw(event, dice)
-        playing = [t for t in hall.tables_of(event) if t.roll_mode == "hall" and t.status == "running"]
-        plans = [(table, hall_turn(hall, table, d1, d2)) for table in playing]
-        roll_data = {"dice": [d1, d2], "from_deck": from_deck,
-                     "tables": [t.id for t in playing]}
-        event_records.append(("hall_rolled", roll_data))
+        plans, skipped = plan_turns(hall, event, d1, d2)
         number = len(event.rolls) + 1
-        batch = [AppendRequest(event.stream, event.seq, event_records, author="organizer")]
-        batch += [table_request(table, groups, f"hall-roll-{event.id}-{number}")
-                  for table, groups in plans]
-        # The request ids never repeat: `number` counts the event's hall_rolled records, and
-        # this one commits with them (a second writer fails on the event's expected seq first).
-        results = hall.journal.append_many(batch)
+        while True:
+            roll_data = {"dice": [d1, d2], "from_deck": from_deck,
+                         "tables": [table.id for table, _ in plans]}
+            records = [*event_records, ("hall_rolled", roll_data)]
+            batch = [AppendRequest(event.stream, event.seq, records, author="organizer")]
+            # The request ids never repeat: `number` counts the event's hall_rolled records, and
+            # this one commits with them (a second writer fails on the event's expected seq first).
+            batch += [table_request(table, groups, f"hall-roll-{event.id}-{number}")
+                      for table, groups in plans]
+            try:
+                results = hall.journal.append_many(batch)
+                break
+            except StaleSequence as stale:
+                table = next((t for t, _ in plans if t.stream == stale.stream), None)
+                if table is None:  # the event's own stream moved on: nothing to leave out
+                    raise
+                plans = [(t, groups) for t, groups in plans if t is not table]
+                skipped.append(skip(hall, table, "table/out_of_step", stale))
         event.seq = results[0].last_seq
-        for kind, data in event_records:
+        for kind, data in records:
             apply_event_record(event, kind, data)
         for (table, groups), result in zip(plans, results[1:], strict=True):
             table.seq = result.last_seq
             first = next_move_number(table)
             for offset, events in enumerate(groups):
                 evolve(table, first + offset, "hall", events)
-    hall.publish(Change(tables=[t.id for t in playing], events=[event.id]))
-    return {"dice": [d1, d2], "roll": number, "tables": [t.id for t in playing]}
+    rolled = [table.id for table, _ in plans]
+    hall.publish(Change(tables=rolled, events=[event.id]))
+    return {"dice": [d1, d2], "roll": number, "tables": rolled, "skipped": skipped}
+
+
+def plan_turns(
+    hall: HallService, event: HallEvent, d1: int, d2: int,
+) -> tuple[list[tuple[Table, list[list[Event]]]], list[dict[str, Any]]]:
+    """Each running hall-mode table's moves for this roll, and the tables that failed to plan
+    theirs. A table whose rules have nothing to do (a won game) is in neither."""
+    plans, skipped = [], []
+    for table in hall.tables_of(event):
+        if table.roll_mode != "hall" or table.status != "running":
+            continue
+        try:
+            groups = hall_turn(hall, table, d1, d2)
+        except Exception as error:  # a ruleset's bug at one table must not stop the hall
+            skipped.append(skip(hall, table, "server/error", error))
+            continue
+        if groups:
+            plans.append((table, groups))
+    return plans, skipped
+
+
+def skip(hall: HallService, table: Table, code: str, error: Exception) -> dict[str, Any]:
+    """A table left out of a hall roll, for the organizer; logged once per state of the table
+    (the hall rolls every few seconds, and the log must not repeat it)."""
+    if hall.failing_rolls.get(table.id) != table.seq:
+        hall.failing_rolls[table.id] = table.seq
+        trace = (type(error), error, error.__traceback__) if code == "server/error" else None
+        log.error("table %s was left out of the hall roll (%s: %s)", table.id, code, error,
+                  exc_info=trace)
+    reasons = {"table/out_of_step": "the table's journal changed behind the hall: restart the server",
+               "server/error": "the rules failed at this table: see the server's log"}
+    return {"table": table.id, "name": table.name, "code": code, "message": reasons[code]}
 
 
 def draw(event: HallEvent, dice: tuple[int, int] | None) -> tuple[Records, tuple[int, int], bool]:

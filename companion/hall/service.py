@@ -41,6 +41,7 @@ class HallService:
         self.codes: dict[str, set[str]] = {}  # join code -> its tokens (two only by a rare clash)
         self.refused: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self.failing_defaults: dict[str, int] = {}  # table id -> seq its failed default was logged at
+        self.failing_rolls: dict[str, int] = {}  # table id -> seq its left-out hall roll was logged at
         self.listeners: list[Callable[[Change], None]] = []
         self.organizer_key = ""
         self.organizer_pin: dict[str, Any] | None = None  # the hash of the console PIN

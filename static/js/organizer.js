@@ -136,10 +136,21 @@ async function rollForTheHall() {
   try {
     const answer = await act("POST", `/api/events/${encodeURIComponent(state.eventId)}/roll`, {});
     if (answer) $("last-roll").textContent = rollWords(answer.roll, answer.dice);
+    if (answer) showSkipped(answer.skipped ?? []);
   } finally {
     state.rolling = false;
     $("roll-button").disabled = false;
   }
+}
+
+// A table the roll left out (it failed; the others rolled) is named next to the button.
+function showSkipped(skipped) {
+  const line = $("roll-skipped");
+  line.hidden = !skipped.length;
+  line.textContent = skipped.length
+    ? t("Left out of this roll, unchanged: {tables}. The server's log says why.",
+      { tables: skipped.map((s) => s.name).join(", ") })
+    : "";
 }
 
 // The space bar rolls, except where it types or presses something of its own.
