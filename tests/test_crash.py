@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 import threading
 import time
@@ -27,6 +28,7 @@ from conftest import run_companion
 from serverproc import ServerProcess, http_json
 
 from companion.hall.model import HallEvent, Table
+from companion.hall.play import stored_request_id
 from companion.hall.replay import rebuild_table
 from companion.hall.views import seat_view
 from companion.journal import Record, SqliteJournal
@@ -55,6 +57,7 @@ class Sent:
     round: int
     table: str
     seat: int
+    token: str
     request_id: str
     move: dict[str, Any]
     answer: dict[str, Any] | None = None
@@ -112,7 +115,7 @@ class Phone:
              halt: threading.Event | None = None) -> dict[str, Any] | None:
         """Send one move and wait for its ack (None if the server died first). The ack is
         recorded by the callback itself, so one that arrives late still counts."""
-        sent = Sent(round_, self.table, self.seat, request_id, move)
+        sent = Sent(round_, self.table, self.seat, self.token, request_id, move)
         done = threading.Event()
 
         def acked(answer: Any = None) -> None:
@@ -220,19 +223,20 @@ def wait_for_a_move_in_flight(ledger: Ledger, round_: int, seconds: float = 1.0)
 # ---------------------------------------------------------------- what the journal says
 
 
-PHONE_IDS = "phone:"  # the service keeps phones' request ids apart from its own (hall rolls)
+# The service keeps phones' request ids apart from its own (hall rolls), per seat token.
+PHONE_IDS = re.compile(r"^phone:[0-9a-f]{16}:")
 
 
-def stored(request_id: str) -> str:
-    """The request id under which the journal keeps a phone's move."""
-    return PHONE_IDS + request_id
+def sent_id(stored_id: str) -> str:
+    """The id a phone sent, from the one the journal keeps."""
+    return PHONE_IDS.sub("", stored_id)
 
 
 def requests_rows(db: Path) -> dict[tuple[str, str], tuple[int, int, dict[str, Any]]]:
     """The journal's request table, read straight from the file: (stream, id) -> seqs, answer."""
     with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
         rows = conn.execute("SELECT stream, request_id, first_seq, last_seq, answer FROM requests")
-        return {(s, r.removeprefix(PHONE_IDS)): (first, last, json.loads(answer))
+        return {(s, sent_id(r)): (first, last, json.loads(answer))
                 for s, r, first, last, answer in rows}
 
 
@@ -251,7 +255,8 @@ def check_journal(db: Path, ledger: Ledger, before: dict[str, list[Record]]) -> 
     with SqliteJournal(db) as journal:
         streams = {s: journal.read(s) for s in journal.streams()}
         answers = {(f"table:{s.table}", s.request_id):
-                   journal.answer_for(f"table:{s.table}", stored(s.request_id)) for s in ledger.sent}
+                   journal.answer_for(f"table:{s.table}", stored_request_id(s.token, s.request_id))
+                   for s in ledger.sent}
         roll_answers = {n: journal.answer_for("table:1", f"hall-roll-1-{n}") for n in ledger.rolls}
     rows = requests_rows(db)
 
@@ -269,7 +274,7 @@ def check_journal(db: Path, ledger: Ledger, before: dict[str, list[Record]]) -> 
     for stream, records in streams.items():
         for record in records:
             if record.request_id is not None:
-                by_request[(stream, record.request_id.removeprefix(PHONE_IDS))].append(record)
+                by_request[(stream, sent_id(record.request_id))].append(record)
     for sent in ledger.acked():
         key = (f"table:{sent.table}", sent.request_id)
         if sent.answer is not None and sent.answer.get("ok"):
@@ -436,7 +441,8 @@ def test_crash_sigkill_mid_stream_loses_no_acknowledged_move(tmp_path: Path) -> 
                 unacknowledged += len(in_flight)
                 with SqliteJournal(db) as journal:
                     committed_unacknowledged += sum(
-                        journal.answer_for(f"table:{s.table}", stored(s.request_id)) is not None
+                        journal.answer_for(f"table:{s.table}",
+                                           stored_request_id(s.token, s.request_id)) is not None
                         for s in in_flight)
         finally:
             close_all()

@@ -3,6 +3,7 @@ DESIGN.md: decide, commit to the journal, evolve the table (only after the commi
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -72,9 +73,7 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any) -> dict[str,
             table, seat = hall.seat_for(token)
         except HallError as error:
             return refusal(error.code, error.message)
-        # Phones' ids live in their own namespace: a phone can never take an id the
-        # server uses for its own appends (the hall roll's).
-        request_id = f"phone:{request_id}"
+        request_id = stored_request_id(token, request_id)
         first = hall.refused.get((table.id, request_id)) or hall.journal.answer_for(
             table.stream, request_id)
         if first is not None:
@@ -89,6 +88,15 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any) -> dict[str,
         commit(hall, table, events, f"seat {seat}", request_id, answer)
     hall.publish(table_changed(table))
     return answer
+
+
+def stored_request_id(token: str, request_id: str) -> str:
+    """The id under which the journal keeps a phone's request: in the phones' own namespace (a
+    phone never takes an id the server uses, the hall roll's) and the seat token's, so another
+    seat reusing an id is a request of its own, never answered with this seat's answer. The
+    token is hashed: the journal's request table need not hold a second copy of it."""
+    seat_key = hashlib.sha256(token.encode()).hexdigest()[:16]
+    return f"phone:{seat_key}:{request_id}"
 
 
 def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[Event]:
