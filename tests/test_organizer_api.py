@@ -389,26 +389,28 @@ def test_organizer_pin_lock_ends_after_its_time(app):
     assert guesser.post("/organizer/pin", data={"pin": PIN}).status_code == 303
 
 
-def test_pin_guard_limits_the_whole_hall_too():
-    guard = GuessGuard(tries=5, seconds=60, hall_tries=20)
-    for n in range(19):
-        guard.failed(f"10.0.0.{n}", 100.0)
-    assert guard.wait_left("10.0.1.1", 100.0) == 0
-    guard.failed("10.0.0.99", 100.0)
-    assert guard.wait_left("10.0.1.1", 100.0) == 60  # twenty addresses guessing lock everyone
-    assert guard.wait_left("10.0.1.1", 160.0) == 0
+def test_pin_guard_a_spent_hall_budget_refuses_guessers_but_not_newcomers():
+    """Issue 17 F2: twenty wrong PINs from anywhere no longer lock every address out. Sources
+    that have been guessing wait for the hall's budget; one that has not is still checked."""
+    guard = GuessGuard(tries=5, seconds=60, hall_tries=20, grace=2)
+    for n in range(10):
+        for _ in range(2):
+            assert guard.try_now(f"10.0.0.{n}", 100.0) == 0
+    assert guard.try_now("10.0.0.1", 101.0) == 59  # a guesser waits for the budget
+    assert guard.try_now("10.0.1.1", 101.0) == 0  # the organizer, who was not guessing, tries
+    assert guard.try_now("10.0.0.1", 160.0) == 0  # the budget is back after its window
 
 
 def test_pin_guard_forgets_old_failures_and_a_success_resets():
-    guard = GuessGuard(tries=3, seconds=60)
-    guard.failed("a", 0.0)
-    guard.failed("a", 1.0)
-    guard.failed("a", 70.0)  # the first two are older than the window
-    assert guard.wait_left("a", 70.0) == 0
-    guard.failed("a", 71.0)
-    guard.succeeded("a")
-    guard.failed("a", 72.0)
-    assert guard.wait_left("a", 72.0) == 0
+    guard = GuessGuard(tries=3, seconds=60, memory=60)
+    guard.try_now("a", 0.0)
+    guard.try_now("a", 1.0)
+    guard.try_now("a", 70.0)  # the first two are older than the window
+    assert guard.try_now("a", 70.5) == 0
+    assert guard.try_now("a", 71.0) == 0
+    assert guard.try_now("a", 71.5) == 59  # three in the window: the oldest ages out at 130
+    guard.right("a", 71.0, forget=True)
+    assert guard.try_now("a", 72.0) == 0
 
 
 # ---------------------------------------------------------------- the console page

@@ -15,6 +15,7 @@ from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.errors import message_page
 from companion.web.guesses import GuessGuard
 from companion.web.i18n import current_language
+from companion.web.offload import off_the_loop
 from companion.web.pages import card_list
 
 bp = Blueprint("organizer", __name__)
@@ -24,7 +25,8 @@ bp = Blueprint("organizer", __name__)
 def make_guard(state: Any) -> None:
     config = state.app.config
     state.app.extensions["organizer_pin_guard"] = GuessGuard(
-        config.get("ORGANIZER_PIN_TRIES", 5), config.get("ORGANIZER_PIN_LOCK_SECONDS", 60.0))
+        config.get("ORGANIZER_PIN_TRIES", 5), config.get("ORGANIZER_PIN_LOCK_SECONDS", 60.0),
+        config.get("ORGANIZER_PIN_HALL_TRIES", 20))
 
 
 def pin_guard() -> GuessGuard:
@@ -79,20 +81,20 @@ def card_names(lang: str) -> dict[str, str]:
 
 @bp.post("/organizer/pin")
 def pin_sign_in() -> Any:
-    """The PIN form of a second device; wrong tries are limited (GuessGuard)."""
+    """The PIN form of a second device. The try is counted before the slow check (GuessGuard),
+    and the check runs off the event loop, so phones are answered meanwhile."""
+    hall = service()
+    if not hall.organizer_pin_set:
+        return signin_page(_("No PIN is set. Open the organizer link the server printed."), 409)
     guard, address, now = pin_guard(), request.remote_addr or "?", time.monotonic()
-    wait = guard.wait_left(address, now)
+    wait = guard.try_now(address, now)
     if wait:
         page, status = signin_page(_("Too many wrong PINs. Try again in %(seconds)s seconds.",
                                      seconds=wait), 429)
         return page, status, {"Retry-After": str(wait)}
-    hall = service()
-    if not hall.organizer_pin_set:
-        return signin_page(_("No PIN is set. Open the organizer link the server printed."), 409)
-    if not hall.check_organizer_pin(request.form.get("pin", "").strip()):
-        guard.failed(address, time.monotonic())  # after the slow hash: the lock is served whole
+    if not off_the_loop(hall.check_organizer_pin, request.form.get("pin", "").strip()):
         return signin_page(_("That PIN is not right."), 403)
-    guard.succeeded(address)
+    guard.right(address, now, forget=True)
     return sign_in()
 
 

@@ -74,10 +74,10 @@ def sit_down(token: str) -> Any:
 def join_by_code(typed: str, refuse: Callable[[str, int], Any]) -> Any:
     """Sit this phone at the seat whose join code `typed` reads as; `refuse(text, status)`
     answers a wrong one. Wrong codes are limited per address and for the whole hall
-    (GuessGuard); a right one does not clear the count, or one player's own code would
-    let them guess on."""
-    guard, address = code_guard(), request.remote_addr or "?"
-    wait = guard.wait_left(address, time.monotonic())
+    (GuessGuard, counted before the check); a right one does not count, but neither does it
+    clear the count, or one player's own code would let them guess on."""
+    guard, address, now = code_guard(), request.remote_addr or "?", time.monotonic()
+    wait = guard.try_now(address, now)
     if wait:
         page, status = refuse(_("Too many wrong codes. Try again in %(seconds)s seconds.",
                                 seconds=wait), 429)
@@ -85,8 +85,8 @@ def join_by_code(typed: str, refuse: Callable[[str, int], Any]) -> Any:
     try:
         token = service().token_for_code(typed)
     except HallError as error:
-        guard.failed(address, time.monotonic())
         return refuse(code_refusal(error.code), error.status)
+    guard.right(address, now)
     return sit_down(token)
 
 
