@@ -44,6 +44,12 @@ class Move:
     before: TableState | CoopState
 
 
+# Moves a table keeps in memory: undo and the screens need the latest few; older ones stay in
+# the journal (an undo that reaches past these rebuilds them from it). Each kept move holds the
+# state before it: keeping every move grew a served hall by about 0.85 kB a move, for good.
+MOVES_KEPT = 64
+
+
 @dataclass
 class Table:
     id: str
@@ -67,6 +73,16 @@ class Table:
     def choosing(self) -> bool:
         """Whether a seat's choice is open (a reroll, Radio Tower, TV Station, Business Center)."""
         return self.state is not None and self.state.phase in (Phase.REROLL, Phase.CHOOSE)
+
+    def forget_old_moves(self) -> None:
+        """Keep the latest MOVES_KEPT moves in memory (MOVES_KEPT's comment)."""
+        del self.moves[:-MOVES_KEPT]
+
+    @property
+    def forgot_moves(self) -> bool:
+        """Whether older moves than the kept ones are in the journal (moves count from 1, and
+        an undo takes the last one off, so the kept ones are consecutive)."""
+        return bool(self.moves) and self.moves[0].number > 1
 
     def time_choice(self, fresh: bool = False) -> None:
         """Start the clock of a choice that opened and keep it while the choice waits, or stop

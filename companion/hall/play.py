@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from companion.hall import dice as hall_dice
 from companion.hall.checks import HallError, refusal
 from companion.hall.model import Move, Table, table_changed
-from companion.hall.replay import apply_record, rules_of
+from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.rules.errors import RuleError
 from companion.rules.events import Event
@@ -57,6 +57,7 @@ def evolve(table: Table, number: int, author: str, events: list[Event]) -> None:
     """Apply a committed move to the table, and start (or stop) the clock of an open choice."""
     assert table.state is not None
     table.moves.append(Move(number, author, events, table.state))
+    table.forget_old_moves()
     table.state = rules_of(table).evolve_all(table.state, events)
     table.time_choice()
 
@@ -145,9 +146,12 @@ def undo(hall: HallService, table_id: Any) -> Table:
     """Append the reversal of the table's last move: nothing in the past is edited."""
     with hall.lock:
         table = playing(hall, table_id)
+        if len(table.moves) == 1 and table.forgot_moves:  # the next undo needs older moves
+            table.moves = rebuild_table(hall.journal.read(table.stream), hall.catalog).moves
         if not table.moves or table.moves[-1].author == "dealer":
             raise HallError("table/nothing_to_undo", "this table has no move to undo")
         commit_record(hall, table, "reverted", {"move": table.moves[-1].number})
+        table.forget_old_moves()
     hall.publish(table_changed(table))
     return table
 

@@ -60,6 +60,7 @@ class HallService:
                     self.events[event.id] = event
             elif stream.startswith("table:"):
                 table = rebuild_table(records, self.catalog)
+                table.forget_old_moves()
                 self.tables[table.id] = table
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
             self.events[table.event_id].tables.append(table.id)

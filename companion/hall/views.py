@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from companion.hall import coop_views
 from companion.hall.model import HallEvent, Table, events_since_roll, parties
-from companion.hall.replay import rules_of
+from companion.hall.replay import rebuild_table, rules_of
+from companion.journal import Record
 from companion.rules.catalog import Catalog
 from companion.rules.codec import wire_move
 from companion.rules.events import CoinsAdjusted, CoinsTransferred
@@ -178,10 +180,11 @@ def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
             "rolls": event.rolls, "tables": [table_summary(t) for t in tables]}
 
 
-def audit_json(table: Table) -> list[dict[str, Any]]:
+def audit_json(table: Table, records: Iterable[Record], catalog: Catalog) -> list[dict[str, Any]]:
     """Every accepted move of a table with its events (as its ruleset journals them), for the
-    organizer's audit view."""
+    organizer's audit view: from the table's journal `records`, since memory keeps only the
+    latest moves."""
     encode = rules_of(table).encode_event
     return [{"move": m.number, "author": m.author,
              "events": [dict(zip(("kind", "data"), encode(e), strict=True)) for e in m.events]}
-            for m in table.moves]
+            for m in rebuild_table(records, catalog).moves]

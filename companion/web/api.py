@@ -156,7 +156,8 @@ def table_action(table_id: str, action: str) -> Any:
 def table_journal(table_id: str) -> Any:
     hall = service()
     with hall.lock:
-        return jsonify(audit_json(hall.table(table_id)))
+        table = hall.table(table_id)
+        return jsonify(audit_json(table, hall.journal.read(table.stream), hall.catalog))
 
 
 @bp.get("/api/events/<event_id>/export")
