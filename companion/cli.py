@@ -76,40 +76,60 @@ def _parser() -> argparse.ArgumentParser:
     _add_print(commands)
 
     bench = commands.add_parser("bench", help="measure speed (not a test)")
-    bench.add_argument("what", choices=["rules", "hall"])
+    bench.add_argument("what", choices=["rules", "hall", "soak"])
     bench.add_argument("--seconds", type=SECONDS, default=5.0, help="rules: how long to play")
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--phones", type=COUNT, default=1100, help="hall: phones to connect")
     bench.add_argument("--tables", type=COUNT, default=275, help="hall: tables (4 seats each)")
     bench.add_argument("--rolls", type=COUNT, default=10, help="hall: hall rolls to time")
     bench.add_argument("--no-floor", action="store_true", help="hall: skip the bare server")
+    bench.add_argument("--minutes", type=SECONDS, default=10.0,
+                       help="soak: how long the phones move and the hall rolls (every 10 s)")
     bench.set_defaults(run=_bench)
     return parser
 
 
 def _resolve(args: argparse.Namespace) -> int:
-    """Exit 0 with one JSON object on stdout, or 2 with one line on stderr."""
+    """Exit 0 with one JSON object on stdout, or 2 with one line on stderr, whatever the input:
+    a refusal names the field, and an error no check foresaw is still one line, no traceback."""
+    from companion.rules.assessor_scenario import one_line
     from companion.rules.errors import RuleError
     from companion.rules.scenario import resolve
 
     try:
-        if args.scenario == "-":
+        output = _json_bytes(resolve(_read_scenario(args.scenario)))  # whole, before a byte is out
+    except RuleError as exc:
+        return _refuse(one_line(exc.message))
+    except Exception as exc:  # a crash the input found is still a refusal of that input
+        problem = f"{type(exc).__name__}: {exc}"
+        return _refuse(one_line(f"scenario: cannot be resolved: {problem[:200]}"))
+    sys.stdout.buffer.write(output)
+    sys.stdout.flush()
+    return 0
+
+
+def _read_scenario(source: str) -> Any:
+    """The scenario's JSON value, from a file or standard input (`-`); ScenarioError if unreadable
+    or not JSON."""
+    from companion.rules.scenario import ScenarioError
+
+    try:
+        if source == "-":
             text = sys.stdin.read()
         else:
-            with open(args.scenario, encoding="utf-8") as handle:
+            with open(source, encoding="utf-8") as handle:
                 text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
-        return _refuse(f"scenario: cannot read {args.scenario!r}: {exc}")
+        raise ScenarioError(f"scenario: cannot read {source!r}: {exc}") from None
     try:
-        scenario = json.loads(text)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError, too deep, too many digits
-        return _refuse(f"scenario: not JSON: {exc}")
-    try:
-        outcome = resolve(scenario)
-    except RuleError as exc:
-        return _refuse(exc.message)
-    _print_json(outcome)
-    return 0
+        return json.loads(text)
+    except RecursionError:  # the parser's depth limit, which says only "maximum recursion depth"
+        raise ScenarioError("scenario: not JSON: nested too deep") from None
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"scenario: not JSON: {exc}") from None
+    except ValueError:  # int() of more digits than sys.get_int_max_str_digits(); its own message
+        limit = sys.get_int_max_str_digits()  # tells the user to call a Python function
+        raise ScenarioError(f"scenario: not JSON: a number of more than {limit} digits") from None
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -249,13 +269,17 @@ def _is_hall_journal(db: Path) -> bool:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    if args.what == "hall":
+    if args.what in ("hall", "soak"):
         import importlib.util
 
-        from companion.bench_hall import bench_hall
-
         if importlib.util.find_spec("aiohttp") is None:  # python-socketio's asyncio client
-            return _refuse("bench hall: the phones need aiohttp: pip install -e '.[test]'")
+            return _refuse(f"bench {args.what}: the phones need aiohttp: pip install -e '.[test]'")
+        if args.what == "soak":
+            from companion.bench_soak import bench_soak
+
+            _print_json(bench_soak(args.phones, args.tables, minutes=args.minutes))
+            return 0
+        from companion.bench_hall import bench_hall
 
         _print_json(bench_hall(args.phones, args.tables, rolls=args.rolls, floor=not args.no_floor))
         return 0
@@ -271,5 +295,9 @@ def _refuse(message: str) -> int:
 
 
 def _print_json(data: Any) -> None:
-    sys.stdout.buffer.write(json.dumps(data, ensure_ascii=False, indent=2).encode() + b"\n")
+    sys.stdout.buffer.write(_json_bytes(data))
     sys.stdout.flush()
+
+
+def _json_bytes(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, indent=2).encode() + b"\n"

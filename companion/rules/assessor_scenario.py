@@ -1,8 +1,14 @@
 """The Tax Assessor turn form of SCENARIOS.md, played by the co-op game's own assessor turn
-(`coop.assessor_turn`), so a scenario and a served game cannot disagree."""
+(`coop.assessor_turn`), so a scenario and a served game cannot disagree.
+
+It also holds how both scenario forms quote input in a refusal (`show`, `one_line`): the table
+form (scenario.py) imports this module, so they live here rather than there.
+"""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,9 +24,39 @@ from companion.rules.coop_events import (
 )
 from companion.rules.errors import RuleError, is_whole_number
 
+# Every character str.splitlines ends a line at (\n, \r, \x0b, \x0c, \x1c-\x1e, \x85, U+2028,
+# U+2029) is a control character (\x00-\x1f, \x7f-\x9f) or a line or paragraph separator; a
+# lone surrogate cannot be written as UTF-8 at all.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+SHOWN = 40  # the longest value a refusal quotes
+
+
+def one_line(text: str) -> str:
+    """`text` with control characters, line separators and lone surrogates escaped as Python
+    writes them in a string literal: a refusal is one line whatever names or keys it quotes."""
+    return _UNSAFE.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), text)
+
+
+def show(value: object) -> str:
+    """A value as JSON for a one-line refusal, cut short. It never fails: json.loads reads nesting
+    deeper than json.dumps writes back, and numbers longer than Python converts to text."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except RecursionError:
+        text = "a value nested too deep to show"
+    except ValueError:  # an int beyond sys.get_int_max_str_digits(), made by arithmetic
+        text = "a number too long to show"
+    except TypeError:  # not JSON: a caller in Python
+        text = repr(value)
+    text = one_line(text)
+    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+
 
 class AssessorError(RuleError):
     code = "scenario/invalid"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 def resolve_assessor_scenario(scenario: Mapping[str, Any], catalog: Catalog) -> dict[str, Any]:
@@ -28,7 +64,9 @@ def resolve_assessor_scenario(scenario: Mapping[str, Any], catalog: Catalog) -> 
     the field for a turn no game can reach."""
     coins = scenario.get("coins")
     if not is_whole_number(coins) or coins < 0:
-        raise AssessorError(f"coins: a whole number >= 0 is required, not {coins!r}")
+        raise AssessorError(f"coins: a whole number >= 0 is required, not {show(coins)}")
+    if coins > catalog.bank_coins:  # the assessor's coins come from the box, like everyone's
+        raise AssessorError(f"coins: the box has {catalog.bank_coins} coins, not {show(coins)}")
     assessed = _card_list(scenario, "assessed")
     draws = _card_list(scenario, "draws")
     if not draws:
@@ -72,5 +110,5 @@ def _card_list(scenario: Mapping[str, Any], key: str) -> list[str]:
         raise AssessorError(f"{key}: a list of card ids is required")
     for i, card in enumerate(cards):
         if not isinstance(card, str) or card not in ASSESSOR_DECK:
-            raise AssessorError(f"{key}[{i}]: {card!r} is not an assessor card")
+            raise AssessorError(f"{key}[{i}]: {show(card)} is not an assessor card")
     return list(cards)

@@ -7,14 +7,13 @@ is refused, and an answer is checked only when its card activates.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.rules.activation import activation_table, has_effect
 from companion.rules.assessor import ASSESSOR_DECK
-from companion.rules.assessor_scenario import resolve_assessor_scenario
+from companion.rules.assessor_scenario import SHOWN, one_line, resolve_assessor_scenario, show
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.coop_state import RULESET as COOP
 from companion.rules.coop_state import SEATS as COOP_SEATS
@@ -32,6 +31,11 @@ _KINDS = {int: "a whole number", str: "text", list: "a list", dict: "an object",
 
 class ScenarioError(RuleError):
     code = "scenario/invalid"
+
+    def __init__(self, message: str) -> None:
+        # Names and the engine's messages are quoted as given: a line break in one must not
+        # break the refusal's one line.
+        super().__init__(one_line(message))
 
 
 def resolve(scenario: Any, catalog: Catalog | None = None) -> dict[str, Any]:
@@ -60,11 +64,11 @@ def play(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableState, lis
 
 def _ruleset(scenario: Any) -> str:
     if not isinstance(scenario, dict):
-        raise ScenarioError(f"scenario: a JSON object is required, not {_show(scenario)}")
+        raise ScenarioError(f"scenario: a JSON object is required, not {show(scenario)}")
     ruleset: str = _field(scenario, "ruleset", str)
     known = (*TABLE_RULESETS, "tax-assessor")
     if ruleset not in known:
-        raise ScenarioError(f"ruleset: unknown ruleset {ruleset!r} (known: {', '.join(known)})")
+        raise ScenarioError(f"ruleset: unknown ruleset {show(ruleset)} (known: {', '.join(known)})")
     return ruleset
 
 
@@ -83,9 +87,10 @@ def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableStat
     players = tuple(_read_player(raw, f"players[{i}]", catalog) for i, raw in enumerate(raw_players))
     _check_names(players)
     _check_box(players, catalog, coop)
+    _check_coins(players, catalog)
     active: int = _field(scenario, "active", int)
     if not 0 <= active < len(players):
-        raise ScenarioError(f"active: a player index from 0 to {len(players) - 1}, not {active}")
+        raise ScenarioError(f"active: a player index from 0 to {len(players) - 1}, not {show(active)}")
     roller = players[active]
     dice = _read_dice(scenario, roller, catalog)
     bonus_turn: bool = _optional(scenario, "bonus_turn", bool, False)
@@ -111,7 +116,7 @@ def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableStat
 
 def _read_player(raw: Any, where: str, catalog: Catalog) -> Player:
     if not isinstance(raw, dict):
-        raise ScenarioError(f"{where}: an object is required, not {_show(raw)}")
+        raise ScenarioError(f"{where}: an object is required, not {show(raw)}")
     name: str = _field(raw, "name", str, where)
     if not name.strip():
         raise ScenarioError(f"{where}.name: a non-empty name is required")
@@ -120,11 +125,13 @@ def _read_player(raw: Any, where: str, catalog: Catalog) -> Player:
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
-        raise ScenarioError(f"{where}.name: not valid Unicode text: {name!r}") from None
+        raise ScenarioError(f"{where}.name: not valid Unicode text: {show(name)}") from None
     coins: int = _field(raw, "coins", int, where)
     if coins < 0:
-        raise ScenarioError(f"{where}.coins: coins are never below zero, not {coins}")
-    cards = {card: _read_count(card, count, f"{where}.cards.{card}", catalog)
+        raise ScenarioError(f"{where}.coins: coins are never below zero, not {show(coins)}")
+    if coins > catalog.bank_coins:
+        raise ScenarioError(f"{where}.coins: the box has {catalog.bank_coins} coins, not {show(coins)}")
+    cards = {card: _read_count(card, count, f"{where}.cards.{_key(card)}", catalog)
              for card, count in _field(raw, "cards", dict, where).items()}
     landmarks: list[Any] = _field(raw, "landmarks", list, where)
     for i, landmark in enumerate(landmarks):
@@ -136,21 +143,23 @@ def _read_count(card: str, count: Any, where: str, catalog: Catalog) -> int:
     if card in catalog.landmarks:
         raise ScenarioError(f"{where}: {card!r} is a landmark: list it under landmarks")
     if card not in catalog.establishments:
-        raise ScenarioError(f"{where}: unknown card {card!r}")
+        raise ScenarioError(f"{where}: unknown card {show(card)}")
     if not is_whole_number(count) or count < 0:
-        raise ScenarioError(f"{where}: a whole number >= 0 is required, not {_show(count)}")
+        raise ScenarioError(f"{where}: a whole number >= 0 is required, not {show(count)}")
     if catalog.establishments[card].is_purple and count > 1:
-        raise ScenarioError(f"{where}: at most one of each purple card, not {count}")
+        raise ScenarioError(f"{where}: at most one of each purple card, not {show(count)}")
+    if count > catalog.in_box(card):  # before any sum: a count of thousands of digits stays one
+        raise ScenarioError(f"{where}: the box has {catalog.in_box(card)}, not {show(count)}")
     return int(count)
 
 
 def _check_landmark(landmark: Any, before: list[Any], where: str, catalog: Catalog) -> None:
     if not isinstance(landmark, str):
-        raise ScenarioError(f"{where}: a landmark id (text) is required, not {_show(landmark)}")
+        raise ScenarioError(f"{where}: a landmark id (text) is required, not {show(landmark)}")
     if landmark in catalog.establishments:
         raise ScenarioError(f"{where}: {landmark!r} is an establishment: list it under cards")
     if landmark not in catalog.landmarks:
-        raise ScenarioError(f"{where}: unknown landmark {landmark!r}")
+        raise ScenarioError(f"{where}: unknown landmark {show(landmark)}")
     if landmark in before:
         raise ScenarioError(f"{where}: {landmark!r} is listed twice")
 
@@ -160,7 +169,7 @@ def _check_names(players: tuple[Player, ...]) -> None:
     for seat, player in enumerate(players):
         if player.name in seats:
             raise ScenarioError(
-                f"players[{seat}].name: {player.name!r} is already players[{seats[player.name]}]"
+                f"players[{seat}].name: {show(player.name)} is already players[{seats[player.name]}]"
             )
         seats[player.name] = seat
 
@@ -183,13 +192,19 @@ def _check_box(players: tuple[Player, ...], catalog: Catalog, coop: bool) -> Non
             raise ScenarioError(f"players: {owned} {card} cards at the table; {game} has {limit}")
 
 
+def _check_coins(players: tuple[Player, ...], catalog: Catalog) -> None:
+    coins = sum(player.coins for player in players)
+    if coins > catalog.bank_coins:
+        raise ScenarioError(f"players: {coins} coins at the table; the box has {catalog.bank_coins}")
+
+
 def _read_dice(scenario: Mapping[str, Any], roller: Player, catalog: Catalog) -> tuple[int, ...]:
     dice: list[Any] = _field(scenario, "dice", list)
     if len(dice) not in (1, 2):
         raise ScenarioError(f"dice: one or two dice, not {len(dice)}")
     for i, value in enumerate(dice):
         if not is_whole_number(value) or not 1 <= value <= 6:
-            raise ScenarioError(f"dice[{i}]: a die shows 1 to 6, not {_show(value)}")
+            raise ScenarioError(f"dice[{i}]: a die shows 1 to 6, not {show(value)}")
     if len(dice) == 2 and not has_effect(catalog, roller, "two_dice"):
         raise ScenarioError(f"dice: two dice need a Train Station; {roller.name} has none")
     return tuple(dice)
@@ -247,7 +262,7 @@ def _swap_answer(
         return DeclineSwap()
     if not isinstance(answer, dict):
         raise ScenarioError(
-            f'{where}: an object with "with", "give" and "take", or "decline", not {_show(answer)}'
+            f'{where}: an object with "with", "give" and "take", or "decline", not {show(answer)}'
         )
     if answer.get("decline") is True:
         return DeclineSwap()
@@ -271,7 +286,7 @@ def _swap_card(answer: Mapping[str, Any], key: str, owner: Player, catalog: Cata
 
 def _seat_named(name: Any, names: Mapping[str, int], where: str) -> int:
     if not isinstance(name, str) or name not in names:
-        raise ScenarioError(f"{where}: no player named {_show(name)}")
+        raise ScenarioError(f"{where}: no player named {show(name)}")
     return names[name]
 
 
@@ -327,7 +342,7 @@ def _field(data: Mapping[str, Any], key: str, kind: type, where: str = "") -> An
         raise ScenarioError(f"{name}: missing")
     value = data[key]
     if not _is_kind(value, kind):
-        raise ScenarioError(f"{name}: {_KINDS[kind]} is required, not {_show(value)}")
+        raise ScenarioError(f"{name}: {_KINDS[kind]} is required, not {show(value)}")
     return value
 
 
@@ -338,13 +353,7 @@ def _optional(data: Mapping[str, Any], key: str, kind: type, default: Any) -> An
     return _field(data, key, kind)
 
 
-def _show(value: Any) -> str:
-    """A value as JSON for a one-line message, cut short."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: escaped
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def _key(key: str) -> str:
+    """An object key from the input, for a field's name: one line, cut short."""
+    key = one_line(key)
+    return key if len(key) <= SHOWN else key[:SHOWN - 3] + "..."
