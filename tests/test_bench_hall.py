@@ -57,3 +57,15 @@ def test_a_tiny_hall_delivers_every_roll_to_every_phone() -> None:
             "move_ack_p99_le_50ms_at_busy_clients", "server_under_300mb",
             "p99_over_floor", "p99_within_1_3x_floor", "all_met"} <= set(result["targets"])
     assert result["targets"]["every_roll_reached_every_phone"] is True
+
+
+@pytest.mark.slow
+def test_a_tiny_soak_samples_the_servers_memory_while_phones_move_and_the_hall_rolls() -> None:
+    from companion.bench_soak import bench_soak
+
+    result = bench_soak(8, 2, minutes=0.15, roll_every=3, sample_every=2)
+    assert result["connected"] == 8 and result["hall_rolls"] >= 3
+    assert result["tracebacks_in_log"] == 0
+    assert 0 < result["rss_start_mb"] <= result["rss_peak_mb"]
+    assert result["rss_after_phones_left_mb"] > 0
+    assert isinstance(result["target_growth_under_10_percent"], bool)

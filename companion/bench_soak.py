@@ -1,0 +1,100 @@
+"""`companion bench soak`: the served hall's memory over a long stretch of an evening.
+
+The app (`python -m companion serve` on 127.0.0.1, a temporary database) with `phones` phones
+on `tables` hall-mode tables of four, the phones streaming moves at `moves_per_second` and the
+organizer rolling for the hall every `roll_every` seconds, for `minutes`. The server's resident
+memory (VmRSS, /proc) is sampled every `sample_every` seconds, then once more after the phones
+have left. Issue 17's target: under 10% growth from the end of the first minute to the end.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any
+
+from companion.bench_hall import _http, _receive, _set_up, _start_clients, _stop_clients
+from companion.bench_server import HOST, ServerProcess, free_port
+
+WARM_UP_SECONDS = 60.0  # growth is counted from here: start-up and first connections settle
+
+
+def bench_soak(phones: int, tables: int, minutes: float = 10.0, roll_every: float = 10.0,
+               moves_per_second: int = 100, sample_every: float = 5.0) -> dict[str, Any]:
+    """The memory figures of one soak as a JSON-able dict (MB, seconds)."""
+    if phones < 1 or tables < 1 or minutes <= 0 or roll_every <= 0:
+        raise ValueError("phones and tables are at least 1; minutes and roll_every above 0")
+    result: dict[str, Any] = {"phones": phones, "tables": tables, "minutes": minutes,
+                              "roll_every_seconds": roll_every,
+                              "moves_per_second": moves_per_second}
+    with tempfile.TemporaryDirectory(prefix="bench-soak-") as tmp:
+        port = free_port()
+        command = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
+                   "--db", str(Path(tmp) / "hall.db")]
+        with ServerProcess(command, Path(tmp) / "app.log", key_prefix="organizer: ") as server:
+            base = f"http://{HOST}:{port}"
+            event_id, tokens = _set_up(base, server.key, tables)
+            phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
+            workers: list[BaseProcess] = []
+            pipes: list[Connection] = []
+            try:
+                _start_clients(workers, pipes, base, phone_tokens, 1 if phones <= 600 else 2,
+                               moves_per_second)
+                result["connected"] = sum(_receive(pipe, 240)["connected"] for pipe in pipes[:-1])
+                samples, rolls = _soak(server, pipes, f"{base}/api/events/{event_id}/roll",
+                                       minutes * 60, roll_every, sample_every)
+            finally:
+                _stop_clients(workers, pipes)
+            time.sleep(sample_every)
+            left_mb = server.status("VmRSS") / 1024
+            log = server.log_path.read_text(errors="replace")
+    result.update(_figures(samples, left_mb))
+    result["hall_rolls"] = rolls
+    result["tracebacks_in_log"] = log.count("Traceback")
+    return result
+
+
+def _soak(server: ServerProcess, pipes: list[Connection], roll_url: str, seconds: float,
+          roll_every: float, sample_every: float) -> tuple[list[tuple[float, float]], int]:
+    """Moves on, a hall roll every `roll_every` s, RSS every `sample_every` s: the samples
+    (seconds since the start, MB) and the rolls made."""
+    for pipe in pipes:
+        pipe.send(("moves", True))
+    samples: list[tuple[float, float]] = []
+    start = time.monotonic()
+    next_roll = next_sample = start
+    rolls = 0
+    while (now := time.monotonic()) - start < seconds:
+        if now >= next_roll:
+            _http(roll_url, server.key, {}, timeout=60)
+            rolls += 1
+            next_roll += roll_every
+        if now >= next_sample:
+            samples.append((round(now - start, 1), server.status("VmRSS") / 1024))
+            next_sample += sample_every
+        time.sleep(max(0.0, min(next_roll, next_sample) - time.monotonic()))
+    for pipe in pipes:
+        pipe.send(("moves", False))
+    samples.append((round(time.monotonic() - start, 1), server.status("VmRSS") / 1024))
+    return samples, rolls
+
+
+def _figures(samples: list[tuple[float, float]], left_mb: float) -> dict[str, Any]:
+    """Growth from the first sample after the warm-up to the last, and what stayed after the
+    phones left."""
+    warm = next((mb for at, mb in samples if at >= WARM_UP_SECONDS), samples[0][1])
+    end = samples[-1][1]
+    return {
+        "rss_start_mb": round(samples[0][1], 1),
+        "rss_after_first_minute_mb": round(warm, 1),
+        "rss_end_mb": round(end, 1),
+        "rss_peak_mb": round(max(mb for _, mb in samples), 1),
+        "rss_after_phones_left_mb": round(left_mb, 1),
+        "growth_after_first_minute_percent": round((end - warm) / warm * 100, 1),
+        "target_growth_under_10_percent": (end - warm) / warm < 0.10,
+        "rss_by_minute_mb": [round(mb, 1) for at, mb in samples if at % 60 < 5],
+    }
