@@ -101,6 +101,7 @@ NEVER_SHOWN = {
     "seat/unknown_code": "the join page says it in its own words (pages.join_by_code)",
     "seat/shared_code": "the join page says it in its own words (pages.join_by_code)",
     "table/out_of_step": "the console names the tables a hall roll left out (organizer.js showSkipped)",
+    "auth/origin": "only another origin's page meets it, and cannot read it (web/origin.py)",
 }
 
 
