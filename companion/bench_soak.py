@@ -45,34 +45,45 @@ def bench_soak(phones: int, tables: int, minutes: float = 10.0, roll_every: floa
                 _start_clients(workers, pipes, base, phone_tokens, 1 if phones <= 600 else 2,
                                moves_per_second)
                 result["connected"] = sum(_receive(pipe, 240)["connected"] for pipe in pipes[:-1])
-                samples, rolls = _soak(server, pipes, f"{base}/api/events/{event_id}/roll",
-                                       minutes * 60, roll_every, sample_every)
+                samples, roll_seconds, errors = _soak(
+                    server, pipes, f"{base}/api/events/{event_id}/roll", minutes * 60, roll_every,
+                    sample_every)
             finally:
                 _stop_clients(workers, pipes)
             time.sleep(sample_every)
             left_mb = server.status("VmRSS") / 1024
             log = server.log_path.read_text(errors="replace")
     result.update(_figures(samples, left_mb))
-    result["hall_rolls"] = rolls
+    result["hall_rolls"] = len(roll_seconds)
+    ordered = sorted(roll_seconds)
+    result["roll_request_seconds"] = {"p50": round(ordered[len(ordered) // 2], 2) if ordered else None,
+                                      "max": round(ordered[-1], 2) if ordered else None}
+    result["roll_errors"] = errors[:5]
     result["tracebacks_in_log"] = log.count("Traceback")
     return result
 
 
 def _soak(server: ServerProcess, pipes: list[Connection], roll_url: str, seconds: float,
-          roll_every: float, sample_every: float) -> tuple[list[tuple[float, float]], int]:
-    """Moves on, a hall roll every `roll_every` s, RSS every `sample_every` s: the samples
-    (seconds since the start, MB) and the rolls made."""
+          roll_every: float, sample_every: float,
+          ) -> tuple[list[tuple[float, float]], list[float], list[str]]:
+    """Moves on, a hall roll every `roll_every` s (the next one waits for a slow one), RSS every
+    `sample_every` s: the samples (seconds since the start, MB), each roll request's seconds
+    and the rolls that failed."""
     for pipe in pipes:
         pipe.send(("moves", True))
     samples: list[tuple[float, float]] = []
+    roll_seconds: list[float] = []
+    errors: list[str] = []
     start = time.monotonic()
     next_roll = next_sample = start
-    rolls = 0
     while (now := time.monotonic()) - start < seconds:
         if now >= next_roll:
-            _http(roll_url, server.key, {}, timeout=60)
-            rolls += 1
-            next_roll += roll_every
+            try:
+                _http(roll_url, server.key, {}, timeout=120)
+                roll_seconds.append(time.monotonic() - now)
+            except OSError as error:  # counted; the soak goes on
+                errors.append(f"{now - start:.0f} s: {type(error).__name__}: {error}")
+            next_roll = max(next_roll + roll_every, time.monotonic())
         if now >= next_sample:
             samples.append((round(now - start, 1), server.status("VmRSS") / 1024))
             next_sample += sample_every
@@ -80,7 +91,7 @@ def _soak(server: ServerProcess, pipes: list[Connection], roll_url: str, seconds
     for pipe in pipes:
         pipe.send(("moves", False))
     samples.append((round(time.monotonic() - start, 1), server.status("VmRSS") / 1024))
-    return samples, rolls
+    return samples, roll_seconds, errors
 
 
 def _figures(samples: list[tuple[float, float]], left_mb: float) -> dict[str, Any]:
