@@ -3,7 +3,9 @@ organizer's link, and the timer that applies defaults to choices left waiting.""
 
 from __future__ import annotations
 
+import binascii
 import gc
+import http.client
 import ipaddress
 import socket
 from typing import Any
@@ -11,7 +13,7 @@ from typing import Any
 from flask import Flask
 
 from companion.hall.demo import create_demo
-from companion.web import SERVED_ASYNC_MODE, create_app, hall_service, socketio
+from companion.web import SERVED_ASYNC_MODE, create_app, guard, hall_service, socketio
 
 # How often a served hall's screens get the hall view at most (see web.sockets.subscribe).
 HALL_PUBLISH_SECONDS = 0.25
@@ -92,6 +94,7 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False,
                       "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS, "BASE_URL": public_url,
                       "LISTEN_HOST": host})
     hall = hall_service(app)
+    guard.close_on_bad_packets(socketio.server)
     hosts = phone_hosts(host)
     base = public_url.rstrip("/") if public_url else base_url(hosts, port)
     print(f"companion: serving on {host}:{port}", flush=True)
@@ -109,7 +112,7 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False,
                   f"code {seat['join_code']})", flush=True)
     quiet_collector()
     socketio.start_background_task(choice_timer, app)
-    wsgi_server(app, host, port).serve_forever()
+    wsgi_server(guard.checked(app, socketio.server), host, port).serve_forever()
     return 0
 
 
@@ -123,7 +126,7 @@ def quiet_collector() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def wsgi_server(app: Flask, host: str, port: int) -> Any:
+def wsgi_server(app: Any, host: str, port: int) -> Any:
     """gevent's WSGI server with WebSocket support, as Flask-SocketIO's run() builds it, plus
     TCP_NODELAY: without it a move's view and its ack, two small writes on one socket, wait for
     the phone's delayed ACK, about 40 ms per ack (measured by companion bench hall)."""
@@ -135,5 +138,26 @@ def wsgi_server(app: Flask, host: str, port: int) -> Any:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             super().handle(sock, address)
 
-    return NoDelayServer((host, port), app, handler_class=WebSocketHandler, log=None)
+    class Handler(WebSocketHandler):  # type: ignore[misc]
+        """Bad requests refused without a traceback in the log (issue 17)."""
+
+        def read_request(self, raw_requestline: str) -> bool:
+            # gevent answers a ValueError with 400 and one line; the standard library's parser
+            # raises HTTPException on over 100 headers, which gevent logs with a traceback.
+            try:
+                return bool(super().read_request(raw_requestline))
+            except http.client.HTTPException as error:
+                raise ValueError(str(error) or type(error).__name__) from None
+
+        def upgrade_websocket(self) -> Any:
+            # gevent-websocket refuses a bad handshake with text where WSGI wants bytes, and
+            # fails on a Sec-WebSocket-Key that is not base64.
+            try:
+                refusal = super().upgrade_websocket()
+            except binascii.Error:
+                self.start_response("400 Bad Request", [])
+                refusal = ["Invalid key"]
+            return refusal and [part.encode() if isinstance(part, str) else part for part in refusal]
+
+    return NoDelayServer((host, port), app, handler_class=Handler, log=None)
 

@@ -29,6 +29,10 @@ connections: dict[str, tuple[str, str]] = {}  # sid -> ("seat", token) | ("hall"
 @socketio.on("connect")
 def connect(auth: Any = None) -> None:
     auth = auth if isinstance(auth, dict) else {}
+    try:
+        unicode_only(auth)  # JSON may carry a lone surrogate; the key's comparison would fail on it
+    except HallError as error:
+        raise ConnectionRefusedError(error.message) from None
     hall = service()
     if "organizer" in auth:
         # The key, or `true` from a browser signed in to the console (its session cookie).
@@ -67,12 +71,13 @@ def disconnect(*_: Any) -> None:
 
 
 @socketio.on("move")
-def move(payload: Any = None) -> dict[str, Any]:
-    """The ack: `{"ok": true, "view": ...}` or `{"ok": false, "code", "message"}`."""
+def move(payload: Any = None, *extra: Any) -> dict[str, Any]:
+    """The ack: `{"ok": true, "view": ...}` or `{"ok": false, "code", "message"}`. (`extra`:
+    a client may send more arguments; without it the call would fail with a traceback.)"""
     kind, token = connections.get(request.sid, ("", ""))
     if kind != "seat":
         return refusal("auth/not_a_seat", "only a seat's phone can make moves")
-    if not isinstance(payload, dict):
+    if extra or not isinstance(payload, dict):
         return refusal("request/malformed", "a move is {\"request_id\": ..., \"move\": {...}}")
     hall = service()
     try:
