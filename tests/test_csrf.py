@@ -363,3 +363,12 @@ def test_csrf_socketio_refuses_a_foreign_origin_with_the_cookie(served, who):
     assert websocket_opens_a_session(served, cookie, served["url"])
     for transport in ("polling", "websocket"):
         assert socket_served(served, cookie, auth, served["url"], transport), transport
+
+
+def test_organizer_key_text_that_is_not_ascii_is_no_key(app, key):
+    """A lone surrogate (JSON can carry one) is no key, and no failure (issue 17 F3)."""
+    from companion.web.auth import is_organizer_key
+
+    with app.test_request_context("/"):
+        assert is_organizer_key(key)
+        assert not is_organizer_key("\ud800") and not is_organizer_key(key + "é")

@@ -19,7 +19,10 @@ def service() -> HallService:
 
 
 def is_organizer_key(key: Any) -> bool:
-    return isinstance(key, str) and hmac.compare_digest(key.encode(), service().organizer_key.encode())
+    """Whether `key` is the organizer's; the key is ASCII, so anything else (a lone surrogate
+    from JSON, which cannot even be encoded) is not it."""
+    return (isinstance(key, str) and key.isascii()
+            and hmac.compare_digest(key.encode(), service().organizer_key.encode()))
 
 
 def is_signed_in_organizer() -> bool:
