@@ -17,7 +17,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from companion.bench_hall import _http, _receive, _set_up, _start_clients, _stop_clients
+from companion.bench_hall import _http, _receive, _report, _set_up, _start_clients, _stop_clients
 from companion.bench_server import HOST, ServerProcess, free_port
 
 WARM_UP_SECONDS = 60.0  # growth is counted from here: start-up and first connections settle
@@ -44,10 +44,16 @@ def bench_soak(phones: int, tables: int, minutes: float = 10.0, roll_every: floa
             try:
                 _start_clients(workers, pipes, base, phone_tokens, 1 if phones <= 600 else 2,
                                moves_per_second)
-                result["connected"] = sum(_receive(pipe, 240)["connected"] for pipe in pipes[:-1])
+                ready = [_receive(pipe, 240)["connected"] for pipe in pipes]
+                result["connected"] = sum(ready[:-1])  # the last is the probe's second devices
                 samples, roll_seconds, errors = _soak(
                     server, pipes, f"{base}/api/events/{event_id}/roll", minutes * 60, roll_every,
                     sample_every)
+                for pipe in pipes:
+                    pipe.send(("report", [], []))
+                acks = [ack for pipe in pipes for ack in _report(pipe)["acks"]]
+                result["moves_sent"] = len(acks)
+                result["moves_accepted"] = sum(1 for ack in acks if ack.ok)
             finally:
                 _stop_clients(workers, pipes)
             time.sleep(sample_every)
