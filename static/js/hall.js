@@ -1,6 +1,7 @@
 // The hall projector: draws the `hall` view (docs/api.md) of one event. Read only, nothing to
-// click: the dice of the last hall roll, a tile per table, the standings, the histogram of the
-// hall's rolls against the two-dice curve. The view embedded in the page draws at once.
+// click: the last hall roll as the tables use it (the first die, the total), a tile per table,
+// the standings with the winners first, charts of the hall's rolls against fair dice. The view
+// embedded in the page draws at once.
 
 import { t } from "./i18n.js";
 import {
@@ -33,6 +34,7 @@ function receive(next) {
   const first = view === null;
   view = next;
   viewAt = performance.now();
+  noteWins();
   followAssessor(view.tables, { first, delay: rolled && !reducedMotion() ? TUMBLE_MS : 0 }, redrawTile);
   drawRoll(rolled);
   drawHistogram();
@@ -42,6 +44,9 @@ function receive(next) {
 
 // ------------------------------------------------------------------ the roll
 
+// Every table rolls with the hall's two dice: one that rolls one die takes the first, one with a
+// Train Station that chose two takes the total. Each gets its own row, the first die's on top:
+// a table reads its number from where it always is.
 function drawRoll(animate) {
   const rolls = view.rolls;
   $("roll-number").textContent = rolls.length ? t("Roll {n}", { n: rolls.length }) : t("Waiting for the first roll");
@@ -51,8 +56,9 @@ function drawRoll(animate) {
     return;
   }
   const [d1, d2] = rolls[rolls.length - 1];
+  const use = diceUse(d1, d2);
   const final = () => {
-    fill(box, die(d1, "big"), die(d2, "big"), h("span", { class: "sum" }, tx("= {sum}", { sum: num(d1 + d2) })));
+    fill(box, diceRows(use, [die(d1, "big")], num(d1), [die(d1, "big"), die(d2, "big")], tx("= {sum}", { sum: num(d1 + d2) })));
     $("announce").textContent = rollWords(rolls.length, [d1, d2]);
   };
   if (!animate || reducedMotion()) {
@@ -68,9 +74,41 @@ function drawRoll(animate) {
       final();
       return;
     }
-    const face = () => 1 + Math.floor(Math.random() * 6);
-    fill(box, die(face(), "big rolling"), die(face(), "big rolling"), h("span", { class: "sum" }, t("= {sum}", { sum: "…" })));
+    const face = () => die(1 + Math.floor(Math.random() * 6), "big rolling");
+    fill(box, diceRows(use, [face()], "…", [face(), face()], t("= {sum}", { sum: "…" })));
   }, 85);
+}
+
+// How many hall tables took the last roll with one die and with two: a table's summary holds
+// the dice it rolled, the first die alone or both.
+function diceUse(d1, d2) {
+  const use = { one: 0, two: 0 };
+  for (const summary of view.tables) {
+    if (summary.roll_mode !== "hall" || summary.status !== "running" || summary.phase === "finished") continue;
+    const [first, second] = summary.dice;
+    if (first !== d1) continue; // it has not rolled with the hall yet (or rolled again)
+    if (summary.dice.length === 1) use.one += 1;
+    else if (second === d2) use.two += 1;
+  }
+  return use;
+}
+
+// The two rows; a row no table used this roll stays, smaller, so nobody takes its number for
+// theirs. Before any table has rolled with the hall, both are drawn alike, without counts.
+function diceRows(use, oneFaces, oneNumber, twoFaces, sum) {
+  const anyone = use.one + use.two > 0;
+  return [
+    diceRow("one", t("One die"), anyone ? use.one : null, oneFaces, h("span", { class: "number" }, oneNumber)),
+    diceRow("two", t("Two dice"), anyone ? use.two : null, twoFaces, h("span", { class: "sum" }, sum)),
+  ];
+}
+
+function diceRow(kind, label, tables, faces, result) {
+  let count = null;
+  if (tables !== null) count = tables === 1 ? t("1 table") : tables ? tx("{n} tables", { n: num(tables) }) : t("no table");
+  return h("div", { class: `dice-row ${kind}${tables === 0 ? " unused" : ""}` },
+    h("p", { class: "dice-label" }, label, count ? [" · ", count] : null),
+    h("div", { class: "dice-show" }, faces, result));
 }
 
 // ------------------------------------------------------------------ histogram
@@ -83,33 +121,58 @@ const svg = (tag, attrs = {}, ...children) => {
   return element;
 };
 
+// Two charts of the hall's rolls, the numbers the tables use: the first die (one-die tables)
+// and the total (two-dice tables), each against what fair dice give. Tables move from one die
+// to two during a game, and a table that doubts the dice asks about its own number.
 function drawHistogram() {
-  const counts = new Map();
-  for (const [d1, d2] of view.rolls) counts.set(d1 + d2, (counts.get(d1 + d2) ?? 0) + 1);
   const total = view.rolls.length;
-  const expected = (sum) => (total * (6 - Math.abs(sum - 7))) / 36;
-  const top = Math.max(1, ...counts.values(), expected(7));
-  const width = 440;
-  const height = 200;
-  const barWidth = width / 11;
-  const y = (value) => height - 24 - (value / top) * (height - 48);
+  const firsts = view.rolls.map(([d1]) => d1);
+  const sums = view.rolls.map(([d1, d2]) => d1 + d2);
+  const top = Math.max(1, total / 6, ...tally(firsts).values(), ...tally(sums).values()); // one scale for both
+  fill($("histogram"),
+    h("div", { class: "charts" },
+      chart({ kind: "first", id: "histogram-first", title: t("One die"), values: firsts, low: 1, high: 6, top,
+        chance: () => 1 / 6,
+        words: (n, counts) => t("{n} rolls; by the first die: {counts}. The line is what a fair die gives on average.", { n, counts }) }),
+      chart({ kind: "totals", id: "histogram", title: t("Two dice"), values: sums, low: 2, high: 12, top,
+        chance: (sum) => (6 - Math.abs(sum - 7)) / 36,
+        words: (n, counts) => t("{n} rolls; by total: {counts}. The line is what fair dice give on average.", { n, counts }) })),
+    h("p", { class: "legend" }, h("span", { class: "key bar" }), t("rolled"), " ",
+      h("span", { class: "key expected" }), t("expected with fair dice")));
+}
+
+function tally(values) {
+  const counts = new Map();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return counts;
+}
+
+// One bar chart, BAR units a bar: the charts' widths follow their number of bars, so the bars
+// of both are as wide. Its numbers are 24 units high (about 0.7 of the body text at 1920x1080).
+const BAR = 40;
+const AXIS = 30; // the axis' numbers below the bars, and room for a count above the highest
+function chart({ kind, id, title, values, low, high, top, chance, words }) {
+  const counts = tally(values);
+  const height = 240;
+  const y = (value) => height - AXIS - (value / top) * (height - 2 * AXIS);
   const parts = [];
   const curve = [];
-  for (let sum = 2; sum <= 12; sum += 1) {
-    const x = (sum - 2) * barWidth;
-    const count = counts.get(sum) ?? 0;
-    parts.push(svg("rect", { x: x + 4, y: y(count), width: barWidth - 8, height: height - 24 - y(count), class: "bar" }));
-    parts.push(svg("text", { x: x + barWidth / 2, y: height - 4, class: "axis" }, String(sum)));
-    if (count) parts.push(svg("text", { x: x + barWidth / 2, y: y(count) - 4, class: "count" }, String(count)));
-    curve.push(`${x + barWidth / 2},${y(expected(sum))}`);
+  for (let value = low; value <= high; value += 1) {
+    const x = (value - low) * BAR;
+    const count = counts.get(value) ?? 0;
+    parts.push(svg("rect", { x: x + 4, y: y(count), width: BAR - 8, height: height - AXIS - y(count), class: "bar" }));
+    parts.push(svg("text", { x: x + BAR / 2, y: height - 5, class: "axis" }, String(value)));
+    if (count) parts.push(svg("text", { x: x + BAR / 2, y: y(count) - 5, class: "count" }, String(count)));
+    curve.push(`${x + BAR / 2},${y(values.length * chance(value))}`);
   }
-  if (total) parts.push(svg("polyline", { points: curve.join(" "), class: "expected" }));
-  const description = Array.from({ length: 11 }, (_, i) => `${i + 2}: ${counts.get(i + 2) ?? 0}`).join(", ");
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "histogram-title histogram-desc" },
-    svg("desc", { id: "histogram-desc" }, t("{n} rolls; by total: {counts}. The line is what fair dice give on average.", { n: total, counts: description })),
-    ...parts);
-  fill($("histogram"), chart, h("p", { class: "legend" }, h("span", { class: "key bar" }), t("rolled"), " ",
-    h("span", { class: "key expected" }), t("expected with fair dice")));
+  if (values.length) parts.push(svg("polyline", { points: curve.join(" "), class: "expected" }));
+  const bars = high - low + 1;
+  const description = Array.from({ length: bars }, (_, i) => `${low + i}: ${counts.get(low + i) ?? 0}`).join(", ");
+  return h("div", { class: `chart ${kind}` },
+    h("p", { class: "chart-title", id: `${id}-name` }, title),
+    svg("svg", { viewBox: `0 0 ${bars * BAR} ${height}`, role: "img", "aria-labelledby": `${id}-name ${id}-desc` },
+      svg("desc", { id: `${id}-desc` }, words(values.length, description)),
+      ...parts));
 }
 
 // ------------------------------------------------------------------ tables
@@ -125,7 +188,8 @@ function stars(player) {
 function seatList(summary) {
   return h("ul", { class: "seats" }, summary.players.map((player) => h("li", {
     class: player.seat === summary.active && summary.phase !== "finished" ? "active" : "",
-  }, h("span", { class: "name" }, bdi(player.name)), stars(player), h("span", { class: "coins" }, num(player.coins ?? "–")))));
+  }, h("span", { class: "name" }, bdi(player.name)),
+  h("span", { class: "figures" }, stars(player), h("span", { class: "coins" }, num(player.coins ?? "–"))))));
 }
 
 function timeLeft(summary) {
@@ -136,9 +200,6 @@ function timeLeft(summary) {
 
 function stateLine(summary) {
   const statuses = { setup: t("Not started"), paused: t("Paused"), ended: t("Ended") };
-  if (summary.winner !== null && summary.winner !== undefined) {
-    return tx("{name} won!", { name: bdi(summary.players[summary.winner].name) });
-  }
   if (statuses[summary.status]) return statuses[summary.status];
   const name = bdi(summary.active_name ?? "");
   if (summary.waiting) {
@@ -154,8 +215,9 @@ function machiKoroTile(summary) {
   const shown = lines.slice(0, 4);
   if (lines.length > shown.length) shown.push(t("and {n} more", { n: lines.length - shown.length }));
   const sum = diceSum(summary.dice);
+  const won = Number.isInteger(summary.winner);
   return [
-    h("p", { class: "state" }, stateLine(summary)),
+    won ? winBanner(summary) : h("p", { class: "state" }, stateLine(summary)),
     summary.dice.length ? h("p", { class: "rolled" }, tx("Rolled {sum}", { sum: num(sum) })) : null,
     seatList(summary),
     h("ul", { class: "paid" }, shown.map((line) => h("li", {}, line))),
@@ -171,18 +233,23 @@ const tileDrawings = {
 
 function tile(summary) {
   const draw = tileDrawings[summary.ruleset] ?? machiKoroTile;
-  return h("li", { class: `tile status-${summary.status}`, "data-table": summary.id, "data-ruleset": summary.ruleset },
+  const { fresh, style } = entrance(summary);
+  const won = isWon(summary) ? ` won${fresh}` : "";
+  return h("li", { class: `tile status-${summary.status}${won}`, style, "data-table": summary.id, "data-ruleset": summary.ruleset },
     h("h3", {}, bdi(summary.name), summary.turn ? h("span", { class: "turn" }, t("Turn {n}", { n: summary.turn })) : null),
     draw(summary));
 }
 
 // Only the tiles of the page on show are in the document: a hall of 275 tables kept all of
-// them (33,000 nodes), which cost the projector's laptop about 190 ms per view.
+// them (33,000 nodes), which cost the projector's laptop about 190 ms per view. Up to 8 tables
+// page only when they do not fit a little smaller ("compact"), in two columns or three: a page
+// the hall waits 10 s for is worse than smaller text. More tables are smaller still ("dense",
+// more columns) and page.
+const FEW_TABLES = ["", "compact", "compact three"];
 function drawTiles() {
   const list = $("tiles");
-  const tables = view.tables;
-  list.classList.toggle("dense", tables.length > 8);
-  const perPage = tilesThatFit(list, tables);
+  const tables = shownTables();
+  const perPage = pageSize(list, tables, tables.length > 8 ? ["dense"] : FEW_TABLES);
   const pages = Math.max(1, Math.ceil(tables.length / perPage)); // one, if empty: page % 0 is NaN
   page %= pages;
   if (page > 0) fill(list, tables.slice(page * perPage, (page + 1) * perPage).map(tile));
@@ -195,6 +262,27 @@ function drawTiles() {
   $("tables-page").textContent = t("{first}–{last} of {total}", {
     first, last: Math.min(tables.length, first + perPage - 1), total: tables.length,
   });
+}
+
+// The first size at which every tile fits, else the one that fits the most (the larger of equals);
+// its first page is drawn. Answers how many tiles a page has.
+function pageSize(list, tables, sizes) {
+  const fits = [];
+  for (const size of sizes) {
+    list.className = `tiles ${size}`.trim();
+    fits.push(tilesThatFit(list, tables));
+    if (fits.at(-1) >= tables.length) return fits.at(-1);
+  }
+  const best = fits.indexOf(Math.max(...fits));
+  if (best === sizes.length - 1) return fits[best];
+  list.className = `tiles ${sizes[best]}`.trim();
+  return tilesThatFit(list, tables);
+}
+
+// The tables the hall screen shows: all but those ended before they started (a table set up
+// by mistake, or whose players went home), which have nothing to show.
+function shownTables() {
+  return view.tables.filter((summary) => !(summary.status === "ended" && summary.phase === "setup"));
 }
 
 // Draws the first tiles until one would not fit (that one is taken away again) and says how
@@ -235,14 +323,72 @@ function tickTimers() {
 }
 setInterval(tickTimers, 1000);
 
+// ------------------------------------------------------------------ wins
+
+// Whether a table's game is won: the base game's winner, or a co-op pair that won together.
+const isWon = (summary) => (summary.result?.outcomes ?? []).includes("won");
+const wonSeat = (summary, seat) => summary.result?.outcomes?.[seat] === "won";
+
+// A win comes in once (app.css win-in), when it comes: not for the wins a projector finds when
+// it is switched on, and never again later. Tiles and standings are redrawn often (every view, a
+// co-op assessor's step, a page turn): a redraw continues the entrance where it was, by a
+// negative delay, rather than start it again, which would blink.
+const WIN_MS = 1200;
+const winsAt = new Map(); // table id -> when its win came (performance.now() ms)
+let wonBefore = null; // the ids of the tables won at the previous view; null before the first
+function noteWins() {
+  const won = new Set(view.tables.filter(isWon).map((summary) => summary.id));
+  for (const id of won) if (wonBefore && !wonBefore.has(id) && !winsAt.has(id)) winsAt.set(id, performance.now());
+  wonBefore = won;
+}
+
+// The attributes that play a win's entrance, for a win that came less than WIN_MS ago.
+function entrance(summary) {
+  const since = performance.now() - (winsAt.get(summary.id) ?? -Infinity);
+  return since < WIN_MS ? { fresh: " fresh", style: `--since: -${Math.round(since)}ms` } : { fresh: "", style: null };
+}
+
+// A cup, drawn: the projector's laptop may have no emoji font.
+const trophy = () => svg("svg", { class: "trophy", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
+  svg("path", { d: "M6 2h12v5a6 6 0 0 1-12 0z" }),
+  svg("path", { d: "M6 4H3.5v2.5A3.5 3.5 0 0 0 7 10M18 4h2.5v2.5A3.5 3.5 0 0 1 17 10", class: "handles" }),
+  svg("rect", { x: 11, y: 12, width: 2, height: 5 }),
+  svg("rect", { x: 7, y: 17, width: 10, height: 4, rx: 1 }));
+
+// The base game's win, across the top of its tile, big enough for the back of the hall.
+function winBanner(summary) {
+  return h("div", { class: "win-banner", role: "status" }, trophy(),
+    h("p", { class: "headline" }, tx("{name} won!", { name: bdi(summary.players[summary.winner].name) })));
+}
+
 // ------------------------------------------------------------------ standings
 
+// Winners first, then landmarks, then coins (as the printed standings rank); the top ten.
 function drawStandings() {
-  const everyone = view.tables.flatMap((summary) => summary.players.map((player) => ({ ...player, table: summary.name })));
-  everyone.sort((a, b) => b.landmarks.length - a.landmarks.length || (b.coins ?? 0) - (a.coins ?? 0));
-  fill($("standings"), everyone.slice(0, 10).map((player) => h("li", {},
-    h("span", { class: "name" }, bdi(player.name)), h("span", { class: "where" }, bdi(player.table)),
-    stars(player), h("span", { class: "coins" }, num(player.coins ?? "–")))));
+  const everyone = shownTables().flatMap((summary) => summary.players.map((player) => ({
+    ...player, table: summary.name, won: wonSeat(summary, player.seat), entrance: entrance(summary),
+  })));
+  everyone.sort((a, b) => b.won - a.won || b.landmarks.length - a.landmarks.length || (b.coins ?? 0) - (a.coins ?? 0));
+  const list = fill($("standings"), everyone.slice(0, 10).map(standingsRow));
+  dropRowsBelow(list, list.closest("section"));
+}
+
+// A row: the name, then the table, the landmarks (or the win) and the coins.
+function standingsRow(player) {
+  const figures = h("span", { class: "figures" }, h("span", { class: "where" }, bdi(player.table)),
+    player.won ? h("span", { class: "won-mark" }, trophy(), t("Winner")) : stars(player),
+    h("span", { class: "coins" }, num(player.coins ?? "–")));
+  const { fresh, style } = player.won ? player.entrance : { fresh: "", style: null };
+  return h("li", { class: player.won ? `won${fresh}` : "", style },
+    h("span", { class: "entry" }, h("span", { class: "name" }, bdi(player.name)), figures));
+}
+
+// Whole rows only: a long name takes a line of its own, and the rows that no longer fit go.
+function dropRowsBelow(list, box) {
+  const bottom = box.getBoundingClientRect().bottom;
+  while (list.lastElementChild && list.lastElementChild.getBoundingClientRect().bottom > bottom + 1) {
+    list.lastElementChild.remove();
+  }
 }
 
 receive(data.view);

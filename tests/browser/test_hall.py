@@ -25,8 +25,11 @@ def test_hall_roll_shows_dice_sum_announcement_and_histogram(screen, hall_server
     hall_server.roll(event["id"], (3, 4))
     expect(page.locator("#announce")).to_have_text("Roll 1: 3 and 4, total 7.")
     assert page.locator("#announce").get_attribute("aria-live") == "assertive"
-    expect(page.locator("#dice .die")).to_have_count(2)
-    expect(page.locator("#dice .die").first).to_have_attribute("aria-label", "die showing 3")
+    # Issue 16: a row for one-die tables (the first die) above the row for two dice (the total).
+    expect(page.locator("#dice .two .die")).to_have_count(2)
+    expect(page.locator("#dice .two .die").first).to_have_attribute("aria-label", "die showing 3")
+    expect(page.locator("#dice .one .die")).to_have_attribute("aria-label", "die showing 3")
+    expect(page.locator("#dice .one .number")).to_have_text("3")
     expect(page.locator("#dice .sum")).to_have_text("= 7")
     expect(page.locator("#roll-number")).to_have_text("Roll 1")
     for dice in ((6, 6), (4, 3)):
@@ -36,8 +39,8 @@ def test_hall_roll_shows_dice_sum_announcement_and_histogram(screen, hall_server
     expect(description).to_contain_text("3 rolls; by total: 2: 0, 3: 0")
     expect(description).to_contain_text("7: 2,")
     expect(description).to_contain_text("12: 1.")
-    assert page.locator("#histogram rect.bar").count() == 11
-    assert page.locator("#histogram polyline.expected").count() == 1
+    assert page.locator("#histogram .totals rect.bar").count() == 11  # and the first die's 6 (issue 16)
+    assert page.locator("#histogram .totals polyline.expected").count() == 1
 
 
 def test_hall_shows_a_phone_build_within_a_second(phone, screen, hall_server):
@@ -116,8 +119,9 @@ def test_hall_screen_fits_both_projector_sizes_and_its_qr_opens_the_join_page(
         expect(page.locator("#roll-number")).to_have_text("Roll 5")
         size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
         assert size == [width, height], f"the hall screen scrolls at {width}x{height}: {size}"
-        sum_height = page.locator("#dice .sum").bounding_box()["height"]
-        assert sum_height > height / 12, f"the dice sum is only {sum_height}px high"
+        # One die at every table: the first die is the big number (issue 16; the total was).
+        number_height = page.locator("#dice .one .number").bounding_box()["height"]
+        assert number_height > height / 12, f"the first die is only {number_height}px high"
         assert page.locator(".tile:not([hidden])").count() >= 2
         path = snap(page, f"hall-{width}x{height}")
         with Image.open(path) as image:
