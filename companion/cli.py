@@ -207,6 +207,8 @@ def _print(args: argparse.Namespace) -> int:
     base_url = args.base_url or _lan_base_url()
     options = PrintOptions(args.kind, args.paper, args.lang, base_url, wifi)
     output = Path(args.output)
+    if unreachable := _unreachable(options, given=bool(args.base_url)):
+        return _refuse(unreachable)
     try:
         check(options)
     except ValueError as exc:
@@ -222,10 +224,24 @@ def _print(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _refuse(f"print: cannot write {args.output!r}: {exc.strerror}")
     sys.stderr.write(f"companion: wrote {args.output} ({len(pdf):,} bytes)\n")
-    if args.kind in ("join-cards", "poster") and "://127." in base_url:
-        sys.stderr.write("companion: warning: no LAN address found; phones cannot reach "
-                         f"{base_url}: pass --base-url\n")
     return 0
+
+
+def _unreachable(options: Any, given: bool) -> str | None:
+    """The refusal of cards or a poster whose address no phone can open, saying what to do,
+    or None. Not `given`: the default address, loopback on a laptop with no LAN address."""
+    from companion.printing.from_hall import unreachable
+
+    if unreachable(options) is None:
+        return None
+    url = options.base_url.rstrip("/")
+    if not given:
+        return (f"print: this laptop has no LAN address, so the {options.kind} would carry "
+                f"{url}, which no phone can open; join the hall's network, or pass --base-url "
+                "with the address phones use")
+    return (f"print: phones cannot open {url}: it is this laptop's own address (loopback) or a "
+            "link-local one; pass --base-url with the address phones use, the 'phones:' line "
+            "companion serve prints (like http://192.168.1.20:5000)")
 
 
 def _lan_base_url() -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from flask import Flask
 
 from companion.hall.demo import create_demo
+from companion.printing.from_hall import phones_cannot_open
 from companion.web import SERVED_ASYNC_MODE, create_app, guard, hall_service, socketio
 
 # How often a served hall's screens get the hall view at most (see web.sockets.subscribe).
@@ -103,6 +104,10 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False,
     if not hosts and not public_url:
         print("companion: warning: no LAN address found; phones cannot reach this laptop until "
               "it joins the hall's network (or pass --base-url)", flush=True)
+    elif phones_cannot_open(base):
+        print(f"companion: warning: {base} is this laptop's own address: no phone can open it, "
+              "and join cards and posters are refused; serve with --host 0.0.0.0 on the hall's "
+              "network (or pass --base-url)", flush=True)
     print(f"organizer: {base}/organizer?key={hall.organizer_key}", flush=True)
     if demo:
         made = create_demo(hall)

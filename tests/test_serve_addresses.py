@@ -68,6 +68,8 @@ def test_serve_on_one_address_links_phones_to_that_address(tmp_path: Path) -> No
         assert status == 200
         urls = [seat["join_url"] for table in event["table_seats"] for seat in table["seats"]]
         assert urls and all(url.startswith(f"{server.url}/j/") for url in urls)
+        # ... and the terminal says that no phone can open that address (issue 16, item 10)
+        assert f"warning: {server.url} is this laptop's own address" in server.log_tail()
 
 
 @pytest.mark.parametrize("every_interface", ["0.0.0.0", "", "::"])

@@ -83,6 +83,23 @@ def table(
     return grid
 
 
+def banner(lines: Sequence[tuple[str, bool]], rtl: bool, width: float) -> Table:
+    """A boxed notice across the frame, (text, bold) lines in it: a thick dark border and a light
+    tint that print plainly in black and white (a sheet printed before the end says so)."""
+    cells = [BidiParagraph(line, BOLD if bold else REGULAR, 12 if bold else 10, rtl,
+                           space_after=2) for line, bold in lines]
+    box = Table([[cells]], colWidths=[width])
+    box.setStyle(TableStyle([
+        ("BOX", (0, 0), (-1, -1), 2, colors.black),
+        ("BACKGROUND", (0, 0), (-1, -1), colors.Color(0.88, 0.88, 0.88)),
+        ("TOPPADDING", (0, 0), (-1, -1), 6),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+        ("LEFTPADDING", (0, 0), (-1, -1), 8),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+    ]))
+    return box
+
+
 def render_story(paper: str, title: str, story: list[Flowable]) -> bytes:
     """Lay out `story` on `paper` pages; invariant=1 makes equal input give equal bytes."""
     register_fonts()

@@ -6,8 +6,10 @@ only while the values are copied out, never while drawing (1,100 join cards take
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import partial
 from urllib.parse import urlsplit
 
@@ -32,9 +34,11 @@ from companion.printing import (
 )
 from companion.printing.i18n import STRINGS, text
 from companion.printing.layouts import card_papers, page_papers
+from companion.printing.model import NOT_STARTED, PLAYING, RESULT
 from companion.rules.coop_state import RULESET as COOP_RULESET
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
+WITH_ADDRESS = ("join-cards", "poster")  # the kinds that print the base URL, as text and QR
 LANGS = tuple(STRINGS)
 JOIN_PATH = "/"  # the general join page: a joined phone goes back to its seat, others learn how to join
 
@@ -73,7 +77,7 @@ def problem(options: PrintOptions) -> Detail | None:
     if options.lang not in LANGS:
         return Detail(N_("unknown language {lang}; expected one of {langs}"),
                       {"lang": repr(options.lang), "langs": ", ".join(LANGS)})
-    if options.kind in ("join-cards", "poster") and not is_base_url(options.base_url):
+    if options.kind in WITH_ADDRESS and not is_base_url(options.base_url):
         return Detail(N_("the base URL must start with http:// or https:// and name the server, "
                          "like {example}, not {url}"),
                       {"example": "http://192.168.1.20:5000", "url": repr(options.base_url)})
@@ -81,10 +85,42 @@ def problem(options: PrintOptions) -> Detail | None:
 
 
 def check(options: PrintOptions) -> None:
-    """Refuse, in English, what `problem` finds (ValueError)."""
-    found = problem(options)
+    """Refuse, in English, what `problem` finds, and an address no phone can open (ValueError).
+    The command and the download look for that one first, to say what to do in their words."""
+    found = problem(options) or unreachable(options)
     if found is not None:
         raise ValueError(found.say())
+
+
+def unreachable(options: PrintOptions) -> Detail | None:
+    """The words for a printout that would carry an address no phone can open (served with
+    --host 127.0.0.1, or on a laptop with no LAN address), else None. Said by the download;
+    the command says what to do with its own options."""
+    if options.kind not in WITH_ADDRESS or not is_base_url(options.base_url):
+        return None  # no address on paper, or one `problem` refuses
+    if not phones_cannot_open(options.base_url):
+        return None
+    return Detail(N_("phones cannot open {url}: it is this laptop's own address (loopback) or "
+                     "a link-local one. Connect the laptop to the hall's network and serve "
+                     "there (companion serve, without --host 127.0.0.1), or start companion "
+                     "serve with --base-url and the address phones use"),
+                  {"url": options.base_url.rstrip("/")})
+
+
+def phones_cannot_open(url: str) -> bool:
+    """True when the URL's host is one no phone in the hall reaches: loopback (127.0.0.0/8,
+    ::1, localhost and names under .localhost), link-local (169.254.0.0/16, fe80::/10: a
+    cable without DHCP) or unspecified (0.0.0.0, ::). A name may be the hall's: it passes."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])  # without an IPv6 zone (%eth0)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback or ip.is_link_local or ip.is_unspecified
 
 
 def is_base_url(url: str) -> bool:
@@ -99,21 +135,32 @@ def is_base_url(url: str) -> bool:
             and not parts.fragment and not any(ch.isspace() for ch in url))
 
 
-def render(hall: HallService, event_id: str, options: PrintOptions) -> bytes:
+def render(hall: HallService, event_id: str, options: PrintOptions,
+           now: datetime | None = None) -> bytes:
     """The PDF of one kind of printout for the event. Unknown event: HallError (404)."""
-    return prepare(hall, event_id, options)()
+    return prepare(hall, event_id, options, now)()
 
 
-def prepare(hall: HallService, event_id: str, options: PrintOptions) -> Callable[[], bytes]:
+def prepare(hall: HallService, event_id: str, options: PrintOptions,
+            now: datetime | None = None) -> Callable[[], bytes]:
     """Copy the event's values out under the hall's lock; the function returned draws them
-    and touches nothing of the hall, so it may run in another thread."""
+    and touches nothing of the hall, so it may run in another thread. `now` is the time a
+    sheet printed before the end shows (default: the laptop's clock as the values are read)."""
     check(options)
     with hall.lock:
         event = hall.event(event_id)
-        return _drawing(event, hall.tables_of(event), options)
+        stamp = printed_at(now or datetime.now())
+        return _drawing(event, hall.tables_of(event), options, stamp)
 
 
-def _drawing(event: HallEvent, tables: Sequence[Table], o: PrintOptions) -> Callable[[], bytes]:
+def printed_at(now: datetime) -> str:
+    """The time on a sheet printed before the end, to the minute, in the laptop's local time:
+    read here, by the printing side (the rules never read a clock)."""
+    return now.strftime("%Y-%m-%d %H:%M")
+
+
+def _drawing(event: HallEvent, tables: Sequence[Table], o: PrintOptions,
+             stamp: str) -> Callable[[], bytes]:
     """The values copied out of the hall now, bound to the function that draws them later."""
     base = o.base_url.rstrip("/")
     if o.kind == "join-cards":
@@ -121,9 +168,9 @@ def _drawing(event: HallEvent, tables: Sequence[Table], o: PrintOptions) -> Call
     if o.kind == "setup-sheets":
         return partial(setup_sheets, table_sheets(event, tables), o.lang, o.paper)
     if o.kind == "score-sheets":
-        return partial(score_sheets, table_results(event, tables), o.lang, o.paper)
+        return partial(score_sheets, table_results(event, tables, stamp), o.lang, o.paper)
     if o.kind == "standings":
-        return partial(standings, event_standing(event, tables, o.lang), o.lang, o.paper)
+        return partial(standings, event_standing(event, tables, o.lang, stamp), o.lang, o.paper)
     return partial(poster, hall_poster(event, base), o.paper, o.lang, o.wifi)
 
 
@@ -187,10 +234,21 @@ def competition_ranks(keys: Sequence[tuple[int | bool, int, int]]) -> list[int]:
     return [first[key] for key in keys]
 
 
-def table_results(event: HallEvent, tables: Sequence[Table]) -> list[TableResult]:
+def table_results(event: HallEvent, tables: Sequence[Table],
+                  stamp: str | None = None) -> list[TableResult]:
     """A result sheet per table: places, landmarks and coins once the game is over, the
-    figures as they stand while it runs, empty boxes before it starts."""
-    return [TableResult(t.name, result_rows(t), event.name) for t in tables]
+    figures as they stand while it runs, empty boxes before it starts; the last two say so,
+    with `stamp`, the time they were printed (default: now)."""
+    stamp = stamp or printed_at(datetime.now())
+    return [TableResult(t.name, result_rows(t), event.name, result_status(t), stamp)
+            for t in tables]
+
+
+def result_status(table: Table) -> str:
+    """RESULT once the game is over, PLAYING while it runs, NOT_STARTED before it starts."""
+    if table.state is None:
+        return NOT_STARTED
+    return RESULT if is_final(table) else PLAYING
 
 
 def result_rows(table: Table) -> tuple[ResultRow, ...]:
@@ -205,23 +263,31 @@ def result_rows(table: Table) -> tuple[ResultRow, ...]:
                  for place, r in sorted(ranked, key=lambda pair: pair[0]))
 
 
-def event_standing(event: HallEvent, tables: Sequence[Table], lang: str) -> Standing:
-    """Every player of a finished table, ranked by wins, landmarks, coins. A table's win is
-    its first place. The title says how many tables are still playing."""
+def event_standing(event: HallEvent, tables: Sequence[Table], lang: str,
+                   stamp: str | None = None) -> Standing:
+    """Every player of a started table, ranked by wins, landmarks, coins. A table's win is
+    its first place; a table still playing has none yet, and its players are ranked by their
+    figures as they stand, marked playing. The title says how many tables finished; while
+    some still play the sheet carries `stamp`, the time it was printed (default: now)."""
     final = [t for t in tables if is_final(t)]
     counted = [t for t in tables if t.state is not None or t.status != "ended"]
-    entries = []
-    for table in final:
-        assert table.state is not None
-        for place, player in zip(places(table), table.state.players, strict=True):
-            entries.append((int(place == 1), len(player.landmarks), player.coins,
-                            player.name, table.name))
-    ranks = competition_ranks([entry[:3] for entry in entries])
-    rows = tuple(
-        StandingRow(rank, name, table_name, wins, built, coins)
-        for (wins, built, coins, name, table_name), rank in zip(entries, ranks, strict=True)
-    )
-    rows = tuple(sorted(rows, key=lambda row: row.rank))
-    title = "" if len(final) == len(counted) else text(
-        lang, "standings_partial", done=len(final), total=len(counted))
-    return Standing(event.name, rows, title)
+    entries = [entry for table in tables for entry in standing_entries(table)]
+    ranks = competition_ranks([(e.wins, e.landmarks_built, e.coins) for e in entries])
+    rows = tuple(sorted((replace(e, rank=rank) for e, rank in zip(entries, ranks, strict=True)),
+                        key=lambda row: row.rank))
+    if len(final) == len(counted):
+        return Standing(event.name, rows)
+    title = text(lang, "standings_partial", done=len(final), total=len(counted))
+    return Standing(event.name, rows, title, stamp or printed_at(datetime.now()))
+
+
+def standing_entries(table: Table) -> list[StandingRow]:
+    """A table's players, not ranked yet: one win for a first place once the game is over;
+    while it runs no wins, the figures as they stand, marked playing. None before the start."""
+    state = table.state
+    if state is None:
+        return []
+    done = is_final(table)
+    wins = [int(place == 1) for place in places(table)] if done else [0] * len(state.players)
+    return [StandingRow(0, p.name, table.name, won, len(p.landmarks), p.coins, not done)
+            for won, p in zip(wins, state.players, strict=True)]

@@ -36,12 +36,22 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "bank_coins": "{n} coins stay in the bank.",
         "unknown_ruleset": "No setup sheet for ruleset {name}.",
         "results_title": "Table result",
+        "results_in_play_title": "Scores so far",
+        "in_progress": "In progress · printed {time} · not the final result",
+        "results_in_play_note": "Landmarks and coins as they stood when this was printed; the "
+                                "places are decided when the game is over. Print this sheet "
+                                "again then, to sign it.",
+        "results_not_started_note": "Printed {time}, before the game started: fill in the "
+                                    "places, landmarks and coins by hand when it is over.",
         "place": "Place",
         "landmarks_built": "Landmarks built",
         "coins": "Coins",
         "signature": "Signature",
         "standings_title": "Standings",
         "standings_partial": "Standings: {done} of {total} tables finished",
+        "standings_in_progress": "In progress · printed {time} · not the final standings",
+        "standings_in_play_note": "* still playing: ranked by the landmarks and coins they had "
+                                  "when this was printed.",
         "rank": "Rank",
         "wins": "Wins",
         # the co-op Tax Assessor's setup sheet (coop_setup.py)
@@ -87,12 +97,23 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "bank_coins": "{n} munten blijven in de bank.",
         "unknown_ruleset": "Geen opzetblad voor spelregels {name}.",
         "results_title": "Uitslag van de tafel",
+        "results_in_play_title": "Tussenstand",
+        "in_progress": "Nog bezig · afgedrukt {time} · niet de uitslag",
+        "results_in_play_note": "Bezienswaardigheden en munten zoals ze stonden bij het "
+                                "afdrukken; de plaatsen worden bepaald als het spel voorbij is. "
+                                "Druk dit blad dan opnieuw af om te tekenen.",
+        "results_not_started_note": "Afgedrukt {time}, voor het begin van het spel: vul de "
+                                    "plaatsen, bezienswaardigheden en munten met de hand in als "
+                                    "het spel voorbij is.",
         "place": "Plaats",
         "landmarks_built": "Bezienswaardigheden",
         "coins": "Munten",
         "signature": "Handtekening",
         "standings_title": "Stand",
         "standings_partial": "Stand: {done} van {total} tafels klaar",
+        "standings_in_progress": "Nog bezig · afgedrukt {time} · niet de eindstand",
+        "standings_in_play_note": "* speelt nog: gerangschikt op de bezienswaardigheden en "
+                                  "munten bij het afdrukken.",
         "rank": "Rang",
         "wins": "Zeges",
         # the co-op Tax Assessor's setup sheet (coop_setup.py)
@@ -141,12 +162,21 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "bank_coins": "{n} מטבעות נשארים בבנק.",
         "unknown_ruleset": "אין דף הכנה לחוקים {name}.",
         "results_title": "תוצאות השולחן",
+        "results_in_play_title": "תוצאות ביניים",
+        "in_progress": "המשחק עדיין נמשך · הודפס {time} · זו לא התוצאה הסופית",
+        "results_in_play_note": "ציוני הדרך והמטבעות כפי שהיו בזמן ההדפסה; המקומות נקבעים "
+                                "כשהמשחק נגמר. אז הדפיסו את הדף שוב כדי לחתום עליו.",
+        "results_not_started_note": "הודפס {time}, לפני שהמשחק התחיל: ממלאים ביד את המקומות, "
+                                    "ציוני הדרך והמטבעות כשהמשחק נגמר.",
         "place": "מקום",
         "landmarks_built": "ציוני דרך שנבנו",
         "coins": "מטבעות",
         "signature": "חתימה",
         "standings_title": "טבלת הדירוג",
         "standings_partial": "טבלת הדירוג: {done} מתוך {total} שולחנות סיימו",
+        "standings_in_progress": "האירוע עדיין נמשך · הודפס {time} · זה לא הדירוג הסופי",
+        "standings_in_play_note": "* עדיין משחקים: מדורגים לפי ציוני הדרך והמטבעות שהיו להם "
+                                  "בזמן ההדפסה.",
         "rank": "דירוג",
         "wins": "ניצחונות",
         # the co-op Tax Assessor's setup sheet (coop_setup.py)

@@ -23,6 +23,11 @@ QR_BOX = 36 * mm  # the QR with its quiet zone; the symbol alone is at least 22 
 HINT_Y = 13.5 * mm
 LABEL_Y = 9.6 * mm
 URL_Y = 3.8 * mm
+NAME_SIZE = 18  # the player's name leads the card
+TABLE_SIZE = 13  # then the table, where the player goes
+TABLE_ONE_LINE = 9  # a table's name fits one line at this size or more: it is kept whole
+SMALL_SIZE = 7.5  # the seat number and the event
+LEADING = 1.18  # a line's height per point of type (textfit.draw_block)
 HEAD_SIZE = 9  # the short URL's address
 CODE_SIZE = 15  # its join code: capitals about 4 mm high, typed one by one
 CODE_TAIL = 12  # the longest tail after the last slash drawn as a code (K7M3-QX9A is 9)
@@ -42,24 +47,38 @@ def text_column(card: Rect, rtl: bool) -> tuple[float, float]:
 
 
 def draw_seat_card(c: Canvas, card: Rect, seat: SeatCard, lang: str) -> None:
-    """One seat's card: event, table, seat number, player, QR and the short URL to type."""
+    """One seat's card: the player's name and the table lead, big; the seat number and the
+    event below them, small; the QR and the short URL to type."""
     rtl = is_rtl(lang)
     box = qr_box(card, rtl)
     qr.draw(c, seat.join_url, box.x, box.y, box.w)
     x0, x1 = text_column(card, rtl)
     c.setFillColorRGB(0, 0, 0)
-    top = draw_block(c, seat.event_name, (x0, x1, card.y + card.h - PAD), (BOLD, 8.5, 2), rtl)
-    top = draw_block(c, seat.table_name, (x0, x1, top), (REGULAR, 8, 1), rtl)
-    seat_line = f"{text(lang, 'seat')} {seat.seat_number}"
-    top = draw_block(c, seat_line, (x0, x1, top - 1.2 * mm), (BOLD, 18, 1), rtl)
+    top = card.y + card.h - PAD
     if seat.player_name:
-        draw_block(c, seat.player_name, (x0, x1, top - 0.5 * mm), (BOLD, 11, 2), rtl)
-    else:
+        top = draw_block(c, seat.player_name, (x0, x1, top), (BOLD, NAME_SIZE, 2), rtl)
+    else:  # room to write the name in by hand above the line
         blank = f"{text(lang, 'name_blank')} ____________"
-        draw_block(c, blank, (x0, x1, top - 3 * mm), (REGULAR, 9, 1), rtl)
+        top = draw_block(c, blank, (x0, x1, top - 4 * mm), (REGULAR, 9, 1), rtl)
+    floor = card.y + HINT_Y + 6.5 + 1 * mm  # the lowest the text may reach, above the hint
+    small = 2 * SMALL_SIZE * LEADING + 1.6 * mm  # the seat's line and the event's first
+    lines = 1 if stringWidth(seat.table_name, BOLD, TABLE_ONE_LINE) <= x1 - x0 else (
+        fitting_lines(top - 1.5 * mm - small - floor, TABLE_SIZE, 2))
+    top = draw_block(c, seat.table_name, (x0, x1, top - 1.5 * mm), (BOLD, TABLE_SIZE, lines), rtl)
+    seat_line = f"{text(lang, 'seat')} {seat.seat_number}"
+    top = draw_block(c, seat_line, (x0, x1, top - 1.2 * mm), (REGULAR, SMALL_SIZE, 1), rtl)
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    lines = fitting_lines(top - 0.4 * mm - floor, SMALL_SIZE, 2)
+    draw_block(c, seat.event_name, (x0, x1, top - 0.4 * mm), (REGULAR, SMALL_SIZE, lines), rtl)
+    c.setFillColorRGB(0, 0, 0)
     hint = text(lang, "scan_to_join")
     draw_block(c, hint, (x0, x1, card.y + HINT_Y + 6.5), (REGULAR, 6.5, 1), rtl)
     _draw_short_url(c, card, seat.short_url, lang)
+
+
+def fitting_lines(room: float, size: float, most: int) -> int:
+    """How many lines of `size` fit in `room` points of height, from 1 to `most`."""
+    return max(1, min(most, int(room // (size * LEADING))))
 
 
 def _draw_short_url(c: Canvas, card: Rect, url: str, lang: str) -> None:

@@ -57,13 +57,22 @@ class ResultRow:
     coins: int | None
 
 
+RESULT = "result"  # the game is over: the sheet is its result, to sign
+PLAYING = "playing"  # printed mid-game: the figures as they stood, marked in progress
+NOT_STARTED = "not-started"  # printed before the start: a form to fill in by hand
+
+
 @dataclass(frozen=True)
 class TableResult:
-    """One table's result sheet, signed by every player (blank places while the game runs)."""
+    """One table's result sheet, signed by every player (blank places while the game runs).
+    `status` is RESULT, PLAYING or NOT_STARTED; `printed_at` the time a sheet printed before
+    the end shows (the caller reads the clock: the drawing code never does)."""
 
     table_name: str
     rows: tuple[ResultRow, ...]
     event_name: str = ""
+    status: str = RESULT
+    printed_at: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,12 +85,15 @@ class StandingRow:
     wins: int
     landmarks_built: int
     coins: int
+    playing: bool = False  # the player's table is still playing: figures as they stood
 
 
 @dataclass(frozen=True)
 class Standing:
-    """The event standings, already ranked (`from_hall.event_standing`)."""
+    """The event standings, already ranked (`from_hall.event_standing`). `printed_at` is set
+    when some table was still playing: the sheet is then marked in progress, with that time."""
 
     event_name: str
     rows: tuple[StandingRow, ...]
     title: str = ""
+    printed_at: str = ""

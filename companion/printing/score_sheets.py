@@ -1,4 +1,8 @@
-"""Result sheets: a Machi Koro table's places, landmarks and coins, signed by every player."""
+"""Result sheets: a Machi Koro table's places, landmarks and coins, signed by every player.
+
+A sheet printed before the end says so: mid-game it is titled "Scores so far" and carries a
+boxed "in progress" notice with the time it was printed; before the start it is the form to
+fill in by hand, with a line saying when it was printed."""
 
 from __future__ import annotations
 
@@ -7,9 +11,9 @@ from collections.abc import Sequence
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from companion.printing.flow import heading, one_page_each, para, table
+from companion.printing.flow import banner, heading, one_page_each, para, table
 from companion.printing.i18n import is_rtl, text
-from companion.printing.model import TableResult
+from companion.printing.model import NOT_STARTED, PLAYING, TableResult
 from companion.printing.textfit import embed
 
 SIGNATURE_ROW = 13 * mm  # room to sign by hand
@@ -18,6 +22,18 @@ SIGNATURE_ROW = 13 * mm  # room to sign by hand
 def _blank(value: int | None) -> str:
     """A number, or nothing so the box can be filled in by hand."""
     return "" if value is None else str(value)
+
+
+def _status_part(result: TableResult, lang: str, width: float) -> list[Flowable]:
+    """What a sheet printed before the end says about itself: nothing for a result."""
+    rtl, time = is_rtl(lang), embed(result.printed_at)
+    if result.status == PLAYING:
+        lines = [(text(lang, "in_progress", time=time), True),
+                 (text(lang, "results_in_play_note"), False)]
+        return [banner(lines, rtl, width), Spacer(1, 4 * mm)]
+    if result.status == NOT_STARTED:
+        return [para(text(lang, "results_not_started_note", time=time), rtl, after=4 * mm)]
+    return [Spacer(1, 4 * mm)]
 
 
 def _result_page(result: TableResult, lang: str, width: float) -> list[Flowable]:
@@ -30,12 +46,13 @@ def _result_page(result: TableResult, lang: str, width: float) -> list[Flowable]
         for r in result.rows
     ]
     widths = [f * width for f in (0.1, 0.3, 0.16, 0.12, 0.32)]
+    title = "results_in_play_title" if result.status == PLAYING else "results_title"
     story: list[Flowable] = []
     if result.event_name:
         story.append(para(result.event_name, rtl))
     story += [
-        heading(f"{text(lang, 'results_title')}: {embed(result.table_name)}", rtl, 18),
-        Spacer(1, 4 * mm),
+        heading(f"{text(lang, title)}: {embed(result.table_name)}", rtl, 18),
+        *_status_part(result, lang, width),
         table(header, rows, widths, rtl, row_height=SIGNATURE_ROW, size=10),
     ]
     return story

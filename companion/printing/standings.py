@@ -1,14 +1,27 @@
-"""The event standings sheet: every player's rank, table, wins, landmarks and coins."""
+"""The event standings sheet: every player's rank, table, wins, landmarks and coins.
+
+Printed while some table still plays, the sheet says so in a boxed notice with the time it was
+printed, and those tables' players are ranked by their figures as they stood, marked * beside
+their table and shaded."""
 
 from __future__ import annotations
 
+from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from companion.printing.flow import heading, para, render_story, table
+from companion.printing.flow import banner, heading, para, render_story, table
 from companion.printing.i18n import is_rtl, text
 from companion.printing.layouts import page_spec
-from companion.printing.model import Standing
+from companion.printing.model import Standing, StandingRow
+from companion.printing.textfit import embed
+
+PLAYING_MARK = " *"
+PLAYING_TINT = colors.Color(0.93, 0.93, 0.93)
+
+
+def _table_cell(row: StandingRow) -> str:
+    return f"{embed(row.table_name)}{PLAYING_MARK}" if row.playing else row.table_name
 
 
 def standings(standing: Standing, lang: str = "en", paper: str = "a4") -> bytes:
@@ -19,15 +32,21 @@ def standings(standing: Standing, lang: str = "en", paper: str = "a4") -> bytes:
     keys = ("rank", "player", "table", "wins", "landmarks_built", "coins")
     header = [text(lang, k) for k in keys]
     rows = [
-        [str(r.rank), r.player_name, r.table_name, str(r.wins), str(r.landmarks_built),
+        [str(r.rank), r.player_name, _table_cell(r), str(r.wins), str(r.landmarks_built),
          str(r.coins)]
         for r in standing.rows
     ]
-    widths = [f * width for f in (0.09, 0.29, 0.2, 0.14, 0.16, 0.12)]  # room for ניצחונות
+    widths = [f * width for f in (0.09, 0.27, 0.24, 0.12, 0.16, 0.12)]  # room for ניצחונות
+    grid = table(header, rows, widths, rtl, size=10)
+    grid.setStyle([("BACKGROUND", (0, i), (-1, i), PLAYING_TINT)
+                   for i, row in enumerate(standing.rows, start=1) if row.playing])
     story: list[Flowable] = [
         para(standing.event_name, rtl),
         heading(standing.title or text(lang, "standings_title"), rtl, 18),
-        Spacer(1, 4 * mm),
-        table(header, rows, widths, rtl, size=10),
     ]
+    if standing.printed_at:
+        lines = [(text(lang, "standings_in_progress", time=embed(standing.printed_at)), True),
+                 (text(lang, "standings_in_play_note"), False)]
+        story += [Spacer(1, 2 * mm), banner(lines, rtl, width)]
+    story += [Spacer(1, 4 * mm), grid]
     return render_story(paper, standing.event_name or text(lang, "standings_title"), story)

@@ -76,6 +76,8 @@ def refusal_page(error: HallError) -> Any:
                             link=(url_for("organizer.console"), _("Sign in again")))
     if error.code == "event/unknown":
         return message_page(_("Error"), _("There is no such event on this server."), error.status)
+    if error.code == "print/unreachable":  # the reason is the whole message: what to do
+        return message_page(_("Error"), said(error), error.status)
     if error.detail:  # a refused choice (paper=a5): the sentence and what it was
         return message_page(_("Error"), f'{_("That request is not valid.")} ({said(error)})',
                             error.status)

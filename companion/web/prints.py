@@ -8,8 +8,15 @@ from typing import Any
 
 from flask import Blueprint, current_app, request, send_file
 
-from companion.hall.checks import invalid
-from companion.printing.from_hall import PrintOptions, filename, hall_wifi, prepare, problem
+from companion.hall.checks import HallError, invalid
+from companion.printing.from_hall import (
+    PrintOptions,
+    filename,
+    hall_wifi,
+    prepare,
+    problem,
+    unreachable,
+)
 from companion.web.auth import organizer_required, service
 from companion.web.errors import opened_in_browser
 from companion.web.pages import phone_base_url
@@ -18,7 +25,9 @@ bp = Blueprint("prints", __name__)
 
 
 def options(kind: str) -> PrintOptions:
-    """The query's choices, checked before the hall is read; a bad one is a 400 naming it."""
+    """The query's choices, checked before the hall is read; a bad one is a 400 naming it.
+    Join cards or a poster whose address no phone can open (served with --host 127.0.0.1, or
+    on a laptop with no LAN address) are a 409 `print/unreachable` saying what to do."""
     args = request.args
     try:
         wifi = hall_wifi(args.get("wifi_ssid", ""), args.get("wifi_password", ""))
@@ -29,6 +38,9 @@ def options(kind: str) -> PrintOptions:
     found = problem(chosen)
     if found is not None:
         raise invalid(found)
+    no_phone = unreachable(chosen)
+    if no_phone is not None:
+        raise HallError("print/unreachable", no_phone, 409)
     return chosen
 
 
