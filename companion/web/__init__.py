@@ -41,10 +41,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.secret_key = hashlib.sha256(f"session:{service.organizer_key}".encode()).hexdigest()
     app.config.update(SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True)
 
-    from companion.web import api, errors, i18n, organizer, origin, pages, prints, sockets
+    from companion.web import api, assets, errors, i18n, organizer, origin, pages, prints, sockets
 
     errors.init_app(app)
     i18n.init_app(app)  # every page, error pages too, is in the browser's language
+    assets.init_app(app)  # static files by version and compressed, pages compressed
     origin.init_app(app)  # a state change a cookie authenticates comes from this origin
     app.register_blueprint(api.bp)
     app.register_blueprint(organizer.bp)  # before pages: it owns /organizer

@@ -3,7 +3,8 @@
 The sources are `companion/translations/<lang>/<area>.po` (one per area: common, play, hall,
 organizer, ...; English is the msgid itself). At start every language's files are merged and
 compiled into one `messages.mo` in a cache folder that Flask-Babel reads, and kept as a dict
-that `GET /i18n/<lang>.json` hands to `static/js/i18n.js`. Compiled files are never committed.
+that `GET /i18n/<lang>.json` hands to `static/js/i18n.js`: whole, or only the areas a page names
+(`?areas=common,play,coop`: the phone's third of it). Compiled files are never committed.
 """
 
 from __future__ import annotations
@@ -49,6 +50,16 @@ def merged_catalog(lang: str, root: Path = TRANSLATIONS) -> Catalog:
             if message.id and message.string and not message.fuzzy and message.id not in merged:
                 merged.add(message.id, message.string, flags=message.flags)
     return merged
+
+
+def area_messages(lang: str, root: Path = TRANSLATIONS) -> dict[str, dict[str, str]]:
+    """Each area's translated messages of `lang`, by the area's name (its .po file's stem)."""
+    areas = {}
+    for path in po_files(lang, root):
+        with path.open("rb") as source:
+            areas[path.stem] = {str(m.id): str(m.string) for m in read_po(source, locale=lang)
+                                if m.id and m.string and not m.fuzzy}
+    return areas
 
 
 def compile_catalogs(target: Path, root: Path = TRANSLATIONS) -> dict[str, dict[str, str]]:
@@ -120,12 +131,19 @@ def language_url(lang: str) -> str:
 
 @bp.get("/i18n/<lang>.json")
 def catalog_json(lang: str) -> Any:
-    """The translations of every msgid, for static/js/i18n.js (English: none needed)."""
+    """The translations for static/js/i18n.js (English: none needed): of every msgid, or with
+    `?areas=common,play` of those areas only (an area this server lacks adds nothing)."""
     messages = current_app.extensions["i18n_messages"]
     if lang not in messages:
         raise HallError("request/unknown_language",
                         Detail(N_("there is no language {lang}"), {"lang": repr(lang)}), 404)
-    response = jsonify(messages[lang])
+    chosen = messages[lang]
+    if request.args.get("areas") is not None:
+        areas = current_app.extensions["i18n_areas"].get(lang, {})
+        chosen = {}
+        for name in request.args["areas"].split(","):
+            chosen.update(areas.get(name, {}))
+    response = jsonify(chosen)
     response.cache_control.no_cache = True
     return response
 
@@ -134,6 +152,7 @@ def init_app(app: Flask) -> None:
     """Compile the catalogs, choose each request's language, give Jinja `_`, `lang`, `dir`."""
     folder = cache_folder(app)
     app.extensions["i18n_messages"] = compile_catalogs(folder)
+    app.extensions["i18n_areas"] = {lang: area_messages(lang) for lang in LANGUAGES[1:]}
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(folder)
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     Babel(app, locale_selector=current_language)  # one per app: it caches loaded catalogs

@@ -1,9 +1,11 @@
 // A confirmation the player can feel or hear: a vibration where the phone has one (Android),
 // otherwise a short quiet tone (iPhones have no vibration API). Browsers allow either only
-// after the player has touched the page, so nothing happens before the first tap.
+// after the player has touched the page, so nothing happens before the first tap. The page
+// always says the same in words too (play.js's notice).
 
-const PATTERNS = { income: [80], build: [40, 60, 40] };
-const TONES = { income: [660], build: [523, 784] }; // Hz: one note for income, two for a build
+const PATTERNS = { income: [80], build: [40, 60, 40], done: [30], refused: [120, 80, 120] };
+// Hz: one note for income or a move done, two rising for a build, two falling for a refusal
+const TONES = { income: [660], build: [523, 784], done: [587], refused: [392, 294] };
 
 let audio = null;
 

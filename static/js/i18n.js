@@ -1,12 +1,15 @@
 // The page's language for the strings the JS shows: the same catalogs as the Jinja pages
-// (companion/translations), fetched once from /i18n/<lang>.json. English is the msgid itself.
+// (companion/translations), fetched once from /i18n/<lang>.json, only the areas the page names
+// in <html data-i18n-areas> if it does (the phone: a third of them). English is the msgid itself.
 
 export const lang = document.documentElement.lang || "en";
+const areas = document.documentElement.dataset.i18nAreas;
 
 let messages = {};
 if (lang !== "en") {
   try {
-    const response = await fetch(`/i18n/${encodeURIComponent(lang)}.json`);
+    const only = areas ? `?areas=${encodeURIComponent(areas)}` : "";
+    const response = await fetch(`/i18n/${encodeURIComponent(lang)}.json${only}`);
     if (response.ok) messages = await response.json();
   } catch {
     messages = {}; // offline: English it is, the page still works

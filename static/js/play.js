@@ -22,7 +22,9 @@ let pending = null; // the card waiting for the build confirmation
 
 // ------------------------------------------------------------------ connection
 
-const socket = io({ reconnectionDelayMax: 3000 });
+// WebSocket first: on the hall's own network it works, and a phone saves the long-polling
+// round trips of the handshake (about 1 kB a join); polling stays the fallback.
+const socket = io({ reconnectionDelayMax: 3000, transports: ["websocket", "polling"], tryAllTransports: true });
 followConnection(socket, $("connection"), (error) => notify(refusal("seat/unknown_token", error.message)));
 socket.on("view", (next) => receive(next));
 document.addEventListener("visibilitychange", () => {
@@ -40,31 +42,61 @@ async function send(move) {
   }
 }
 
+// Send a move; every tap gets an answer the player sees (`done`, or the move's own words) and
+// feels where the phone can (feedback.js).
 export async function act(move, done) {
   const answer = await send(move);
   if (!answer.ok) {
     notify(refusal(answer.code, answer.message), "refused");
+    confirmWith("refused");
     if (view) draw(); // buttons come back; the view is unchanged
-  } else if (done) {
-    notify(done, "done");
+  } else {
+    notify(done ?? doneWords(move), "done");
+    confirmWith(move.kind === "build" ? "build" : "done");
   }
   return answer;
+}
+
+// What an accepted move did, in words (the view after it has arrived).
+function doneWords(move) {
+  const sum = diceSum(view.dice);
+  const words = {
+    roll: () => t("You rolled {sum}.", { sum }),
+    keep: () => t("You keep {sum}.", { sum }),
+    reroll: () => t("You rolled again: {sum}.", { sum }),
+    tv_station: () => tx("You took coins from {name}.", { name: bdi(view.players[move.target].name) }),
+    business_center: () => (move.decline ? t("No swap: you keep your cards.")
+      : t("Swapped: {give} for {take}.", { give: cardName(move.give), take: cardName(move.take) })),
+    dice_count: () => (move.count === 1 ? t("You now roll 1 die.") : t("You now roll 2 dice.")),
+    end_turn: () => t("Turn ended."),
+  };
+  return words[move.kind]?.() ?? t("Done.");
 }
 
 function notify(message, kind = "refused") {
   const box = $("notice");
   box.dataset.kind = kind;
-  box.textContent = message;
+  fill(box, message);
   box.hidden = false;
 }
 
+// The notice speaks of this turn: a new turn, or an undo by the organizer, takes it away.
+function clearNotice() {
+  const box = $("notice");
+  box.hidden = true;
+  box.replaceChildren();
+}
+
 // ------------------------------------------------------------------ drawing
+
+const lastUndone = (v) => JSON.stringify(v?.undone?.at(-1) ?? null);
 
 function receive(next) {
   if (view && next.seq < view.seq) return; // an older view overtaken by a newer one
   const before = view?.players[next.seat]?.coins;
   const rolled = view && next.seq !== view.seq && next.dice.length > 0 && (next.turn !== view.turn
     || JSON.stringify(next.dice) !== JSON.stringify(view.dice)); // a hall roll may repeat last turn's number
+  if (view && (next.turn !== view.turn || lastUndone(next) !== lastUndone(view))) clearNotice();
   view = next;
   viewAt = performance.now();
   draw();
@@ -155,10 +187,11 @@ function diceCount() {
   const me = view.players[view.seat];
   const other = kinds("dice_count")[0];
   if (!other && me.dice_count === 1) return null;
+  // The current setting is the filled, pressed button (it was the disabled, pale one).
   const choose = (count) => h("button", {
-    type: "button", class: "toggle", "aria-pressed": String(me.dice_count === count),
-    disabled: me.dice_count === count || !other,
-    onclick: () => act({ kind: "dice_count", count }),
+    type: "button", class: me.dice_count === count ? "toggle" : "toggle outline",
+    "aria-pressed": String(me.dice_count === count), disabled: me.dice_count !== count && !other,
+    onclick: me.dice_count !== count && (() => act({ kind: "dice_count", count })),
   }, count === 1 ? t("1 die") : t("2 dice"));
   return h("div", { class: "dice-count", role: "group", "aria-label": t("How many dice I roll") },
     h("span", {}, t("I roll:")), choose(1), choose(2));
@@ -205,7 +238,10 @@ function swapPrompt() {
       select("swap-take", t("I take"), [...new Set(mine.map((m) => m.take))]),
       h("button", {
         type: "button",
-        onclick: () => act({ kind: "business_center", with: seat, give: $("swap-give").value, take: $("swap-take").value }),
+        onclick: (event) => {
+          event.currentTarget.disabled = true;
+          act({ kind: "business_center", with: seat, give: $("swap-give").value, take: $("swap-take").value });
+        },
       }, t("Swap")));
   };
   const players = h("div", { class: "row", role: "group", "aria-label": t("Swap with") }, others.map((seat) =>
@@ -220,40 +256,116 @@ function endTurn() {
   return button(t("End my turn"), { kind: "end_turn" }, null, { class: "secondary" });
 }
 
-// ------------------------------------------------------------------ the last roll
+// ------------------------------------------------------------------ this turn's lines
 
+// A line of mine: every change of my coins or cards this turn, with its reason (docs/api.md,
+// the seat view's `entries`).
 function entryLine(entry) {
   const me = view.seat;
-  const amount = (sign) => signed(sign * entry.amount);
-  const card = entry.card === "adjustment" ? null : cardName(entry.card);
-  let line;
-  if (entry.card === "adjustment") {
-    line = tx("{amount} correction: {reason}", { amount: amount(entry.to_seat === me ? 1 : -1), reason: entry.reason });
-  } else if (entry.to_seat === me && entry.from_seat === "bank") {
-    const mall = landmarkWith("mall_bonus");
-    const params = { amount: amount(1), card, copies: entry.copies, landmark: mall?.name ?? "" };
-    const many = entry.copies > 1;
-    if (entry.mall_bonus && many) line = tx("{amount} {card} ×{copies} with {landmark}", params);
-    else if (entry.mall_bonus) line = tx("{amount} {card} with {landmark}", params);
-    else if (many) line = tx("{amount} {card} ×{copies}", params);
-    else line = tx("{amount} {card}", params);
-  } else if (entry.to_seat === me) {
-    line = tx("{amount} from {name}, {card}", { amount: amount(1), name: bdi(entry.from), card });
-  } else if (entry.from_seat === me && entry.to_seat === "bank") {
-    line = tx("{amount} built {card}", { amount: amount(-1), card });
-  } else if (entry.from_seat === me) {
-    line = tx("{amount} to {name}, {card}", { amount: amount(-1), name: bdi(entry.to), card });
-  } else {
-    return null;
-  }
-  if (entry.forgiven) line = tx("{line}; {forgiven} forgiven", { line, forgiven: num(entry.forgiven) });
-  return h("li", { class: entry.to_seat === me ? "gain" : "loss" }, line);
+  if (entry.to_seat !== me && entry.from_seat !== me) return null;
+  const gain = entry.to_seat === me;
+  const swap = entry.card === "business_center" && entry.give;
+  return h("li", { class: swap ? "moved" : gain ? "gain" : "loss" },
+    withReasons(entry, swap ? swapWords(entry) : myWords(entry, gain)));
 }
 
-// The others' coins at the table, as the hall screen's tile says them (not corrections).
+function myWords(entry, gain) {
+  const amount = signed(gain ? entry.amount : -entry.amount);
+  const card = cardName(entry.card);
+  if (entry.card === "adjustment") return tx("{amount} correction: {reason}", { amount, reason: entry.reason });
+  if (entry.to_seat === "assessor") return tx("{amount} to the assessor", { amount });
+  if (gain && entry.from_seat === "bank") {
+    const mall = landmarkWith("mall_bonus");
+    const params = { amount, card, copies: entry.copies, landmark: mall?.name ?? "" };
+    const many = entry.copies > 1;
+    if (entry.mall_bonus && many) return tx("{amount} {card} ×{copies} with {landmark}", params);
+    if (entry.mall_bonus) return tx("{amount} {card} with {landmark}", params);
+    return many ? tx("{amount} {card} ×{copies}", params) : tx("{amount} {card}", params);
+  }
+  if (gain) return tx("{amount} from {name}, {card}", { amount, name: bdi(entry.from), card });
+  if (entry.to_seat === "bank") return tx("{amount} built {card}", { amount, card });
+  return tx("{amount} to {name}, {card}", { amount, name: bdi(entry.to), card });
+}
+
+// A Business Center swap, as the one who swapped and the one swapped with read it.
+function swapWords(entry) {
+  const params = { card: cardName(entry.card), give: cardName(entry.give), take: cardName(entry.take) };
+  if (entry.from_seat === view.seat) {
+    return tx("{card}: you gave {give} to {name} and took {take}", { ...params, name: bdi(entry.to) });
+  }
+  return tx("{card}: {name} took your {take} and gave you {give}", { ...params, name: bdi(entry.from) });
+}
+
+// What was forgiven, and a choice's default: who applied it.
+function withReasons(entry, line) {
+  let words = line;
+  if (entry.forgiven) words = tx("{line}; {forgiven} forgiven", { line: words, forgiven: num(entry.forgiven) });
+  const by = { timer: t("(default: the time ran out)"), hall: t("(default at the hall roll)") }[entry.default];
+  return by ? tx("{line} {why}", { line: words, why: by }) : words;
+}
+
+// The others' changes at the table, as the hall screen's tile says them.
 function feedLine(entry) {
-  const mine = entry.to_seat === view.seat || entry.from_seat === view.seat;
-  return mine || entry.card === "adjustment" ? null : h("li", {}, paidWords(entry, cardName));
+  if (entry.to_seat === view.seat || entry.from_seat === view.seat) return null;
+  let line;
+  if (entry.card === "business_center" && entry.give) {
+    line = tx("{card}: {name} gave {give} to {other} and took {take}", {
+      card: cardName(entry.card), name: bdi(entry.from), other: bdi(entry.to),
+      give: cardName(entry.give), take: cardName(entry.take),
+    });
+  } else if (entry.to_seat === "assessor") {
+    line = tx("{name} gave {amount} to the assessor", { name: bdi(entry.from), amount: num(entry.amount) });
+  } else {
+    line = paidWords(entry, cardName);
+  }
+  return h("li", {}, withReasons({ ...entry, forgiven: 0 }, line));
+}
+
+// The moves the organizer undid this turn: a line of mine with what came back or went, or a
+// line in the feed when my city did not change.
+function undoneLines() {
+  const mine = [];
+  const feed = [];
+  for (const note of view.undone ?? []) {
+    const what = undoneWhat(note);
+    const change = note.changes.find((c) => c.seat === view.seat);
+    if (change) {
+      mine.push(h("li", { class: change.coins > 0 ? "gain" : change.coins < 0 ? "loss" : "moved" },
+        tx("{changes}: undone by the organizer ({what})", { changes: changeWords(change), what })));
+    } else {
+      feed.push(h("li", {}, tx("The organizer undid: {what}", { what })));
+    }
+  }
+  return [mine, feed];
+}
+
+function undoneWhat(note) {
+  const name = bdi(view.players[note.seat]?.name ?? "");
+  const card = cardName(note.card);
+  const words = {
+    build: () => tx("{name} built {card}", { name, card }),
+    correction: () => tx("correction for {name}: {reason}", { name, reason: note.reason }),
+    roll: () => tx("{name} rolled {sum}", { name, sum: num(diceSum(note.dice)) }),
+    swap: () => tx("{name} swapped {give} for {take}", { name, give: cardName(note.give), take: cardName(note.take) }),
+    gift: () => tx("{name} gave {amount} to the assessor", { name, amount: num(note.amount) }),
+    choice: () => tx("{name}'s choice: {card}", { name, card }),
+    dice_count: () => tx("{name}'s choice of dice", { name }),
+    end_turn: () => tx("{name} ended the turn", { name }),
+  };
+  return words[note.move]?.() ?? tx("a move by {name}", { name });
+}
+
+// "+2 coins, Cafe −1": a player's coins, cards and landmarks that an undo changed.
+function changeWords(change) {
+  const parts = [];
+  if (change.coins) {
+    const amount = signed(change.coins);
+    parts.push(Math.abs(change.coins) === 1 ? tx("{amount} coin", { amount }) : tx("{amount} coins", { amount }));
+  }
+  for (const [id, count] of [...Object.entries(change.cards), ...Object.entries(change.landmarks)]) {
+    parts.push(tx("{card} {count}", { card: cardName(id), count: signed(count) }));
+  }
+  return parts.flatMap((part, i) => (i ? [", ", part] : [part]));
 }
 
 function drawLastRoll() {
@@ -263,19 +375,26 @@ function drawLastRoll() {
     h("span", { class: "sum" }, tx("= {sum}", { sum: num(sum) })),
     h("span", { class: "roller" }, bdi(view.players[view.active]?.name ?? "")),
   ] : h("p", { class: "note" }, t("No roll yet.")));
-  const mine = view.entries.map(entryLine).filter(Boolean);
+  const [undoneMine, undoneFeed] = undoneLines();
+  const mine = [...view.entries.map(entryLine).filter(Boolean), ...undoneMine];
   fill($("breakdown"), mine.length ? mine : (view.dice.length ? h("li", { class: "none" }, t("Nothing for you this roll.")) : null));
-  fill($("table-feed"), view.entries.map(feedLine).filter(Boolean));
+  fill($("table-feed"), [...view.entries.map(feedLine).filter(Boolean), ...undoneFeed]);
 }
 
 // ------------------------------------------------------------------ building
 
-function whyNot(card, me) {
+// Why nothing can be built now (said once, above the list), or null in my build phase.
+function whyNone() {
   if (view.winner !== null && view.winner !== undefined) return t("The game is over.");
   if (view.table.status !== "running") return t("The table is not running right now.");
   if (view.active !== view.seat) return t("On your turn, after the roll.");
   if (view.phase !== "build") return t("After the roll.");
   if (view.built) return t("You have already built this turn.");
+  return null;
+}
+
+// Why this card cannot be built in my build phase (said under the card).
+function whyNot(card, me) {
   if (card.kind === "landmark" && me.landmarks.includes(card.id)) return t("Built.");
   if (card.kind === "establishment" && !(view.supply[card.id] > 0)) return t("Sold out.");
   if (card.colour === "purple" && me.cards[card.id]) return t("You own one already.");
@@ -287,17 +406,17 @@ function whyNot(card, me) {
 function drawMarket() {
   const me = view.players[view.seat];
   const buildable = new Set(kinds("build").map((m) => m.card));
-  const myTurnToBuild = view.active === view.seat && view.phase === "build" && !view.built;
-  $("build-note").textContent = myTurnToBuild ? t("Tap a card to build it.") : whyNot({ kind: "none" }, me);
+  const none = whyNone();
+  $("build-note").textContent = none ?? t("Tap a card to build it.");
   const items = data.cards.filter((card) => !(card.kind === "landmark" && me.landmarks.includes(card.id)))
     .map((card) => {
       const ok = buildable.has(card.id);
-      const reasonId = `why-${card.id}`;
+      const reasonId = none ? "build-note" : `why-${card.id}`;
       const details = card.kind === "landmark" ? t("Landmark") : num(activation(card.activation));
       const stock = card.kind === "establishment" ? t("{n} left", { n: view.supply[card.id] ?? 0 }) : "";
       return h("li", { class: `card ${card.colour ?? "landmark"}` },
         buildButton(card, ok, [details, stock ? ` · ${stock}` : ""], { "aria-describedby": ok ? null : reasonId }),
-        ok ? null : h("p", { class: "why", id: reasonId }, whyNot(card, me)));
+        ok || none ? null : h("p", { class: "why", id: reasonId }, whyNot(card, me)));
     });
   fill($("market"), items);
 }
@@ -327,8 +446,7 @@ $("confirm-ok").addEventListener("click", async () => {
   const card = pending;
   pending = null;
   if (!card) return;
-  const answer = await act({ kind: "build", card: card.id }, t("Built: {card}.", { card: card.name }));
-  if (answer.ok) confirmWith("build");
+  await act({ kind: "build", card: card.id }, t("Built: {card}.", { card: card.name }));
 });
 
 // ------------------------------------------------------------------ cities
