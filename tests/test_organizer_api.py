@@ -530,3 +530,80 @@ def test_organizer_name_of_only_invisible_characters_is_no_name(app, http, key, 
     refused(app, api(http, key, "post", f"/api/events/{event['id']}/tables",
                      {"name": "T", "players": ["A", invisible]}), 400, "request/invalid")
     assert journal_records(app) == before
+
+
+# ---------------------------------------------------------------- what the console offers (issue 16)
+
+
+def console_data(client) -> dict:
+    page = client.get("/organizer").get_data(as_text=True)
+    return json.loads(re.search(r'id="console-data">(.*?)</script>', page, re.S).group(1))
+
+
+@pytest.mark.parametrize(("config", "warned"), [
+    ({"LISTEN_HOST": "127.0.0.1"}, True),  # serve --host 127.0.0.1: no phone reaches it
+    ({"LISTEN_HOST": "127.0.0.1", "BASE_URL": "http://hall.lan:8080"}, False),  # a proxy's name
+    ({"BASE_URL": "http://192.168.1.20:5000"}, False),
+    ({"LISTEN_HOST": "::1"}, True),
+])
+def test_organizer_console_warns_when_phones_cannot_reach_the_address(tmp_path, config, warned):
+    """Served on loopback, every QR, card and poster would carry http://127.0.0.1:PORT/, which
+    no phone can open: the console says so at the top and beside the printouts with a QR."""
+    from companion.web import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True, **config})
+    try:
+        client = app.test_client()
+        client.get(f"/organizer?key={hall_service(app).organizer_key}")
+        page = client.get("/organizer").get_data(as_text=True)
+        data = console_data(client)
+        assert data["phones_cannot_reach"] is warned
+        assert ('id="reach-warning"' in page) is warned
+        assert page.count('class="unreachable"') == (2 if warned else 0)  # join cards, poster
+        if warned:
+            assert "--host 0.0.0.0" in page and data["phone_base_url"] in page
+    finally:
+        hall_service(app).journal.close()
+
+
+def test_organizer_console_lists_the_papers_of_each_printout_and_the_coop_range(app, http, key):
+    http.get(f"/organizer?key={key}")
+    data = console_data(http)
+    assert data["papers"]["join-cards"] == ["a4", "letter"]  # card sheets: Avery A4 and Letter
+    assert data["papers"]["poster"] == ["a4", "letter", "a3"]
+    assert data["assessor_coins"] == {"low": 8, "high": 20, "default": 13}
+    assert '<option value="a3">A3</option>' in http.get("/organizer").get_data(as_text=True)
+
+
+def test_organizer_seating_takes_the_coop_difficulty(app, http, key, event):
+    """The co-op Tax Assessor's coins (the game's difficulty) for tables seated from a list, as
+    for a table made alone; a bad value or a base-game table refuses the whole list."""
+    path = f"/api/events/{event['id']}/seating"
+    answer = api(http, key, "post", path, {"players": ["A", "B", "C", "D"],
+                                           "ruleset": "machi-koro-coop", "assessor_coins": 17})
+    assert answer.status_code == 201, answer.get_json()
+    for made in answer.get_json()["tables"]:
+        api(http, key, "post", f"/api/tables/{made['id']}/start")
+        assert hall_service(app).tables[made["id"]].state.stake == 17
+    before = journal_records(app)
+    for body in ({"players": ["E", "F"], "ruleset": "machi-koro-coop", "assessor_coins": 30},
+                 {"players": ["E", "F"], "assessor_coins": 10}):
+        refused(app, api(http, key, "post", path, body), 400, "request/invalid")
+    assert journal_records(app) == before
+
+
+def test_organizer_seat_qr_is_the_seats_join_link_for_the_organizer_only(app, http, key, table):
+    """The console shows a seat's QR on screen after "New link" (the old card stops working):
+    an SVG drawn on the server, never cached (it carries the seat's token)."""
+    from companion.web.pages import qr_svg
+
+    path = f"/api/tables/{table['id']}/seats/1/qr.svg"
+    answer = api(http, key, "get", path)
+    assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"
+    assert answer.headers["Cache-Control"] == "no-store"
+    seat = api(http, key, "get", f"/api/events/{table['event_id']}").get_json()["table_seats"][0]["seats"][1]
+    assert answer.get_data(as_text=True) == qr_svg(seat["join_url"])
+    assert api(http, None, "get", path).status_code == 401
+    assert api(http, key, "get", f"/api/tables/{table['id']}/seats/7/qr.svg").status_code == 400
+    assert api(http, key, "get", f"/api/tables/{table['id']}/seats/x/qr.svg").status_code == 400
+    assert api(http, key, "get", "/api/tables/99/seats/0/qr.svg").status_code == 404

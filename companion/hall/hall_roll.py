@@ -1,21 +1,25 @@
 """What the hall does for tables with no seat moving: one roll for every running hall-mode
-table of an event, committed in one transaction, and the defaults for choices that waited
-longer than the event allows (the ruleset's `default_move`, with which a hall roll also
-closes the previous turn)."""
+table of an event, committed in one transaction, the undo of the latest one, and the defaults
+for choices that waited longer than the event allows (the ruleset's `default_move`, with which
+a hall roll also closes the previous turn)."""
 
 from __future__ import annotations
 
 import logging
+import secrets
 import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from companion.hall import checks
 from companion.hall import dice as hall_dice
+from companion.hall.checks import N_, Detail, HallError
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.play import commit, evolve, move_records, next_move_number
-from companion.hall.replay import apply_event_record, rules_of
+from companion.hall.replay import apply_event_record, apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
-from companion.journal import AppendRequest, StaleSequence
+from companion.journal import AppendRequest, Journal, Record, StaleSequence
 from companion.rules.events import Event
 from companion.rules.moves import EndTurn, Roll
 from companion.rules.state import Phase
@@ -27,16 +31,26 @@ Records = list[tuple[str, dict[str, Any]]]
 
 log = logging.getLogger("companion")
 
+# A press of the console's roll button this soon after the event's last hall roll is asked
+# about first: two presses of the space bar 150 ms apart made two rolls (issue 16).
+ROLL_GAP_SECONDS = 5.0
 
-def hall_roll(hall: HallService, event_id: Any, dice: Any = None) -> dict[str, Any]:
+
+def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any = None,
+              now: datetime | None = None) -> dict[str, Any]:
     """One roll for every running hall-mode table, committed in one transaction: with `dice`
     rolled by hand in the hall, or drawn here. A table with nothing to roll (its game is won)
     leaves the roll; a table that fails (its rules raise, its journal moved on behind the
     hall's back) is logged once, left as it was and named in the answer's `skipped`: one table
-    never stops the hall's roll."""
+    never stops the hall's roll. `confirm` False (a press on the console) refuses a roll within
+    ROLL_GAP_SECONDS of the event's last one, True is the organizer's yes; a client that sends
+    none (a script) rolls on purpose and is not asked."""
     dice = checks.hall_dice(dice)
+    confirm = roll_confirm(confirm)
     with hall.lock:
         event = hall.event(event_id)
+        if confirm is False:
+            refuse_too_soon(hall.journal, event, now or datetime.now(UTC))
         event_records, (d1, d2), from_deck = draw(event, dice)
         plans, skipped = plan_turns(hall, event, d1, d2)
         number = len(event.rolls) + 1
@@ -45,9 +59,7 @@ def hall_roll(hall: HallService, event_id: Any, dice: Any = None) -> dict[str, A
                          "tables": [table.id for table, _ in plans]}
             records = [*event_records, ("hall_rolled", roll_data)]
             batch = [AppendRequest(event.stream, event.seq, records, author="organizer")]
-            # The request ids never repeat: `number` counts the event's hall_rolled records, and
-            # this one commits with them (a second writer fails on the event's expected seq first).
-            batch += [table_request(table, groups, f"hall-roll-{event.id}-{number}")
+            batch += [table_request(table, groups, roll_request_id(event, number))
                       for table, groups in plans]
             try:
                 results = hall.journal.append_many(batch)
@@ -69,6 +81,129 @@ def hall_roll(hall: HallService, event_id: Any, dice: Any = None) -> dict[str, A
     rolled = [table.id for table, _ in plans]
     hall.publish(Change(tables=rolled, events=[event.id]))
     return {"dice": [d1, d2], "roll": number, "tables": rolled, "skipped": skipped}
+
+
+def roll_request_id(event: HallEvent, number: int) -> str:
+    """The request id of hall roll `number` at each of its tables. Ids never repeat: they count
+    every hall_rolled record of the event, the undone ones too (the roll after an undo takes
+    the undone one's number on the screens), and commit with it (a second writer fails on the
+    event's expected seq first). A repeated id would be answered and not written."""
+    return f"hall-roll-{event.id}-{number + event.undone_rolls}"
+
+
+def roll_confirm(confirm: Any) -> bool | None:
+    if confirm is None or isinstance(confirm, bool):
+        return confirm
+    raise checks.invalid("confirm is true or false")
+
+
+def refuse_too_soon(journal: Journal, event: HallEvent, now: datetime) -> None:
+    """Refuse a roll within ROLL_GAP_SECONDS of the event's last one, by the journal's clock
+    (a roll that was undone does not count)."""
+    last = latest_roll(journal, event)
+    if last is None:
+        return
+    seconds = (now - datetime.fromisoformat(last.at)).total_seconds()
+    if 0 <= seconds < ROLL_GAP_SECONDS:
+        raise HallError("roll/too_soon", f"the hall rolled {seconds:.1f} seconds ago (roll "
+                        f"{len(event.rolls)}): send confirm true to roll again")
+
+
+def latest_roll(journal: Journal, event: HallEvent) -> Record | None:
+    """The event's latest hall_rolled record, or None when there is none or an undo took it
+    back; read from the end of the event's stream (settings and decks come between rolls)."""
+    for record in tail(journal, event.stream, event.seq):
+        if record.kind == "roll_undone":
+            return None
+        if record.kind == "hall_rolled":
+            return record
+    return None
+
+
+def tail(journal: Journal, stream: str, last_seq: int, chunk: int = 32) -> Iterator[Record]:
+    """A stream's records from `last_seq` back to its first, read a few at a time."""
+    top = last_seq
+    while top > 0:
+        start = max(0, top - chunk)
+        yield from reversed([r for r in journal.read(stream, start) if r.seq <= top])
+        top = start
+
+
+# ------------------------------------------------------------ undoing the latest hall roll
+
+def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
+    """Take back the event's latest hall roll with reversing entries, the journal being
+    append-only: a `reverted` record for each move the roll made at each of its tables, last
+    first, and the event's `roll_undone`, in one transaction. Only while none of those tables
+    has anything after the roll in its journal (a move, a correction, a pause), and once: the
+    roll before it stays. A pair dealt from the balanced deck goes back into it."""
+    with hall.lock:
+        event = hall.event(event_id)
+        last = latest_roll(hall.journal, event)
+        if last is None or not event.rolls:
+            raise HallError("roll/nothing_to_undo", "there is no hall roll to undo")
+        number, dice = len(event.rolls), list(event.rolls[-1])
+        request_id = roll_request_id(event, number)
+        plans, moved = [], []
+        for table in (hall.tables[t] for t in last.data["tables"]):
+            numbers = roll_moves(hall.journal, table, request_id)
+            if numbers is None:
+                moved.append(table.name)
+            else:
+                plans.append((table, numbers))
+        if moved:
+            raise moved_on(moved)
+        records: list[tuple[str, dict[str, Any]]] = [("roll_undone", {"roll": number, "dice": dice})]
+        if last.data.get("from_deck"):
+            records.append(("deck_shuffled", {"deck": deck_with(event.deck, dice)}))
+        batch = [AppendRequest(event.stream, event.seq, records, author="organizer")]
+        batch += [AppendRequest(table.stream, table.seq,
+                                [("reverted", {"move": n}) for n in reversed(numbers)],
+                                author="organizer") for table, numbers in plans]
+        try:
+            results = hall.journal.append_many(batch)
+        except StaleSequence as stale:  # written behind the hall's back since the check
+            raise moved_on([t.name for t, _ in plans if t.stream == stale.stream]) from None
+        event.seq = results[0].last_seq
+        for kind, data in records:
+            apply_event_record(event, kind, data)
+        for (table, numbers), result in zip(plans, results[1:], strict=True):
+            for n in reversed(numbers):
+                apply_record(table, "reverted", {"move": n}, hall.catalog)
+            table.seq = result.last_seq
+    undone = [table.id for table, _ in plans]
+    hall.publish(Change(tables=undone, events=[event.id]))
+    return {"roll": number, "dice": dice, "tables": undone}
+
+
+def roll_moves(journal: Journal, table: Table, request_id: str) -> list[int] | None:
+    """The numbers of the moves a hall roll (its request id) made at a table, when they are
+    the last thing in its journal and in memory; else None: the table moved on."""
+    if journal.last_seq(table.stream) != table.seq:
+        return None
+    records = []
+    for record in tail(journal, table.stream, table.seq):
+        if record.request_id != request_id:
+            break
+        records.append(record)
+    numbers = sorted({r.data["move"] for r in records if "move" in r.data})
+    kept = [(move.number, move.author) for move in table.moves[-len(numbers):]] if numbers else []
+    if not numbers or kept != [(n, "hall") for n in numbers]:
+        return None
+    return numbers
+
+
+def moved_on(names: list[str]) -> HallError:
+    return HallError("roll/moved_on", Detail(
+        N_("the last hall roll cannot be undone: these tables have moved on since: {tables}"),
+        {"tables": ", ".join(names)}))
+
+
+def deck_with(deck: list[list[int]], pair: list[int]) -> list[list[int]]:
+    """The balanced deck with an undone roll's pair back in it, at a random place (on top, the
+    next roll would deal the same dice again)."""
+    place = secrets.randbelow(len(deck) + 1)
+    return [*deck[:place], list(pair), *deck[place:]]
 
 
 def plan_turns(

@@ -44,6 +44,18 @@ class Move:
     before: TableState | CoopState
 
 
+@dataclass
+class Undone:
+    """A move the organizer undid, with the state it had made: the seat views tell the phones
+    what the undo changed (from that state back to the move's `before`) and why."""
+
+    move: Move
+    after: TableState | CoopState
+
+
+# Undone moves a table keeps for the seat views: those since the current turn began, the latest.
+UNDONE_KEPT = 16
+
 # Moves a table keeps in memory: undo and the screens need the latest few; older ones stay in
 # the journal (an undo that reaches past these rebuilds them from it). Each kept move holds the
 # state before it: keeping every move grew a served hall by about 0.85 kB a move, for good.
@@ -64,6 +76,7 @@ class Table:
     moves: list[Move] = field(default_factory=list)
     waiting_since: float | None = None  # monotonic time a choice started waiting
     options: dict[str, Any] = field(default_factory=dict)  # the ruleset's set-up options
+    undone: list[Undone] = field(default_factory=list)  # moves undone since the turn began
 
     @property
     def stream(self) -> str:
@@ -73,6 +86,20 @@ class Table:
     def choosing(self) -> bool:
         """Whether a seat's choice is open (a reroll, Radio Tower, TV Station, Business Center)."""
         return self.state is not None and self.state.phase in (Phase.REROLL, Phase.CHOOSE)
+
+    def move_to(self, state: TableState | CoopState) -> None:
+        """The state a committed move (or event) made; a new turn forgets the undone moves of
+        the last one, as the phones' lines of the last turn go."""
+        if self.state is not None and state.turn != self.state.turn:
+            self.undone.clear()
+        self.state = state
+
+    def undo(self, move: Move) -> None:
+        """Take back `move`, the latest (already off `moves`): the state before it comes back,
+        and the move with the state it had made is kept for the seat views."""
+        assert self.state is not None
+        self.undone = [*self.undone[1 - UNDONE_KEPT:], Undone(move, self.state)]
+        self.state = move.before
 
     def forget_old_moves(self) -> None:
         """Keep the latest MOVES_KEPT moves in memory (MOVES_KEPT's comment)."""
@@ -103,6 +130,7 @@ class HallEvent:
     tables: list[str] = field(default_factory=list)
     rolls: list[list[int]] = field(default_factory=list)
     deck: list[list[int]] = field(default_factory=list)
+    undone_rolls: int = 0  # hall rolls taken back (hall_roll.undo_hall_roll); request ids count them
     seq: int = 0
 
     @property

@@ -58,7 +58,7 @@ def evolve(table: Table, number: int, author: str, events: list[Event]) -> None:
     assert table.state is not None
     table.moves.append(Move(number, author, events, table.state))
     table.forget_old_moves()
-    table.state = rules_of(table).evolve_all(table.state, events)
+    table.move_to(rules_of(table).evolve_all(table.state, events))
     table.time_choice()
 
 

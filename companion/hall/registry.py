@@ -92,11 +92,12 @@ def create_table(
 def seat_players(
     hall: HallService, event_id: Any, players: Any, ruleset: Any = "machi-koro",
     roll_mode: Any = "hall", table_size: Any = None, name_prefix: Any = "Table",
+    options: Any = None,
 ) -> list[Table]:
     """A pasted list of players split into new tables of at most `table_size` (capped at
-    the most the ruleset seats, which is also the default), named "PREFIX N". The whole
-    list is checked before any table is created, so a refusal creates none, and the tables
-    commit in one transaction."""
+    the most the ruleset seats, which is also the default), named "PREFIX N", each with the
+    ruleset's `options` (the co-op game's difficulty). The whole list is checked before any
+    table is created, so a refusal creates none, and the tables commit in one transaction."""
     rules, names = checks.table_request(ruleset, roll_mode, players)
     size = checks.table_size(rules, hall.catalog, table_size)
     low, high = rules.seats(hall.catalog)
@@ -104,7 +105,7 @@ def seat_players(
     if sizes is None:
         raise unseated(ruleset, len(names), low, size, fixed=low == high)
     prefix = clean_name(name_prefix, "table name")
-    settings = checks.table_options(rules, None)
+    settings = checks.table_options(rules, options)
     with hall.lock:
         event = hall.event(event_id)
         first = len(event.tables) + 1

@@ -43,8 +43,7 @@ def apply_record(table: Table, kind: str, data: dict[str, Any], catalog: Catalog
             table.state = start_state(table, catalog)
         table.time_choice(fresh=True)
     elif kind == "reverted":
-        undone = table.moves.pop()
-        table.state = undone.before
+        table.undo(table.moves.pop())
         table.time_choice(fresh=True)
 
 
@@ -68,7 +67,7 @@ def rebuild_table(records: Iterable[Record], catalog: Catalog) -> Table:
             if not table.moves or table.moves[-1].number != data["move"]:
                 table.moves.append(Move(data["move"], record.author, [], table.state))
             table.moves[-1].events.append(event)
-            table.state = rules_of(table).evolve_all(table.state, (event,))
+            table.move_to(rules_of(table).evolve_all(table.state, (event,)))
         else:
             apply_record(table, record.kind, data, catalog)
         table.seq = record.seq
@@ -88,6 +87,9 @@ def apply_event_record(event: HallEvent, kind: str, data: dict[str, Any]) -> Non
         event.rolls.append(list(data["dice"]))
         if data.get("from_deck"):
             event.deck.pop(0)
+    elif kind == "roll_undone":  # the latest hall roll taken back (hall_roll.undo_hall_roll)
+        event.rolls.pop()
+        event.undone_rolls += 1
 
 
 def rebuild_event(records: Iterable[Record]) -> HallEvent | None:

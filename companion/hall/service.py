@@ -15,6 +15,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from companion.hall import hall_roll, join_codes, play, registry, views
@@ -149,10 +150,10 @@ class HallService:
 
     def seat_players(
         self, event_id: Any, players: Any, ruleset: Any = "machi-koro", roll_mode: Any = "hall",
-        table_size: Any = None, name_prefix: Any = "Table",
+        table_size: Any = None, name_prefix: Any = "Table", options: Any = None,
     ) -> list[Table]:
         return registry.seat_players(self, event_id, players, ruleset, roll_mode, table_size,
-                                     name_prefix)
+                                     name_prefix, options)
 
     def rename_table(self, table_id: Any, name: Any) -> Table:
         return registry.rename_table(self, table_id, name)
@@ -180,8 +181,12 @@ class HallService:
     def undo(self, table_id: Any) -> Table:
         return play.undo(self, table_id)
 
-    def hall_roll(self, event_id: Any, dice: Any = None) -> dict[str, Any]:
-        return hall_roll.hall_roll(self, event_id, dice)
+    def hall_roll(self, event_id: Any, dice: Any = None, confirm: Any = None,
+                  now: datetime | None = None) -> dict[str, Any]:
+        return hall_roll.hall_roll(self, event_id, dice, confirm, now)
+
+    def undo_hall_roll(self, event_id: Any) -> dict[str, Any]:
+        return hall_roll.undo_hall_roll(self, event_id)
 
     def expire_choices(self, now: float | None = None) -> list[str]:
         return hall_roll.expire_choices(self, now)

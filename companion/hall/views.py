@@ -9,15 +9,28 @@ from collections.abc import Iterable
 from typing import Any
 
 from companion.hall import coop_views
-from companion.hall.model import HallEvent, Table, events_since_roll, parties
+from companion.hall.model import HallEvent, Move, Table, events_since_roll, parties
 from companion.hall.replay import rebuild_table, rules_of
 from companion.journal import Record
 from companion.rules.catalog import Catalog
 from companion.rules.codec import wire_move
-from companion.rules.events import CoinsAdjusted, CoinsTransferred
+from companion.rules.coop_events import AssessorCoinsTransferred
+from companion.rules.coop_state import CoopState
+from companion.rules.events import (
+    ChoiceAnswered,
+    CoinsAdjusted,
+    CoinsTransferred,
+    DiceCountChosen,
+    DiceRolled,
+    EstablishmentBought,
+    EstablishmentsSwapped,
+    Event,
+    LandmarkBuilt,
+    TurnEnded,
+)
 from companion.rules.moves import ChooseDice, Roll
 from companion.rules.options import legal_moves
-from companion.rules.state import BANK, Phase
+from companion.rules.state import BANK, Phase, TableState
 
 
 def table_header(table: Table) -> dict[str, Any]:
@@ -26,9 +39,105 @@ def table_header(table: Table) -> dict[str, Any]:
 
 
 def last_roll_entries(table: Table) -> list[dict[str, Any]]:
-    """The coin movements since the latest roll (income, payments, builds, corrections)."""
+    """The coin movements since the latest roll (income, payments, builds, corrections): the
+    hall screen's lines of a table."""
     return [entry_json(table, e) for e in events_since_roll(table)
             if isinstance(e, CoinsTransferred | CoinsAdjusted)]
+
+
+def turn_moves(table: Table) -> list[Move]:
+    """The moves of the current turn: from the one that ended the last turn on (a hall roll's
+    closing of that turn, with the defaults it applied, included), or all of them in the first
+    turn. A new turn starts the phones' lines afresh."""
+    moves = table.moves
+    for index in range(len(moves) - 1, -1, -1):
+        if any(isinstance(event, TurnEnded) for event in moves[index].events):
+            return moves[index:]
+    return moves
+
+
+def turn_entries(table: Table) -> list[dict[str, Any]]:
+    """Every change of a player's coins or cards this turn, in order, with its reason: the
+    seat view's `entries` (docs/api.md). A choice's default says who applied it."""
+    entries = []
+    for move in turn_moves(table):
+        default = default_by(move)
+        for event in move.events:
+            entry = turn_entry(table, event)
+            if entry is not None:
+                if default:
+                    entry["default"] = default
+                entries.append(entry)
+    return entries
+
+
+def default_by(move: Move) -> str | None:
+    """"timer" when the move is a choice's default at its time-out, "hall" when the hall roll
+    closed the turn (the defaults of its open choices), else None."""
+    if move.author == "timer":
+        return "timer"
+    if move.author == "hall" and not any(isinstance(e, DiceRolled) for e in move.events):
+        return "hall"
+    return None
+
+
+def turn_entry(table: Table, event: Event | object) -> dict[str, Any] | None:
+    """A line of the seat view's `entries` for an event that changes a player's coins or cards:
+    a coin movement, a correction, a Business Center swap, a co-op gift; None for the others."""
+    if isinstance(event, CoinsTransferred | CoinsAdjusted):
+        return entry_json(table, event)
+    if isinstance(event, EstablishmentsSwapped):
+        return {**parties(table, event.seat, event.other), "amount": 0, "card": "business_center",
+                "copies": 0, "mall_bonus": 0, "forgiven": 0, "give": event.give, "take": event.take}
+    if isinstance(event, AssessorCoinsTransferred) and isinstance(event.source, int):
+        return {**parties(table, event.source, event.target), "amount": event.amount,
+                "card": event.card, "copies": 0, "mall_bonus": 0, "forgiven": 0}
+    return None
+
+
+def undone_json(table: Table) -> list[dict[str, Any]]:
+    """The moves the organizer undid since the current turn began (the table keeps those),
+    oldest first: what each was and what its undo changed in every player's coins, cards and
+    landmarks (docs/api.md)."""
+    return [{**move_summary(u.move), "author": u.move.author, "changes": changes(u.after, u.move.before)}
+            for u in table.undone]
+
+
+def move_summary(move: Move) -> dict[str, Any]:
+    """What a move was, from its events: its kind, whose it was, and its card, reason or dice."""
+    active = move.before.active
+    for event in move.events:  # the first event that says what the move was
+        match event:
+            case CoinsAdjusted(seat=seat, amount=amount, reason=reason):
+                return {"move": "correction", "seat": seat, "amount": amount, "reason": reason}
+            case EstablishmentBought(seat=seat, card=card) | LandmarkBuilt(seat=seat, landmark=card):
+                return {"move": "build", "seat": seat, "card": card}
+            case EstablishmentsSwapped(seat=seat, other=other, give=give, take=take):
+                return {"move": "swap", "seat": seat, "with": other, "give": give, "take": take}
+            case AssessorCoinsTransferred(source=int(seat), amount=amount):
+                return {"move": "gift", "seat": seat, "amount": amount}
+            case DiceRolled(seat=seat, dice=dice):
+                return {"move": "roll", "seat": seat, "dice": list(dice)}
+            case DiceCountChosen(seat=seat, count=count):
+                return {"move": "dice_count", "seat": seat, "count": count}
+            case ChoiceAnswered(choice=choice):
+                return {"move": "choice", "seat": active, "card": choice.value}
+            case TurnEnded():
+                return {"move": "end_turn", "seat": active}
+    return {"move": "move", "seat": active}
+
+
+def changes(old: TableState | CoopState, new: TableState | CoopState) -> list[dict[str, Any]]:
+    """Each player whose coins, cards or landmarks differ from `old` to `new`, by how much."""
+    found = []
+    for seat, (was, now) in enumerate(zip(old.players, new.players, strict=True)):
+        cards = {card: now.owns(card) - was.owns(card) for card in sorted({*was.cards, *now.cards})
+                 if now.owns(card) != was.owns(card)}
+        landmarks = {lm: 1 if lm in now.landmarks else -1 for lm in sorted(was.landmarks ^ now.landmarks)}
+        if now.coins != was.coins or cards or landmarks:
+            found.append({"seat": seat, "coins": now.coins - was.coins, "cards": cards,
+                          "landmarks": landmarks})
+    return found
 
 
 def entry_json(table: Table, event: CoinsTransferred | CoinsAdjusted) -> dict[str, Any]:
@@ -75,7 +184,6 @@ def game_json(table: Table) -> dict[str, Any]:
         "extra_turn": state.extra_turn if state else False,
         "winner": state.winner if state else None,
         "result": result_json(table),
-        "entries": last_roll_entries(table),
         "seq": table.seq,
         "waited": waited_seconds(table),
     }
@@ -146,7 +254,7 @@ def compact_json(value: Any) -> str:
 def common_part(table: Table, choice_seconds: int | None) -> dict[str, Any]:
     """The fields of a table's seat views that every seat shares."""
     common = {"table": table_header(table), "players": players_json(table), **game_json(table),
-              **market_json(table)}
+              "entries": turn_entries(table), "undone": undone_json(table), **market_json(table)}
     if choice_seconds is not None:
         common["choice_seconds"] = choice_seconds
     return common
@@ -168,7 +276,7 @@ def table_summary(table: Table) -> dict[str, Any]:
         waiting = "reroll" if state.phase is Phase.REROLL else state.pending[0].value
     return {**table_header(table), "players": [
         {k: p[k] for k in ("seat", "name", "coins", "landmarks")} for p in players_json(table)
-    ], **game_json(table), "waiting": waiting,
+    ], **game_json(table), "entries": last_roll_entries(table), "waiting": waiting,
         "active_name": table.seats[state.active].name if state else None,
         **coop_views.table_fields(table)}
 

@@ -9,14 +9,14 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.hall import HallError
-from companion.hall.checks import N_, Detail, invalid, malformed, unicode_only
+from companion.hall.checks import N_, Detail, invalid, malformed, seat_number, unicode_only
 from companion.hall.model import Table
 from companion.hall.pin import PIN_DIGITS
 from companion.hall.registry import STATUS_ACTIONS
 from companion.hall.views import audit_json, hall_view, players_json, result_json, table_header
 from companion.web.auth import organizer_required, service
 from companion.web.errors import opened_in_browser
-from companion.web.pages import phone_base_url
+from companion.web.pages import phone_base_url, qr_svg
 
 bp = Blueprint("api", __name__)
 RESULT_COLUMNS = ("table", "seat", "player", "coins", "landmarks", "winner", "result")
@@ -90,11 +90,15 @@ def event_settings(event_id: str) -> Any:
 @organizer_required
 def create_table(event_id: str) -> Any:
     data = body()
-    options = {"assessor_coins": data["assessor_coins"]} if "assessor_coins" in data else None
     table = service().create_table(event_id, data.get("name"), data.get("players"),
                                    data.get("ruleset", "machi-koro"), data.get("roll_mode", "hall"),
-                                   options)
+                                   table_options(data))
     return jsonify(table_json(table)), 201
+
+
+def table_options(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The ruleset's set-up options a body names: the co-op game's `assessor_coins`."""
+    return {"assessor_coins": data["assessor_coins"]} if "assessor_coins" in data else None
 
 
 @bp.post("/api/events/<event_id>/seating")
@@ -104,7 +108,8 @@ def seat_players(event_id: str) -> Any:
     data = body()
     tables = service().seat_players(
         event_id, data.get("players"), data.get("ruleset", "machi-koro"),
-        data.get("roll_mode", "hall"), data.get("table_size"), data.get("name_prefix", "Table"))
+        data.get("roll_mode", "hall"), data.get("table_size"), data.get("name_prefix", "Table"),
+        table_options(data))
     return jsonify({"tables": [table_json(t) for t in tables]}), 201
 
 
@@ -123,8 +128,17 @@ def organizer_pin() -> Any:
 @bp.post("/api/events/<event_id>/roll")
 @organizer_required
 def hall_roll(event_id: str) -> Any:
-    """The server draws the dice, or takes `{"dice": [d1, d2]}` rolled by hand in the hall."""
-    return jsonify(service().hall_roll(event_id, body().get("dice")))
+    """The server draws the dice, or takes `{"dice": [d1, d2]}` rolled by hand in the hall;
+    `"confirm": false` (the console) is refused a roll right after the last one, true is yes."""
+    data = body()
+    return jsonify(service().hall_roll(event_id, data.get("dice"), data.get("confirm")))
+
+
+@bp.post("/api/events/<event_id>/roll/undo")
+@organizer_required
+def undo_hall_roll(event_id: str) -> Any:
+    """Take back the event's latest hall roll while none of its tables has moved since."""
+    return jsonify(service().undo_hall_roll(event_id))
 
 
 @bp.post("/api/tables/<table_id>/<action>")
@@ -149,6 +163,21 @@ def table_action(table_id: str, action: str) -> Any:
         raise HallError("request/unknown_action",
                         Detail(N_("unknown table action {action}"), {"action": repr(action)}), 404)
     return jsonify({**table_json(table), "players": players_json(table)})
+
+
+@bp.get("/api/tables/<table_id>/seats/<seat>/qr.svg")
+@organizer_required
+def seat_qr(table_id: str, seat: str) -> Any:
+    """A seat's join link as a QR code, for the console to show on screen (a new link after a
+    lost card): drawn here, as the console loads no QR library; never cached (it holds the
+    seat's token)."""
+    hall = service()
+    with hall.lock:
+        table = hall.table(table_id)
+        number = seat_number(len(table.seats), int(seat) if seat.isdigit() else seat)
+        path = table.seats[number].join_path
+    return Response(qr_svg(phone_base_url() + path), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/api/tables/<table_id>/journal")

@@ -11,12 +11,16 @@ from flask_babel import gettext as _
 
 from companion.hall.checks import ROLL_MODES, RULESETS
 from companion.printing.from_hall import KINDS as PRINT_KINDS
+from companion.printing.from_hall import PrintOptions, phones_cannot_open, unreachable
+from companion.printing.layouts import card_papers, page_papers
+from companion.rules.assessor import ASSESSOR_COINS
+from companion.rules.coop_state import ASSESSOR_COINS_RANGE
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.errors import message_page
 from companion.web.guesses import GuessGuard
 from companion.web.i18n import current_language
 from companion.web.offload import off_the_loop
-from companion.web.pages import card_list
+from companion.web.pages import card_list, phone_base_url
 
 bp = Blueprint("organizer", __name__)
 
@@ -59,11 +63,21 @@ def console() -> Any:
     hall = service()
     with hall.lock:
         events = [{"id": e.id, "name": e.name} for e in hall.events.values()]
+    base = phone_base_url()
+    low, high = ASSESSOR_COINS_RANGE
     data = {
         "events": events, "rulesets": ruleset_names(), "roll_modes": list(ROLL_MODES),
         "players_min": hall.catalog.players_min, "players_max": hall.catalog.players_max,
         "pin_set": hall.organizer_pin_set, "print_kinds": list(PRINT_KINDS),
+        "papers": {kind: list(card_papers() if kind == "join-cards" else page_papers())
+                   for kind in PRINT_KINDS},
+        "assessor_coins": {"low": low, "high": high, "default": ASSESSOR_COINS},
         "card_names": card_names(current_language()),
+        # Served on loopback (`serve --host 127.0.0.1`) pages.phone_base_url keeps that
+        # address: the console says so, and does not offer the printouts the download refuses.
+        "phone_base_url": base, "phones_cannot_reach": phones_cannot_open(base),
+        "refused_kinds": [kind for kind in PRINT_KINDS
+                          if unreachable(PrintOptions(kind, base_url=base)) is not None],
     }
     return render_template("organizer/console.html", data=data)
 

@@ -50,15 +50,60 @@ const ORGANIZER_REFUSALS = {
   // A correction is the only organizer request the rules refuse (docs/api.md).
   "rule/invalid_choice": t("A correction is a whole number of coins other than 0, with a reason, for a player at this table."),
   "rule/cannot_afford": t("That player does not have that many coins: a correction never takes a balance below zero."),
+  "roll/too_soon": t("The hall rolled a moment ago."),
+  "roll/nothing_to_undo": t("There is no hall roll to undo: the last one is undone already, or none was made."),
+  "roll/moved_on": t("The last hall roll cannot be undone: a table has moved on since."),
+  "table/out_of_step": t("A table's journal changed behind the console: restart the server."),
 };
+
+// Refusals whose server message says more than the sentence (it names the tables that moved
+// on), in the page's language: the console shows that message as a sentence.
+const DETAILED = new Set(["roll/moved_on"]);
+const asSentence = (text) => `${text.charAt(0).toLocaleUpperCase(lang)}${text.slice(1)}.`;
 
 // The sentence to show for a failed call. A generic "not valid" gets the server's own detail
 // (which names the field, in the page's language) after it, so the organizer can fix the form.
 export function explain(error) {
   if (!(error instanceof Refused)) return refusal("server/error");
   const known = ORGANIZER_REFUSALS[error.code];
+  if (DETAILED.has(error.code) && error.serverMessage) return asSentence(error.serverMessage);
   if (known) return known;
   const sentence = refusal(error.code, error.serverMessage);
   if (error.code.startsWith("request/") && error.serverMessage) return `${sentence} (${error.serverMessage})`;
   return sentence;
+}
+
+// ------------------------------------------------------------------ results where they happen
+
+// The console's one message box (#notice) goes next to the control whose result it says: into
+// the form that was sent, or after the group marked data-notice-after that holds the button
+// (a refused correction halfway down the page used to show its error at the top).
+let box = null; // kept: it may sit in a card that is closed (out of the document) for a while
+
+export function notice(text, kind = "error", control = null) {
+  box ??= document.getElementById("notice");
+  const form = control && control.closest("form");
+  const group = control && control.closest("[data-notice-after]");
+  if (form) form.append(box);
+  else if (group) group.after(box);
+  else if (control) control.after(box);
+  else document.getElementById("main").prepend(box); // no control: the top of the page
+  box.textContent = text;
+  box.dataset.kind = kind;
+  box.setAttribute("role", kind === "error" ? "alert" : "status");
+  box.hidden = !text;
+}
+
+// Run an API call and say its result next to `at` (the form or button that asked); a refusal is
+// said in words instead of failing silently. Returns the answer, or null when refused. A change
+// says `done` (or clears the last message); a look-up leaves the last message standing.
+export async function act(method, path, body, { done = "", at = null } = {}) {
+  try {
+    const answer = await call(method, path, body);
+    if (method !== "GET") notice(done, "ok", at);
+    return answer;
+  } catch (error) {
+    notice(explain(error), "error", at);
+    return null;
+  }
 }

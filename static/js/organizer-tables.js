@@ -1,5 +1,6 @@
-// The console's table cards: one per table, built once from the <template> and then only
-// updated, so a form the organizer is typing in survives every live update.
+// The console's table cards, the details of the tables the organizer opened from the overview:
+// each built once from the <template> when first opened and then only updated, so a form the
+// organizer is typing in survives every live update (and closing the card).
 
 import { t } from "./i18n.js";
 import { bdi, h, signedText } from "./dom.js";
@@ -34,21 +35,21 @@ export class TableCards {
     this.cards = new Map(); // table id -> {node, shown}
   }
 
-  // Draw the tables of a hall view; `seats` maps a table id to its seats with join links.
-  update(tables, seats) {
+  // Draw the opened tables of a hall view (`opened`: their ids), in the view's order; `seats`
+  // maps a table id to its seats with join links. The others' cards leave the page.
+  update(tables, seats, opened) {
     const wanted = new Set(tables.map((table) => String(table.id)));
     for (const [id, card] of this.cards) {
-      if (!wanted.has(id)) {
-        card.node.remove();
-        this.cards.delete(id);
-      }
+      if (!wanted.has(id)) this.cards.delete(id);
+      if (!wanted.has(id) || !opened.has(id)) card.node.remove();
     }
-    tables.forEach((table, index) => {
+    tables.filter((table) => opened.has(String(table.id))).forEach((table, index) => {
       const id = String(table.id);
       let card = this.cards.get(id);
       if (!card) {
         card = { node: this.template.content.firstElementChild.cloneNode(true), shown: "" };
         card.node.dataset.table = id;
+        card.node.id = `card-${id}`;
         card.node.setAttribute("aria-labelledby", `table-${id}-name`);
         card.node.querySelector(".table-name").id = `table-${id}-name`;
         // Each card's labels point at its own fields.
@@ -110,14 +111,13 @@ export class TableCards {
       return h("tr", { class: player.seat === table.active && table.status !== "setup" && "active" },
         h("td", { class: "num" }, player.seat + 1),
         h("th", { scope: "row" }, bdi(player.name)), // names the row's link and buttons
-        h("td", { class: "num coins" }, player.coins ?? "–"),
-        h("td", {}, landmarks || "–"),
-        h("td", {}, seat && [
-          h("a", { class: "join-link", href: seat.join_url || seat.join_path },
-            t("Join link of {name}", { name: player.name })),
-          " ", h("code", { class: "join-code" }, bdi(seat.join_code)), // to type, as on the card
-        ]),
-        h("td", {}, button(t("New link"), "reassign", player.seat),
+        h("td", { class: "num coins", "data-label": t("Coins") }, player.coins ?? "–"),
+        h("td", { class: "landmarks", "data-label": t("Landmarks") }, landmarks || "–"),
+        // The seat's join code, to type as on the card, links to its join link.
+        h("td", {}, seat && h("a", { class: "join-link", href: seat.join_url || seat.join_path },
+          h("span", { class: "visually-hidden" }, `${t("Join link of {name}", { name: player.name })} `),
+          h("code", { class: "join-code" }, bdi(seat.join_code)))),
+        h("td", {}, seat && button(t("QR code"), "qr", player.seat), button(t("New link"), "reassign", player.seat),
           table.status === "setup" && button(t("Remove"), "remove", player.seat)));
     }));
   }
@@ -138,6 +138,21 @@ export class TableCards {
     select.replaceChildren(...table.players.map((player) => h("option", { value: player.seat }, player.name)));
     if (chosen !== "" && table.players.some((p) => String(p.seat) === chosen)) select.value = chosen;
   }
+}
+
+// A seat's QR on screen, to scan (after "New link", or on asking): drawn by the server, as the
+// console loads no QR library, with the short address and code to type beside it.
+export function showSeatQr(dialog, tableId, link, name, title, lead) {
+  dialog.querySelector("#qr-title").textContent = title;
+  const leading = dialog.querySelector("#qr-lead");
+  leading.textContent = lead;
+  leading.hidden = !lead;
+  const image = dialog.querySelector("#qr-image");
+  image.alt = t("QR code of the join link of {name}", { name });
+  image.src = `/api/tables/${encodeURIComponent(tableId)}/seats/${link.seat}/qr.svg?code=${encodeURIComponent(link.join_code)}`;
+  const base = (link.join_url || "").slice(0, -link.join_path.length);
+  dialog.querySelector("#qr-url").textContent = `${base}/j/${link.join_code}`;
+  dialog.showModal();
 }
 
 // The journal of a table (GET /api/tables/ID/journal) as readable lines, newest move first.

@@ -1,40 +1,34 @@
-// The organizer console: events, tables, the hall roll, settings, corrections, the journal,
-// printables and export, all through the organizer API (docs/api.md); live from the
-// `organizer` Socket.IO room. Everything shown is drawn from the server's answers.
+// The organizer console: events, the overview of the tables and the details of those opened,
+// the hall roll, settings, corrections, the journal, printables and export, all through the
+// organizer API (docs/api.md); live from the `organizer` Socket.IO room. Everything shown is
+// drawn from the server's answers, and each result shows next to the control that asked.
 
 import { lang, t } from "./i18n.js";
-import { $, followConnection, h, rollWords } from "./dom.js";
-import { call, explain } from "./organizer-api.js";
-import { drawAudit, TableCards } from "./organizer-tables.js";
+import { $, followConnection, h } from "./dom.js";
+import { act, notice } from "./organizer-api.js";
+import { Overview } from "./organizer-overview.js";
+import { HallRoll } from "./organizer-roll.js";
+import { drawAudit, showSeatQr, TableCards } from "./organizer-tables.js";
 
 const data = JSON.parse($("console-data").textContent);
 const cardName = (id) => (data.card_names && data.card_names[id]) || id;
 const rulesetName = (id) => data.rulesets[id] || id;
 const cards = new TableCards($("tables"), $("table-card"), cardName, rulesetName);
-const state = { eventId: null, view: null, seats: new Map(), rolling: false, refreshing: null };
-
-// ------------------------------------------------------------------ messages
-
-function notice(text, kind = "error") {
-  const box = $("notice");
-  box.textContent = text;
-  box.dataset.kind = kind;
-  box.setAttribute("role", kind === "error" ? "alert" : "status");
-  box.hidden = !text;
-}
-
-// Run an API call; show its refusal instead of failing silently. Returns the answer or null.
-// A change replaces the last message with its own (or none); a look-up leaves it standing.
-async function act(method, path, body, done) {
-  try {
-    const answer = await call(method, path, body);
-    if (method !== "GET") notice(done || "", "ok");
-    return answer;
-  } catch (error) {
-    notice(explain(error));
-    return null;
-  }
-}
+const overview = new Overview({
+  body: $("overview"), filter: $("table-filter"), count: $("table-count"), empty: $("no-match"), cardName,
+});
+// An evening of a few tables shows every table's details; a hall opens them from the list.
+const OPEN_ALL_UP_TO = 4;
+const state = {
+  eventId: null, view: null, seats: new Map(), opened: new Set(), seen: new Set(), refreshing: null,
+};
+const hallRoll = new HallRoll({
+  eventId: () => state.eventId,
+  showOpenTurns: () => {
+    overview.setFilter("busy");
+    $("table-filter").focus();
+  },
+});
 
 // ------------------------------------------------------------------ events
 
@@ -49,6 +43,10 @@ async function chooseEvent(id) {
   state.eventId = id ? String(id) : null;
   state.view = null;
   state.seats = new Map();
+  state.opened = new Set();
+  state.seen = new Set();
+  hallRoll.wait(false);
+  hallRoll.closeQuestion();
   $("event-panel").hidden = !state.eventId;
   if (!state.eventId) return;
   $("event-select").value = state.eventId;
@@ -76,13 +74,17 @@ function refreshSoon() {
 }
 
 function draw(view) {
-  const fresh = !state.view;
   const seqs = new Map((state.view ? state.view.tables : []).map((table) => [String(table.id), table.seq]));
+  const fresh = !state.view;
   state.view = view;
   knowEvent(view.event);
   fillSettings(fresh);
-  drawRoll(view.rolls);
-  cards.update(view.tables, state.seats);
+  hallRoll.draw(view);
+  for (const table of view.tables) {  // a table met for the first time opens in a small event
+    if (!state.seen.has(String(table.id)) && view.tables.length <= OPEN_ALL_UP_TO) state.opened.add(String(table.id));
+    state.seen.add(String(table.id));
+  }
+  drawTables();
   $("no-tables").hidden = view.tables.length > 0;
   $("start-all").hidden = !view.tables.some((table) => table.status === "setup");
   const unknownSeats = view.tables.some((table) => {
@@ -94,7 +96,31 @@ function draw(view) {
   // An open journal follows its table: reload it when the table's journal moved on.
   for (const table of view.tables) {
     const seq = seqs.get(String(table.id));
-    if (seq !== undefined && seq !== table.seq) loadAudit(cards.cards.get(String(table.id)).node);
+    const card = cards.cards.get(String(table.id));
+    if (seq !== undefined && seq !== table.seq && card && card.node.isConnected) loadAudit(card.node);
+  }
+}
+
+function drawTables() {
+  const tables = state.view ? state.view.tables : [];
+  overview.update(tables, state.opened);
+  cards.update(tables, state.seats, state.opened);
+  $("details-hint").hidden = state.opened.size > 0;
+}
+
+// Open a table's details from the list (and bring them into view), or close them.
+function toggleTable(id, open) {
+  if (open) state.opened.add(id);
+  else state.opened.delete(id);
+  drawTables();
+  const card = cards.cards.get(id);
+  if (open && card) {
+    card.node.scrollIntoView({ block: "nearest" });
+    card.node.querySelector("h3").focus({ preventScroll: true });
+    loadAudit(card.node);
+  } else {
+    const row = $("overview").querySelector(`button.table-open[data-table="${CSS.escape(id)}"]`);
+    if (row) row.focus();
   }
 }
 
@@ -106,61 +132,33 @@ function fillSettings(force) {
   form.elements.choice_seconds.value = String(event.choice_seconds);
 }
 
+// ------------------------------------------------------------------ printables and exports
+
+const PAPER_NAMES = { a4: "A4", letter: t("Letter (US)"), a3: "A3" };
+
 function drawLinks() {
+  if (!state.eventId) return;
   const event = encodeURIComponent(state.eventId);
   const paper = $("paper").value;
+  const ssid = $("wifi-ssid").value.trim();
+  const password = $("wifi-password").value;
+  $("wifi-note").hidden = !(password && !ssid);
+  const wifi = new URLSearchParams(ssid ? { wifi_ssid: ssid, wifi_password: password } : {}).toString();
   for (const link of document.querySelectorAll("#print-links a")) {
-    link.href = `/prints/${link.dataset.kind}.pdf?event=${event}&paper=${paper}&lang=${lang}`;
+    const kind = link.dataset.kind;
+    const papers = data.papers[kind] || [paper];
+    const note = link.parentElement.querySelector(".paper-note");
+    const printable = papers.includes(paper) && !data.refused_kinds.includes(kind);
+    const paperShown = papers.includes(paper);
+    note.hidden = paperShown;
+    note.textContent = paperShown ? "" : ` ${t("(only on {papers})", { papers: papers.map((p) => PAPER_NAMES[p] || p).join(", ") })}`;
+    const withWifi = wifi && ["join-cards", "poster"].includes(kind) ? `&${wifi}` : "";
+    if (printable) link.href = `/prints/${kind}.pdf?event=${event}&paper=${paper}&lang=${lang}${withWifi}`;
+    else link.removeAttribute("href");
   }
   $("export-csv").href = `/api/events/${event}/export?format=csv`;
   $("export-json").href = `/api/events/${event}/export?format=json`;
   $("hall-link").href = `/hall/${event}?lang=${lang}`;
-}
-
-// ------------------------------------------------------------------ the hall roll
-
-function drawRoll(rolls) {
-  const line = $("last-roll");
-  if (!rolls.length) {
-    line.textContent = t("No hall roll yet.");
-    return;
-  }
-  const text = rollWords(rolls.length, rolls[rolls.length - 1]);
-  if (line.textContent !== text) line.textContent = text;
-}
-
-async function rollForTheHall() {
-  if (state.rolling || !state.eventId) return;
-  state.rolling = true;
-  $("roll-button").disabled = true;
-  try {
-    const answer = await act("POST", `/api/events/${encodeURIComponent(state.eventId)}/roll`, {});
-    if (answer) $("last-roll").textContent = rollWords(answer.roll, answer.dice);
-    if (answer) showSkipped(answer.skipped ?? []);
-  } finally {
-    state.rolling = false;
-    $("roll-button").disabled = false;
-  }
-}
-
-// A table the roll left out (it failed; the others rolled) is named next to the button.
-function showSkipped(skipped) {
-  const line = $("roll-skipped");
-  line.hidden = !skipped.length;
-  line.textContent = skipped.length
-    ? t("Left out of this roll, unchanged: {tables}. The server's log says why.",
-      { tables: skipped.map((s) => s.name).join(", ") })
-    : "";
-}
-
-// The space bar rolls, except where it types or presses something of its own.
-function spaceRolls(event) {
-  if (event.code !== "Space" && event.key !== " ") return;
-  if (event.repeat || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.target.closest("input, textarea, select, button, a, summary, [contenteditable]")) return;
-  if ($("event-panel").hidden) return;
-  event.preventDefault();
-  rollForTheHall();
 }
 
 // ------------------------------------------------------------------ forms
@@ -169,11 +167,13 @@ function names(text) {
   return text.split("\n").map((line) => line.trim()).filter(Boolean);
 }
 
+const submitter = (event) => event.submitter || event.target.querySelector("button[type=submit]");
+
 async function createEvent(event) {
   event.preventDefault();
   const form = event.target;
   const answer = await act("POST", "/api/events", { name: form.elements.name.value },
-    t("The event is created."));
+    { done: t("The event is created."), at: submitter(event) });
   if (answer) {
     form.reset();
     knowEvent(answer);
@@ -187,7 +187,8 @@ async function saveSettings(event) {
   const diceMode = [...form.elements.dice_mode].find((radio) => radio.checked);
   const body = { choice_seconds: Number(form.elements.choice_seconds.value) };
   if (diceMode) body.dice_mode = diceMode.value;
-  await act("POST", `/api/events/${encodeURIComponent(state.eventId)}/settings`, body, t("The settings are saved."));
+  await act("POST", `/api/events/${encodeURIComponent(state.eventId)}/settings`, body,
+    { done: t("The settings are saved."), at: submitter(event) });
 }
 
 async function seatPlayers(event) {
@@ -195,16 +196,18 @@ async function seatPlayers(event) {
   const form = event.target;
   const players = names(form.elements.players.value);
   const common = { players, ruleset: form.elements.ruleset.value, roll_mode: form.elements.roll_mode.value };
+  if (common.ruleset === "machi-koro-coop") common.assessor_coins = Number(form.elements.assessor_coins.value);
   const eventPath = `/api/events/${encodeURIComponent(state.eventId)}`;
+  const at = submitter(event);
   let answer;
   if (form.elements.split.value === "one") {
     const name = form.elements.table_name.value.trim()
       || t("Table {n}", { n: (state.view ? state.view.tables.length : 0) + 1 });
-    answer = await act("POST", `${eventPath}/tables`, { ...common, name }, t("The table is created."));
+    answer = await act("POST", `${eventPath}/tables`, { ...common, name }, { done: t("The table is created."), at });
   } else {
     answer = await act("POST", `${eventPath}/seating`, {
       ...common, table_size: Number(form.elements.table_size.value), name_prefix: t("Table"),
-    }, t("The tables are created."));
+    }, { done: t("The tables are created."), at });
   }
   if (answer) {
     form.elements.players.value = "";
@@ -213,26 +216,34 @@ async function seatPlayers(event) {
   }
 }
 
-async function startAll() {
+function showCoopOptions() {
+  $("coop-options").hidden = $("seating-form").elements.ruleset.value !== "machi-koro-coop";
+}
+
+async function startAll(event) {
   const waiting = (state.view ? state.view.tables : []).filter((table) => table.status === "setup");
+  let started = 0;
   for (const table of waiting) {
-    if (!(await act("POST", `/api/tables/${encodeURIComponent(table.id)}/start`))) return;
+    if (!(await act("POST", `/api/tables/${encodeURIComponent(table.id)}/start`, undefined, { at: event.target }))) return;
+    started += 1;
   }
+  notice(t("Tables started: {n}.", { n: started }), "ok", event.target);
   await refresh();
 }
 
 async function setPin(event) {
   event.preventDefault();
   const form = event.target;
-  const answer = await act("POST", "/api/organizer/pin", { pin: form.elements.pin.value }, t("The PIN is set."));
+  const answer = await act("POST", "/api/organizer/pin", { pin: form.elements.pin.value },
+    { done: t("The PIN is set."), at: submitter(event) });
   if (answer) {
     form.reset();
     drawPin(answer.pin_set);
   }
 }
 
-async function clearPin() {
-  const answer = await act("POST", "/api/organizer/pin", { pin: null }, t("The PIN is removed."));
+async function clearPin(event) {
+  const answer = await act("POST", "/api/organizer/pin", { pin: null }, { done: t("The PIN is removed."), at: event.target });
   if (answer) drawPin(answer.pin_set);
 }
 
@@ -250,8 +261,8 @@ function tableOf(node) {
   return card ? card.dataset.table : null;
 }
 
-async function tableAction(tableId, action, body, done) {
-  const answer = await act("POST", `/api/tables/${encodeURIComponent(tableId)}/${action}`, body, done);
+async function tableAction(tableId, action, body, done, at) {
+  const answer = await act("POST", `/api/tables/${encodeURIComponent(tableId)}/${action}`, body, { done, at });
   if (answer) {
     state.seats.set(String(answer.id), answer.seats);
     await refresh();
@@ -259,25 +270,39 @@ async function tableAction(tableId, action, body, done) {
   return answer;
 }
 
+const playerName = (tableId, seat) => {
+  const table = state.view && state.view.tables.find((t2) => String(t2.id) === String(tableId));
+  return table && table.players[seat] ? table.players[seat].name : "";
+};
+
 async function onTableClick(event) {
-  const target = event.target.closest("button[data-action], button.undo-button");
+  const target = event.target.closest("button[data-action], button.undo-button, button.close-card");
   if (!target) return;
   const tableId = tableOf(target);
+  if (target.classList.contains("close-card")) {
+    toggleTable(tableId, false);
+    return;
+  }
   if (target.classList.contains("undo-button")) {
     if (window.confirm(t("Undo the last move of this table? Its reversal is added to the journal."))) {
-      await tableAction(tableId, "undo", {}, t("The last move is undone."));
+      await tableAction(tableId, "undo", {}, t("The last move is undone."), target);
     }
     return;
   }
   const action = target.dataset.action;
   const seat = Number(target.dataset.seat);
-  if (action === "reassign") {
-    await tableAction(tableId, "reassign", { seat }, t("The seat has a new join link; the old one no longer works."));
+  const name = playerName(tableId, seat);
+  if (action === "qr") {
+    showQr(tableId, seat, t("Join link of {name}", { name }), "");
+  } else if (action === "reassign") {
+    if (!window.confirm(t("Give {name} a new join link? The phone now on this seat stops working at once; {name} scans the new QR code, which this screen then shows.", { name }))) return;
+    const answer = await tableAction(tableId, "reassign", { seat }, t("The seat has a new join link; the old one no longer works."), target);
+    if (answer) showQr(tableId, seat, t("New join link of {name}", { name }), t("The old link no longer works. Scan this QR code with the phone to take the seat again."));
   } else if (action === "remove") {
-    await tableAction(tableId, "remove_player", { seat });
+    await tableAction(tableId, "remove_player", { seat }, t("The player is removed."), target);
   } else if (["start", "pause", "resume", "end"].includes(action)) {
     if (action === "end" && !window.confirm(t("End this table? It cannot be resumed."))) return;
-    await tableAction(tableId, action, {});
+    await tableAction(tableId, action, {}, "", target);
   }
 }
 
@@ -285,16 +310,17 @@ async function onTableSubmit(event) {
   event.preventDefault();
   const form = event.target;
   const tableId = tableOf(form);
+  const at = submitter(event);
   if (form.classList.contains("rename-form")) {
-    if (await tableAction(tableId, "rename", { name: form.elements.name.value })) form.reset();
+    if (await tableAction(tableId, "rename", { name: form.elements.name.value }, t("The table is renamed."), at)) form.reset();
   } else if (form.classList.contains("add-player-form")) {
-    if (await tableAction(tableId, "add_player", { name: form.elements.name.value })) form.reset();
+    if (await tableAction(tableId, "add_player", { name: form.elements.name.value }, t("The player is added."), at)) form.reset();
   } else if (form.classList.contains("adjust-form")) {
     const body = {
       seat: Number(form.elements.seat.value), amount: Number(form.elements.amount.value),
       reason: form.elements.reason.value,
     };
-    if (await tableAction(tableId, "adjust", body, t("The correction is in the journal."))) {
+    if (await tableAction(tableId, "adjust", body, t("The correction is in the journal."), at)) {
       form.elements.amount.value = "";
       form.elements.reason.value = "";
     }
@@ -306,10 +332,15 @@ async function loadAudit(card) {
   if (!details.open) return;
   const asked = String(Number(card.dataset.auditAsked || 0) + 1);
   card.dataset.auditAsked = asked; // only the latest answer is drawn when loads overlap
-  const moves = await act("GET", `/api/tables/${encodeURIComponent(card.dataset.table)}/journal`);
+  const moves = await act("GET", `/api/tables/${encodeURIComponent(card.dataset.table)}/journal`, undefined, { at: details });
   if (!moves || card.dataset.auditAsked !== asked) return;
   const table = state.view && state.view.tables.find((t2) => String(t2.id) === card.dataset.table);
   drawAudit(card.querySelector(".audit-body"), moves, table ? table.players : [], cardName);
+}
+
+function showQr(tableId, seat, title, lead) {
+  const link = (state.seats.get(String(tableId)) || []).find((s) => s.seat === seat);
+  if (link) showSeatQr($("qr-dialog"), tableId, link, playerName(tableId, seat), title, lead);
 }
 
 // ------------------------------------------------------------------ live updates
@@ -332,18 +363,25 @@ function start() {
   $("event-form").addEventListener("submit", createEvent);
   $("settings-form").addEventListener("submit", saveSettings);
   $("seating-form").addEventListener("submit", seatPlayers);
+  $("seating-form").elements.ruleset.addEventListener("change", showCoopOptions);
   $("start-all").addEventListener("click", startAll);
-  $("roll-button").addEventListener("click", rollForTheHall);
-  $("paper").addEventListener("change", drawLinks);
+  for (const id of ["paper", "wifi-ssid", "wifi-password"]) $(id).addEventListener("input", drawLinks);
   $("pin-form").addEventListener("submit", setPin);
   $("pin-clear").addEventListener("click", clearPin);
+  $("table-search").addEventListener("input", (event) => overview.setQuery(event.target.value));
+  $("table-filter").addEventListener("change", () => overview.show());
+  $("overview").addEventListener("click", (event) => {
+    const button = event.target.closest("button.table-open");
+    if (button) toggleTable(button.dataset.table, button.getAttribute("aria-expanded") !== "true");
+  });
   $("tables").addEventListener("click", onTableClick);
   $("tables").addEventListener("submit", onTableSubmit);
   $("tables").addEventListener("toggle", (event) => {
     if (event.target.matches(".audit")) loadAudit(event.target.closest(".table-card"));
   }, true);
-  document.addEventListener("keydown", spaceRolls);
+  $("qr-close").addEventListener("click", () => $("qr-dialog").close());
   drawPin(data.pin_set);
+  showCoopOptions();
   const asked = new URL(window.location.href).searchParams.get("event");
   const known = data.events.map((event) => String(event.id));
   const first = known.includes(asked) ? asked : known[known.length - 1];

@@ -75,7 +75,9 @@ def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_se
     expect(page.locator("#last-roll")).to_contain_text("Roll 1:")
     expect_phones_show_the_journal(hall_server, event_id, phones)
     page.evaluate("document.activeElement && document.activeElement.blur()")
+    guard.allow(r"status of 409")  # a second roll seconds after the first is asked about first
     page.keyboard.press("Space")
+    page.get_by_role("button", name="Roll again anyway").click()
     expect(page.locator("#last-roll")).to_contain_text("Roll 2:")
     coins = expect_phones_show_the_journal(hall_server, event_id, phones)
     assert len(hall_server.api("GET", f"/api/events/{event_id}/export?format=json")["rolls"]) == 2
@@ -108,15 +110,17 @@ def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_se
     expect(table.locator(".audit-body")).not_to_contain_text("Spilled coins")
 
     # The printables and the exports the console links to are the app's own, and they answer.
-    for link in [*page.locator("#print-links a").all(), page.locator("#export-csv"),
+    # This server listens on loopback: the printouts with a QR code are not offered (issue 16).
+    expect(page.locator("#print-links .unreachable")).to_have_count(2)
+    for link in [*page.locator("#print-links a[href]").all(), page.locator("#export-csv"),
                  page.locator("#export-json")]:
         href = link.get_attribute("href")
         answer = page.request.get(hall_server.url + href)
         assert answer.status == 200, href
         assert answer.headers["content-type"].split(";")[0] in (
             "application/pdf", "text/csv", "application/json"), href
-    assert page.locator("#print-links a").first.get_attribute("href") == (
-        f"/prints/join-cards.pdf?event={event_id}&paper=a4&lang=en")
+    assert page.locator("#print-links a[href]").first.get_attribute("href") == (
+        f"/prints/setup-sheets.pdf?event={event_id}&paper=a4&lang=en")
     page.evaluate("window.scrollTo(0, 0)")
     snap(page, "console")
     snap(phones["Ben"], "console-story-phone-ben")
