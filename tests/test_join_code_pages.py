@@ -182,3 +182,20 @@ def test_join_code_any_text_typed_never_fails_and_opens_only_its_seat(app, seats
     assert response.status_code in (302, 400, 404)
     assert (response.status_code == 302) == (opened is not None)
     assert opened is None or printed(join_code(opened)) in {s["join_code"] for s in seats}
+
+
+def test_join_code_a_phone_whose_card_was_replaced_gets_the_code_form(app, http, key):
+    """Issue 16, item 6: after the organizer's "New link" the old phone's page was a dead end
+    (after a reload: no code field, no way back). /play without a valid seat is the join page,
+    with the form for the code on the card."""
+    event = api(http, key, "post", "/api/events", {"name": "Night"}).get_json()
+    table = api(http, key, "post", f"/api/events/{event['id']}/tables",
+                {"name": "T1", "players": ["Ann", "Bo"]}).get_json()
+    phone = app.test_client()
+    assert phone.post("/", data={"code": table["seats"][0]["join_code"]}).status_code == 302
+    assert phone.get("/play").status_code == 200
+    assert api(http, key, "post", f"/api/tables/{table['id']}/reassign", {"seat": 0}).status_code == 200
+    page = phone.get("/play")
+    assert page.status_code == 403
+    text = page.get_data(as_text=True)
+    assert 'name="code"' in text and "Scan the QR code on your seat's card" in text

@@ -116,8 +116,8 @@ def play() -> Any:
     hall = service()
     try:
         table, seat = hall.seat_for(session.get("seat_token"))
-    except HallError:
-        return message_page(_("Join"), _("Scan the QR code on your seat's card to join a table."), 403)
+    except HallError:  # no seat, or its card was replaced: the way back is the join page's form
+        return join_page(status=403)
     data = {"view": hall.seat_view(table, seat),
             "cards": card_list(hall.catalog, i18n.current_language())}
     return render_template("play/play.html", table=table, seat=seat, data=data)

@@ -25,7 +25,12 @@ let pending = null; // the card waiting for the build confirmation
 // WebSocket first: on the hall's own network it works, and a phone saves the long-polling
 // round trips of the handshake (about 1 kB a join); polling stays the fallback.
 const socket = io({ reconnectionDelayMax: 3000, transports: ["websocket", "polling"], tryAllTransports: true });
-followConnection(socket, $("connection"), (error) => notify(refusal("seat/unknown_token", error.message)));
+// A seat whose card was replaced (or a link no longer valid): say so, and offer the way back,
+// the join page's form for the code on the card (issue 16, item 6: it was a dead end).
+followConnection(socket, $("connection"), (error) => {
+  notify(refusal("seat/unknown_token", error.message));
+  $("notice").append(" ", h("a", { href: "/" }, t("Type the code on your card")));
+});
 socket.on("view", (next) => receive(next));
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && !socket.connected) socket.connect();
