@@ -228,6 +228,23 @@ def phone(browser: Browser, guard: Guard, contexts: list[BrowserContext],
     return open_phone
 
 
+TALL_PHONE = {"width": 390, "height": 844}  # issue 16's phone
+
+
+@pytest.fixture
+def tall_phone(browser: Browser, guard: Guard, contexts: list[BrowserContext],
+               hall_server: Hall) -> Callable[..., BrowserContext]:
+    """A 390x844 touch phone in `locale` (issue 16's size), watched by the guard."""
+
+    def open_phone(locale: str = "en-US") -> BrowserContext:
+        context = browser.new_context(viewport=TALL_PHONE, is_mobile=True, has_touch=True,
+                                      device_scale_factor=2, locale=locale)
+        contexts.append(context)
+        return guard.watch(context, hall_server.url)
+
+    return open_phone
+
+
 @pytest.fixture
 def screen(browser: Browser, guard: Guard, contexts: list[BrowserContext],
            hall_server: Hall) -> Callable[..., BrowserContext]:

@@ -15,20 +15,10 @@ from browser.axe import axe_report, axe_violations
 from browser.conftest import contrast_problems
 from browser.conftest import join_seat as join
 
-TALL_PHONE = {"width": 390, "height": 844}
 LOCALES = {"en": "en-US", "he": "he-IL", "nl": "nl-NL"}
 LANDMARKS = ["train_station", "shopping_mall", "amusement_park", "radio_tower"]
 
 
-@pytest.fixture
-def tall_phone(browser, guard, contexts, hall_server):
-    def open_phone(locale: str = "en-US"):
-        context = browser.new_context(viewport=TALL_PHONE, is_mobile=True, has_touch=True,
-                                      device_scale_factor=2, locale=locale)
-        contexts.append(context)
-        return guard.watch(context, hall_server.url)
-
-    return open_phone
 
 
 def no_violations(page, state: str) -> None:

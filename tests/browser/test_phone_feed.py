@@ -15,22 +15,10 @@ from browser.conftest import english_words
 from browser.conftest import join_seat as join
 
 PLAYERS = ["Ann", "Ben", "Dana"]
-TALL_PHONE = {"width": 390, "height": 844}  # the issue's phone
 TIMER_DEFAULT = "(default: the time ran out)"
 HALL_DEFAULT = "(default at the hall roll)"
 
 
-@pytest.fixture
-def tall_phone(browser, guard, contexts, hall_server):
-    """A 390x844 touch phone in `locale`, watched by the guard."""
-
-    def open_phone(locale: str = "en-US"):
-        context = browser.new_context(viewport=TALL_PHONE, is_mobile=True, has_touch=True,
-                                      device_scale_factor=2, locale=locale)
-        contexts.append(context)
-        return guard.watch(context, hall_server.url)
-
-    return open_phone
 
 
 def seated(tall_phone, hall, name: str, mode: str = "hall", players=PLAYERS, **settings):

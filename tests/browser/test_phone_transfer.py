@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 FIRST_JOIN_BYTES = 60_000  # the targets, in bytes
 RELOAD_BYTES = 5_000
-TALL_PHONE = {"width": 390, "height": 844}
 LOCALES = {"en": "en-US", "he": "he-IL", "nl": "nl-NL"}
 
 
@@ -77,15 +76,6 @@ class Transfer:
         self.frames = self.handshakes = 0
 
 
-@pytest.fixture
-def tall_phone(browser, guard, contexts, hall_server):
-    def open_phone(locale: str = "en-US"):
-        context = browser.new_context(viewport=TALL_PHONE, is_mobile=True, has_touch=True,
-                                      device_scale_factor=2, locale=locale)
-        contexts.append(context)
-        return guard.watch(context, hall_server.url)
-
-    return open_phone
 
 
 def settled(page) -> None:
