@@ -124,9 +124,12 @@ def test_phone_whose_seat_got_a_new_card_says_so_at_once(phone, hall_server):
     expect(pages[1].locator("#connection")).to_have_text("Connected")
     hall_server.api("POST", f"/api/tables/{table}/reassign", {"seat": 1})
     expect(pages[1].locator("#connection")).to_have_text("Not connected")
-    expect(pages[1].locator("#notice")).to_have_text(
+    expect(pages[1].locator("#notice")).to_contain_text(
         "This join link is not (or no longer) valid. Ask the organizer for your seat's card.")
     expect(pages[0].locator("#connection")).to_have_text("Connected")
+    # ... and offers the way back (issue 16, item 6): the join page's form for the card's code
+    pages[1].locator("#notice a").click()
+    expect(pages[1].get_by_label("Cannot scan? Type the code on your card")).to_be_visible()
 
 
 def test_phone_a_debt_nobody_could_pay_is_zero_without_a_sign(phone, hall_server):
