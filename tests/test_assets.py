@@ -149,3 +149,23 @@ def test_assets_a_big_answer_is_compressed_without_being_kept():
     assert gzip.decompress(packer.gzip(big, "big")) == big and not packer.kept
     small = b'{"coins": 3}' * 100
     assert gzip.decompress(packer.gzip(small, "small")) == small and list(packer.kept) == ["small"]
+
+
+@pytest.mark.parametrize("spelling", ["./css/app.css", "js/../css/app.css", "css/app.css/",
+                                      "././css/./app.css", "css//app.css"])
+def test_assets_a_file_has_one_spelling_so_the_cache_cannot_grow(app, spelling):
+    """Review: each spelling of a path added a cached copy of the file, so a guest looping over
+    `././...` grew the server's memory without end (issue 17 F4's bound)."""
+    http = app.test_client()
+    assert http.get("/static/css/app.css").status_code == 200
+    files = app.extensions["static_files"].files
+    before = len(files)
+    assert http.get(f"/static/{spelling}").status_code == 404
+    assert len(files) == before
+
+
+def test_assets_the_apis_json_is_private(app, http, key):
+    """The API's JSON carries seat tokens: no shared cache may keep it (review)."""
+    answer = http.get("/api/events", headers={"Authorization": f"Bearer {key}"})
+    assert answer.status_code == 200
+    assert "private" in answer.headers["Cache-Control"]

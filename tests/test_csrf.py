@@ -372,3 +372,24 @@ def test_organizer_key_text_that_is_not_ascii_is_no_key(app, key):
     with app.test_request_context("/"):
         assert is_organizer_key(key)
         assert not is_organizer_key("\ud800") and not is_organizer_key(key + "é")
+
+
+def test_origin_the_base_url_behind_a_tls_proxy_is_this_servers_own(tmp_path):
+    """Review: with `--base-url https://hall.example` in front of a TLS proxy the browser's
+    Origin is https while the request here is plain http; the console's own posts were refused."""
+    from companion.web import create_app, hall_service
+
+    app = create_app({"DATABASE": str(tmp_path / "proxy.db"), "TESTING": True,
+                      "BASE_URL": "https://hall.example"})
+    try:
+        browser = app.test_client()
+        key = hall_service(app).organizer_key
+        assert browser.get(f"/organizer?key={key}", base_url="http://hall.example").status_code == 303
+        mine = browser.post("/api/events", json={"name": "Night"}, base_url="http://hall.example",
+                            headers={"Origin": "https://hall.example"})
+        assert mine.status_code == 201
+        other = browser.post("/api/events", json={"name": "Night"}, base_url="http://hall.example",
+                             headers={"Origin": "https://evil.example"})
+        assert other.status_code == 403 and other.get_json()["code"] == "auth/origin"
+    finally:
+        hall_service(app).journal.close()

@@ -114,3 +114,22 @@ def test_hall_roll_a_table_whose_rules_fail_is_skipped_and_the_rest_roll(hall, c
     assert [(s["table"], s["code"]) for s in answer["skipped"]] == [(a.id, "server/error")]
     assert a.state.dice == () and b.state.dice == (4,)
     assert "a ruleset bug" in caplog.text
+
+
+def test_hall_roll_a_table_whose_journal_has_the_rolls_id_already_does_not_move_alone(tmp_path, hall):
+    """Review: the journal answers a known request id as a duplicate and writes nothing; the
+    table's memory must not move on without it. Another writer put the next roll's id on A."""
+    from companion.hall.hall_roll import roll_request_id
+
+    event = hall.create_event("Night")
+    a, b = hall_table(hall, event.id, "A"), hall_table(hall, event.id, "B")
+    with SqliteJournal(tmp_path / "hall.db") as other:
+        other.append(a.stream, a.seq, [("note", {"by": "another writer"})],
+                     request_id=roll_request_id(event, 1))
+    a_before = (a.state, a.seq, len(a.moves))
+
+    answer = hall.hall_roll(event.id, [5, 2])
+
+    assert answer["tables"] == [b.id]
+    assert [(s["table"], s["code"]) for s in answer["skipped"]] == [(a.id, "table/out_of_step")]
+    assert (a.state, a.seq, len(a.moves)) == a_before and b.state.dice == (5,)

@@ -70,3 +70,17 @@ def test_move_memory_the_audit_view_lists_every_move_from_the_journal(hall):
     moves = audit_json(table, hall.journal.read(table.stream), hall.catalog)
     assert [m["move"] for m in moves] == list(range(1, MOVES_KEPT * 2 + 1))
     assert {m["author"] for m in moves} == {"seat 0", "seat 1"}
+
+
+def test_move_memory_an_undo_that_fails_to_commit_keeps_only_the_kept_moves(tmp_path, hall):
+    """Review: the undo that rebuilds older moves from the journal must not keep the whole
+    history in memory when its own commit fails (another writer moved the stream on)."""
+    table, _ = busy_table(hall, MOVES_KEPT + 5)
+    for _ in range(MOVES_KEPT - 1):
+        hall.undo(table.id)
+    assert len(table.moves) == 1 and table.forgot_moves
+    with SqliteJournal(tmp_path / "hall.db") as other:
+        other.append(table.stream, table.seq, [("note", {"by": "another writer"})])
+    with pytest.raises(Exception, match="expected last seq"):
+        hall.undo(table.id)
+    assert len(table.moves) == 1

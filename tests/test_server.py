@@ -564,3 +564,23 @@ def test_server_phone_view_carries_the_turn_timer_of_the_moment(app, http, key, 
     page = http.get("/play").get_data(as_text=True)
     data = json.loads(re.search(r'id="page-data">(.*?)</script>', page).group(1))
     assert data["view"]["choice_seconds"] == 20
+
+
+@pytest.mark.parametrize("seat", ["²", "1" * 5000, "٣"])
+def test_server_a_seat_qr_with_a_digit_that_is_not_ascii_is_refused_not_a_500(app, http, key, event, seat):
+    """Review: int("²") fails though "²".isdigit(), and so does a number of 5,000 digits."""
+    table = event["tables"][0]["id"]
+    answer = api(http, key, "get", f"/api/tables/{table}/seats/{seat}/qr.svg")
+    assert 400 <= answer.status_code < 500
+
+
+def test_server_a_request_nested_as_deep_as_the_decoder_takes_is_malformed():
+    """Review: json.dumps overflows about where json.loads stops; unicode_only says so."""
+    from companion.hall.checks import HallError, unicode_only
+
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(HallError) as refused:
+        unicode_only({"auth": deep})
+    assert refused.value.code == "request/malformed"

@@ -99,6 +99,8 @@ def unicode_only(data: Any) -> Any:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise malformed("the request holds text that is not valid Unicode (a lone surrogate)") from None
+    except RecursionError:  # nested about as deep as the decoder takes: deeper than any request
+        raise malformed("the request is nested too deep") from None
     return data
 
 

@@ -73,12 +73,17 @@ def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any =
         event.seq = results[0].last_seq
         for kind, data in records:
             apply_event_record(event, kind, data)
+        rolled = []
         for (table, groups), result in zip(plans, results[1:], strict=True):
+            if result.duplicate:  # the journal had this roll already and wrote nothing here
+                skipped.append(skip(hall, table, "table/out_of_step",
+                                    RuntimeError("the roll's request id is in the journal already")))
+                continue
             table.seq = result.last_seq
             first = next_move_number(table)
             for offset, events in enumerate(groups):
                 evolve(table, first + offset, "hall", events)
-    rolled = [table.id for table, _ in plans]
+            rolled.append(table.id)
     hall.publish(Change(tables=rolled, events=[event.id]))
     return {"dice": [d1, d2], "roll": number, "tables": rolled, "skipped": skipped}
 

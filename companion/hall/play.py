@@ -146,11 +146,16 @@ def undo(hall: HallService, table_id: Any) -> Table:
     """Append the reversal of the table's last move: nothing in the past is edited."""
     with hall.lock:
         table = playing(hall, table_id)
-        if len(table.moves) == 1 and table.forgot_moves:  # the next undo needs older moves
+        kept = table.moves
+        if len(kept) == 1 and table.forgot_moves:  # the next undo needs older moves
             table.moves = rebuild_table(hall.journal.read(table.stream), hall.catalog).moves
-        if not table.moves or table.moves[-1].author == "dealer":
-            raise HallError("table/nothing_to_undo", "this table has no move to undo")
-        commit_record(hall, table, "reverted", {"move": table.moves[-1].number})
+        try:
+            if not table.moves or table.moves[-1].author == "dealer":
+                raise HallError("table/nothing_to_undo", "this table has no move to undo")
+            commit_record(hall, table, "reverted", {"move": table.moves[-1].number})
+        except Exception:  # nothing committed: memory keeps what it kept (MOVES_KEPT)
+            table.moves = kept
+            raise
         table.forget_old_moves()
     hall.publish(table_changed(table))
     return table

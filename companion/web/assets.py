@@ -23,6 +23,7 @@ import gzip
 import hashlib
 import mimetypes
 import os
+import posixpath
 import threading
 import time
 from collections import OrderedDict
@@ -73,6 +74,10 @@ class StaticFiles:
     def get(self, filename: str) -> Asset | None:
         """The file `filename` (a path under the folder), or None if there is none (or it lies
         outside the folder)."""
+        # One spelling per file: `./css/app.css`, `js/../css/app.css` or `css/app.css/` would
+        # each add a cached copy, and a guest could grow memory without end (review).
+        if posixpath.normpath(filename) != filename:
+            return None
         path = safe_join(str(self.folder), filename)
         if path is None or not os.path.isfile(path):
             return None
@@ -195,7 +200,7 @@ def finish(response: Response) -> Response:
     if not cache.no_store and response.mimetype in ("text/html", "application/json"):
         if "Cache-Control" not in response.headers:
             cache.no_cache = True
-            cache.private = response.mimetype == "text/html" or None
+            cache.private = True  # a page or the API's JSON may carry seat tokens: no shared cache
         if cache.no_cache and not response.get_etag()[0]:
             response.set_etag(digest, weak=True)
             response.make_conditional(request)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_babel import gettext as _
 
 from companion.hall import HallError
@@ -63,7 +63,16 @@ def from_another_origin() -> bool:
     named = request.headers.get("Origin") or request.headers.get("Referer")
     if not named:
         return False  # not a browser's request, or one that names nothing: nothing to forge
-    return origin_of(named) != origin_of(request.host_url)
+    origin = origin_of(named)
+    return origin is None or origin not in own_origins()
+
+
+def own_origins() -> set[Origin]:
+    """The origins this server's pages come from: the one this request came to, and the
+    `--base-url` phones are given (behind a TLS proxy, https://name while the request here
+    is plain http)."""
+    own = {origin_of(request.host_url), origin_of(current_app.config.get("BASE_URL") or "")}
+    return {origin for origin in own if origin is not None}
 
 
 def refused() -> Any:
