@@ -11,12 +11,22 @@ from companion.rules import moves as mv
 from companion.rules.errors import BadMove, is_whole_number
 from companion.rules.state import Choice
 
-EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in get_args(ev.Event)}
+
+# Journals store an event under its class's KIND, a fixed string (today's class names), never
+# the class's name itself: renaming a class must not break the journals already written
+# (tests/test_golden_journal.py replays one).
+def kind_of(cls: Any) -> str:
+    """The name journals store events of this class under."""
+    kind: str = cls.KIND
+    return kind
+
+
+EVENT_TYPES: dict[str, type] = {kind_of(cls): cls for cls in get_args(ev.Event)}
 
 
 def encode_event(event: Any) -> tuple[str, dict[str, Any]]:
-    """(kind, data) of any ruleset's event (a dataclass): its class name and `event_data`."""
-    return type(event).__name__, event_data(event)
+    """(kind, data) of any ruleset's event (a dataclass): its stored KIND and `event_data`."""
+    return kind_of(type(event)), event_data(event)
 
 
 def event_data(event: Any) -> dict[str, Any]:

@@ -7,12 +7,14 @@ from enum import StrEnum
 from typing import Any
 
 from companion.rules import codec
+from companion.rules.codec import kind_of
 from companion.rules.coop import CoopMove
 from companion.rules.coop_events import COOP_EVENT_TYPES, AnyEvent, GiveAssessor
 from companion.rules.coop_state import EndReason, Outcome
 from companion.rules.errors import BadMove, is_whole_number
 
-COOP_KINDS: dict[str, type] = {cls.__name__: cls for cls in COOP_EVENT_TYPES}
+# Stored under each class's KIND, never its name (codec.EVENT_TYPES says why).
+COOP_KINDS: dict[str, type] = {kind_of(cls): cls for cls in COOP_EVENT_TYPES}
 EVENT_KINDS: dict[str, type] = {**codec.EVENT_TYPES, **COOP_KINDS}
 _ENUMS: dict[str, type[StrEnum]] = {"outcome": Outcome, "reason": EndReason}
 

@@ -7,7 +7,7 @@ the journal keeps the order, a replay never shuffles again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import get_args
+from typing import ClassVar, get_args
 
 from companion.rules import events as base
 from companion.rules.coop_state import CoopAccount, EndReason, Outcome
@@ -17,6 +17,8 @@ from companion.rules.coop_state import CoopAccount, EndReason, Outcome
 class GiveAssessor:
     """Move: the active player gives `amount` of their coins to the assessor (RULES.md 17)."""
 
+    KIND: ClassVar[str] = "GiveAssessor"  # its name in every journal: never change it
+
     amount: int
 
 
@@ -24,6 +26,8 @@ class GiveAssessor:
 class AssessorCoinsTransferred:
     """A coin movement with the assessor as one party: its stake from the bank, a player's
     gift, a tax or a supplemental tax to the bank."""
+
+    KIND: ClassVar[str] = "AssessorCoinsTransferred"  # its name in every journal: never change it
 
     source: CoopAccount
     target: CoopAccount
@@ -36,6 +40,8 @@ class AssessorCoinsTransferred:
 class DecksShuffled:
     """The deal: both decks in the dealer's order, top card first."""
 
+    KIND: ClassVar[str] = "DecksShuffled"  # its name in every journal: never change it
+
     market: tuple[str, ...]
     assessor: tuple[str, ...]
 
@@ -44,12 +50,16 @@ class DecksShuffled:
 class MarketCardRevealed:
     """The market deck's top card comes into the row on the left."""
 
+    KIND: ClassVar[str] = "MarketCardRevealed"  # its name in every journal: never change it
+
     card: str
 
 
 @dataclass(frozen=True, slots=True)
 class MarketCardDiscarded:
     """A turn without an establishment bought: the row's rightmost card goes (RULES.md 16)."""
+
+    KIND: ClassVar[str] = "MarketCardDiscarded"  # its name in every journal: never change it
 
     card: str
 
@@ -59,6 +69,8 @@ class AssessorCardDrawn:
     """The assessor's top card, what it meant with `sought` the value sought, and where it
     went: `tax` to the array, `supplemental` and `miss` to the discards; `unpaid` stays face
     up on the deck (the game is lost)."""
+
+    KIND: ClassVar[str] = "AssessorCardDrawn"  # its name in every journal: never change it
 
     card: str
     sought: int
@@ -70,6 +82,8 @@ class AssessorCardDrawn:
 class AssessorDeckShuffled:
     """Every assessor card not in the array (deck and discards) shuffled into a new deck."""
 
+    KIND: ClassVar[str] = "AssessorDeckShuffled"  # its name in every journal: never change it
+
     order: tuple[str, ...]
 
 
@@ -77,9 +91,12 @@ class AssessorDeckShuffled:
 class FinalRoundBegan:
     """The last value was assessed: each player has one more turn (RULES.md 19)."""
 
+    KIND: ClassVar[str] = "FinalRoundBegan"  # its name in every journal: never change it
+
 
 @dataclass(frozen=True, slots=True)
 class CoopGameEnded:
+    KIND: ClassVar[str] = "CoopGameEnded"  # its name in every journal: never change it
     outcome: Outcome
     reason: EndReason
 

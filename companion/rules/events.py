@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from companion.rules.frozen import quick_constructor
 from companion.rules.state import Account, Choice
@@ -10,12 +11,14 @@ from companion.rules.state import Account, Choice
 
 @dataclass(frozen=True, slots=True)
 class DiceCountChosen:
+    KIND: ClassVar[str] = "DiceCountChosen"  # its name in every journal: never change it
     seat: int
     count: int
 
 
 @dataclass(frozen=True, slots=True)
 class DiceRolled:
+    KIND: ClassVar[str] = "DiceRolled"  # its name in every journal: never change it
     seat: int
     dice: tuple[int, ...]
     reroll: bool = False
@@ -29,10 +32,14 @@ make_dice_rolled = quick_constructor(DiceRolled)
 class RerollOffered:
     """The roller owns a Radio Tower: keep or reroll before any income."""
 
+    KIND: ClassVar[str] = "RerollOffered"  # its name in every journal: never change it
+
 
 @dataclass(frozen=True, slots=True)
 class CoinsTransferred:
     """One ledger entry. `amount` moved; `forgiven` was owed but could not be paid."""
+
+    KIND: ClassVar[str] = "CoinsTransferred"  # its name in every journal: never change it
 
     source: Account
     target: Account
@@ -51,6 +58,8 @@ make_transfer = quick_constructor(CoinsTransferred)
 class CoinsAdjusted:
     """The organizer's correction: `amount` from the bank to the seat (negative: back)."""
 
+    KIND: ClassVar[str] = "CoinsAdjusted"  # its name in every journal: never change it
+
     seat: int
     amount: int
     reason: str
@@ -59,6 +68,8 @@ class CoinsAdjusted:
 @dataclass(frozen=True, slots=True)
 class RollResolved:
     """Income is done; the purple questions still open, and whether doubles earned a turn."""
+
+    KIND: ClassVar[str] = "RollResolved"  # its name in every journal: never change it
 
     pending: tuple[Choice, ...]
     extra_turn: bool
@@ -70,11 +81,13 @@ make_roll_resolved = quick_constructor(RollResolved)
 
 @dataclass(frozen=True, slots=True)
 class ChoiceAnswered:
+    KIND: ClassVar[str] = "ChoiceAnswered"  # its name in every journal: never change it
     choice: Choice
 
 
 @dataclass(frozen=True, slots=True)
 class EstablishmentsSwapped:
+    KIND: ClassVar[str] = "EstablishmentsSwapped"  # its name in every journal: never change it
     seat: int
     other: int
     give: str
@@ -83,23 +96,27 @@ class EstablishmentsSwapped:
 
 @dataclass(frozen=True, slots=True)
 class EstablishmentBought:
+    KIND: ClassVar[str] = "EstablishmentBought"  # its name in every journal: never change it
     seat: int
     card: str
 
 
 @dataclass(frozen=True, slots=True)
 class LandmarkBuilt:
+    KIND: ClassVar[str] = "LandmarkBuilt"  # its name in every journal: never change it
     seat: int
     landmark: str
 
 
 @dataclass(frozen=True, slots=True)
 class GameWon:
+    KIND: ClassVar[str] = "GameWon"  # its name in every journal: never change it
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class TurnEnded:
+    KIND: ClassVar[str] = "TurnEnded"  # its name in every journal: never change it
     next_active: int
     bonus_turn: bool
 
