@@ -17,8 +17,6 @@ from companion.rules.coop_state import CoopAccount, EndReason, Outcome
 class GiveAssessor:
     """Move: the active player gives `amount` of their coins to the assessor (RULES.md 17)."""
 
-    KIND: ClassVar[str] = "GiveAssessor"  # its name in every journal: never change it
-
     amount: int
 
 
