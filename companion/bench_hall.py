@@ -38,6 +38,7 @@ from companion.bench_server import (
     free_port,
     machine_ticks,
     process_cpu_seconds,
+    served_app,
     steal_percent,
 )
 
@@ -66,11 +67,7 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
         "client_processes": processes, "cpus": os.cpu_count(),
     }
     with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp:
-        port = free_port()
-        command = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
-                   "--db", str(Path(tmp) / "hall.db")]
-        with ServerProcess(command, Path(tmp) / "app.log", key_prefix="organizer: ") as server:
-            base = f"http://{HOST}:{port}"
+        with served_app(Path(tmp)) as (server, base):
             started = time.monotonic()
             event_id, tokens = _set_up(base, server.key, tables)
             result["setup_seconds"] = round(time.monotonic() - started, 2)

@@ -3,12 +3,15 @@ started, its organizer key read, its /proc figures, stopped; CPU time and steal 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +119,14 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
         return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def served_app(folder: Path) -> Iterator[tuple[ServerProcess, str]]:
+    """`companion serve` as shipped, on a free port of this machine with a database and its log
+    in `folder`: the server (its organizer key read) and its base URL."""
+    port = free_port()
+    command = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
+               "--db", str(folder / "hall.db")]
+    with ServerProcess(command, folder / "app.log", key_prefix="organizer: ") as server:
+        yield server, f"http://{HOST}:{port}"

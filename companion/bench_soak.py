@@ -9,7 +9,6 @@ have left. Issue 17's target: under 10% growth from the end of the first minute 
 
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from multiprocessing.connection import Connection
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.bench_hall import _http, _receive, _report, _set_up, _start_clients, _stop_clients
-from companion.bench_server import HOST, ServerProcess, free_port
+from companion.bench_server import ServerProcess, served_app
 
 WARM_UP_SECONDS = 60.0  # growth is counted from here: start-up and first connections settle
 
@@ -31,34 +30,30 @@ def bench_soak(phones: int, tables: int, minutes: float = 10.0, roll_every: floa
     result: dict[str, Any] = {"phones": phones, "tables": tables, "minutes": minutes,
                               "roll_every_seconds": roll_every,
                               "moves_per_second": moves_per_second}
-    with tempfile.TemporaryDirectory(prefix="bench-soak-") as tmp:
-        port = free_port()
-        command = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
-                   "--db", str(Path(tmp) / "hall.db")]
-        with ServerProcess(command, Path(tmp) / "app.log", key_prefix="organizer: ") as server:
-            base = f"http://{HOST}:{port}"
-            event_id, tokens = _set_up(base, server.key, tables)
-            phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
-            workers: list[BaseProcess] = []
-            pipes: list[Connection] = []
-            try:
-                _start_clients(workers, pipes, base, phone_tokens, 1 if phones <= 600 else 2,
-                               moves_per_second)
-                ready = [_receive(pipe, 240)["connected"] for pipe in pipes]
-                result["connected"] = sum(ready[:-1])  # the last is the probe's second devices
-                samples, roll_seconds, errors = _soak(
-                    server, pipes, f"{base}/api/events/{event_id}/roll", minutes * 60, roll_every,
-                    sample_every)
-                for pipe in pipes:
-                    pipe.send(("report", [], []))
-                acks = [ack for pipe in pipes for ack in _report(pipe)["acks"]]
-                result["moves_sent"] = len(acks)
-                result["moves_accepted"] = sum(1 for ack in acks if ack.ok)
-            finally:
-                _stop_clients(workers, pipes)
-            time.sleep(sample_every)
-            left_mb = server.status("VmRSS") / 1024
-            log = server.log_path.read_text(errors="replace")
+    with (tempfile.TemporaryDirectory(prefix="bench-soak-") as tmp,
+          served_app(Path(tmp)) as (server, base)):
+        event_id, tokens = _set_up(base, server.key, tables)
+        phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
+        workers: list[BaseProcess] = []
+        pipes: list[Connection] = []
+        try:
+            _start_clients(workers, pipes, base, phone_tokens, 1 if phones <= 600 else 2,
+                           moves_per_second)
+            ready = [_receive(pipe, 240)["connected"] for pipe in pipes]
+            result["connected"] = sum(ready[:-1])  # the last is the probe's second devices
+            samples, roll_seconds, errors = _soak(
+                server, pipes, f"{base}/api/events/{event_id}/roll", minutes * 60, roll_every,
+                sample_every)
+            for pipe in pipes:
+                pipe.send(("report", [], []))
+            acks = [ack for pipe in pipes for ack in _report(pipe)["acks"]]
+            result["moves_sent"] = len(acks)
+            result["moves_accepted"] = sum(1 for ack in acks if ack.ok)
+        finally:
+            _stop_clients(workers, pipes)
+        time.sleep(sample_every)
+        left_mb = server.status("VmRSS") / 1024
+        log = server.log_path.read_text(errors="replace")
     result.update(_figures(samples, left_mb))
     result["hall_rolls"] = len(roll_seconds)
     ordered = sorted(roll_seconds)
