@@ -12,22 +12,11 @@ from companion.hall import coop_views
 from companion.hall.model import HallEvent, Move, Table, events_since_roll, parties
 from companion.hall.replay import rebuild_table, rules_of
 from companion.journal import Record
+from companion.rules import events as ev
 from companion.rules.catalog import Catalog
 from companion.rules.codec import wire_move
 from companion.rules.coop_events import AssessorCoinsTransferred
 from companion.rules.coop_state import CoopState
-from companion.rules.events import (
-    ChoiceAnswered,
-    CoinsAdjusted,
-    CoinsTransferred,
-    DiceCountChosen,
-    DiceRolled,
-    EstablishmentBought,
-    EstablishmentsSwapped,
-    Event,
-    LandmarkBuilt,
-    TurnEnded,
-)
 from companion.rules.moves import ChooseDice, Roll
 from companion.rules.options import legal_moves
 from companion.rules.state import BANK, Phase, TableState
@@ -42,7 +31,7 @@ def last_roll_entries(table: Table) -> list[dict[str, Any]]:
     """The coin movements since the latest roll (income, payments, builds, corrections): the
     hall screen's lines of a table."""
     return [entry_json(table, e) for e in events_since_roll(table)
-            if isinstance(e, CoinsTransferred | CoinsAdjusted)]
+            if isinstance(e, ev.CoinsTransferred | ev.CoinsAdjusted)]
 
 
 def turn_moves(table: Table) -> list[Move]:
@@ -51,7 +40,7 @@ def turn_moves(table: Table) -> list[Move]:
     turn. A new turn starts the phones' lines afresh."""
     moves = table.moves
     for index in range(len(moves) - 1, -1, -1):
-        if any(isinstance(event, TurnEnded) for event in moves[index].events):
+        if any(isinstance(event, ev.TurnEnded) for event in moves[index].events):
             return moves[index:]
     return moves
 
@@ -76,17 +65,17 @@ def default_by(move: Move) -> str | None:
     closed the turn (the defaults of its open choices), else None."""
     if move.author == "timer":
         return "timer"
-    if move.author == "hall" and not any(isinstance(e, DiceRolled) for e in move.events):
+    if move.author == "hall" and not any(isinstance(e, ev.DiceRolled) for e in move.events):
         return "hall"
     return None
 
 
-def turn_entry(table: Table, event: Event | object) -> dict[str, Any] | None:
+def turn_entry(table: Table, event: ev.Event | object) -> dict[str, Any] | None:
     """A line of the seat view's `entries` for an event that changes a player's coins or cards:
     a coin movement, a correction, a Business Center swap, a co-op gift; None for the others."""
-    if isinstance(event, CoinsTransferred | CoinsAdjusted):
+    if isinstance(event, ev.CoinsTransferred | ev.CoinsAdjusted):
         return entry_json(table, event)
-    if isinstance(event, EstablishmentsSwapped):
+    if isinstance(event, ev.EstablishmentsSwapped):
         return {**parties(table, event.seat, event.other), "amount": 0, "card": "business_center",
                 "copies": 0, "mall_bonus": 0, "forgiven": 0, "give": event.give, "take": event.take}
     if isinstance(event, AssessorCoinsTransferred) and isinstance(event.source, int):
@@ -108,21 +97,21 @@ def move_summary(move: Move) -> dict[str, Any]:
     active = move.before.active
     for event in move.events:  # the first event that says what the move was
         match event:
-            case CoinsAdjusted(seat=seat, amount=amount, reason=reason):
+            case ev.CoinsAdjusted(seat=seat, amount=amount, reason=reason):
                 return {"move": "correction", "seat": seat, "amount": amount, "reason": reason}
-            case EstablishmentBought(seat=seat, card=card) | LandmarkBuilt(seat=seat, landmark=card):
+            case ev.EstablishmentBought(seat=seat, card=card) | ev.LandmarkBuilt(seat=seat, landmark=card):
                 return {"move": "build", "seat": seat, "card": card}
-            case EstablishmentsSwapped(seat=seat, other=other, give=give, take=take):
+            case ev.EstablishmentsSwapped(seat=seat, other=other, give=give, take=take):
                 return {"move": "swap", "seat": seat, "with": other, "give": give, "take": take}
             case AssessorCoinsTransferred(source=int(seat), amount=amount):
                 return {"move": "gift", "seat": seat, "amount": amount}
-            case DiceRolled(seat=seat, dice=dice):
+            case ev.DiceRolled(seat=seat, dice=dice):
                 return {"move": "roll", "seat": seat, "dice": list(dice)}
-            case DiceCountChosen(seat=seat, count=count):
+            case ev.DiceCountChosen(seat=seat, count=count):
                 return {"move": "dice_count", "seat": seat, "count": count}
-            case ChoiceAnswered(choice=choice):
+            case ev.ChoiceAnswered(choice=choice):
                 return {"move": "choice", "seat": active, "card": choice.value}
-            case TurnEnded():
+            case ev.TurnEnded():
                 return {"move": "end_turn", "seat": active}
     return {"move": "move", "seat": active}
 
@@ -140,8 +129,8 @@ def changes(old: TableState | CoopState, new: TableState | CoopState) -> list[di
     return found
 
 
-def entry_json(table: Table, event: CoinsTransferred | CoinsAdjusted) -> dict[str, Any]:
-    if isinstance(event, CoinsAdjusted):
+def entry_json(table: Table, event: ev.CoinsTransferred | ev.CoinsAdjusted) -> dict[str, Any]:
+    if isinstance(event, ev.CoinsAdjusted):
         source, target = (BANK, event.seat) if event.amount > 0 else (event.seat, BANK)
         return {**parties(table, source, target), "amount": abs(event.amount), "card": "adjustment",
                 "copies": 0, "mall_bonus": 0, "forgiven": 0, "reason": event.reason}

@@ -19,6 +19,8 @@ import ipaddress
 import math
 import threading
 from collections import deque
+from collections.abc import Mapping
+from typing import Any
 
 SOURCES_KEPT = 10_000  # a flood of addresses must not grow memory for good
 
@@ -85,3 +87,12 @@ class GuessGuard:
             self.by_source = dict(newest[-SOURCES_KEPT // 2:])
             self.by_source[source] = mine
         return mine
+
+
+def guard_from_config(config: Mapping[str, Any], prefix: str, tries: int,
+                      hall_tries: int) -> GuessGuard:
+    """A guard with the app's settings PREFIX_TRIES, PREFIX_LOCK_SECONDS (the window) and
+    PREFIX_HALL_TRIES, else these defaults."""
+    return GuessGuard(config.get(f"{prefix}_TRIES", tries),
+                      config.get(f"{prefix}_LOCK_SECONDS", 60.0),
+                      config.get(f"{prefix}_HALL_TRIES", hall_tries))

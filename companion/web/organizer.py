@@ -17,7 +17,7 @@ from companion.rules.assessor import ASSESSOR_COINS
 from companion.rules.coop_state import ASSESSOR_COINS_RANGE
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.errors import message_page
-from companion.web.guesses import GuessGuard
+from companion.web.guesses import GuessGuard, guard_from_config
 from companion.web.i18n import current_language
 from companion.web.offload import off_the_loop
 from companion.web.pages import card_list, phone_base_url
@@ -27,10 +27,8 @@ bp = Blueprint("organizer", __name__)
 
 @bp.record_once
 def make_guard(state: Any) -> None:
-    config = state.app.config
-    state.app.extensions["organizer_pin_guard"] = GuessGuard(
-        config.get("ORGANIZER_PIN_TRIES", 5), config.get("ORGANIZER_PIN_LOCK_SECONDS", 60.0),
-        config.get("ORGANIZER_PIN_HALL_TRIES", 20))
+    state.app.extensions["organizer_pin_guard"] = guard_from_config(
+        state.app.config, "ORGANIZER_PIN", tries=5, hall_tries=20)
 
 
 def pin_guard() -> GuessGuard:

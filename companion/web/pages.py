@@ -20,7 +20,7 @@ from companion.rules.catalog import Catalog
 from companion.web import i18n
 from companion.web.auth import service
 from companion.web.errors import message_page
-from companion.web.guesses import GuessGuard
+from companion.web.guesses import GuessGuard, guard_from_config
 
 bp = Blueprint("pages", __name__)
 
@@ -100,10 +100,8 @@ def code_refusal(code: str) -> str:
 
 @bp.record_once
 def make_code_guard(state: Any) -> None:
-    config = state.app.config
-    state.app.extensions["join_code_guard"] = GuessGuard(
-        config.get("JOIN_CODE_TRIES", 10), config.get("JOIN_CODE_LOCK_SECONDS", 60.0),
-        config.get("JOIN_CODE_HALL_TRIES", 100))
+    state.app.extensions["join_code_guard"] = guard_from_config(
+        state.app.config, "JOIN_CODE", tries=10, hall_tries=100)
 
 
 def code_guard() -> GuessGuard:
