@@ -331,3 +331,24 @@ def test_api_undo_refusal_names_the_tables_in_the_requests_language(app, http, k
     assert answer.status_code == 409 and answer.get_json()["code"] == "roll/moved_on"
     message = answer.get_json()["message"]
     assert "Tafel 9" in message and "hall roll" not in message
+
+
+def test_hall_roll_the_hall_view_says_whether_the_last_roll_can_be_undone(db, hall):
+    """Only the last roll, and only once: after an undo the console offered the roll before it,
+    which the server always refused (roll/nothing_to_undo). The view says so, also after a
+    restart (the flag comes from the event's records)."""
+    event = hall.create_event("Night")
+    hall_table(hall, event.id)
+    assert hall.hall_view(event)["roll_undoable"] is False
+    hall.hall_roll(event.id, [2, 3])
+    hall.hall_roll(event.id, [4, 1])
+    assert hall.hall_view(event)["roll_undoable"] is True
+    hall.undo_hall_roll(event.id)
+    assert hall.hall_view(event)["roll_undoable"] is False
+    with pytest.raises(HallError, match="."):
+        hall.undo_hall_roll(event.id)
+    with SqliteJournal(db) as journal:
+        again = HallService(journal)
+        assert again.hall_view(again.event(event.id))["roll_undoable"] is False
+    hall.hall_roll(event.id, [6, 6], confirm=True)
+    assert hall.hall_view(event)["roll_undoable"] is True

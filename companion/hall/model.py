@@ -131,6 +131,7 @@ class HallEvent:
     rolls: list[list[int]] = field(default_factory=list)
     deck: list[list[int]] = field(default_factory=list)
     undone_rolls: int = 0  # hall rolls taken back (hall_roll.undo_hall_roll); request ids count them
+    last_roll_undone: bool = False  # only the last roll, once: none to undo until the next
     seq: int = 0
 
     @property

@@ -85,11 +85,13 @@ def apply_event_record(event: HallEvent, kind: str, data: dict[str, Any]) -> Non
         event.deck = [list(pair) for pair in data["deck"]]
     elif kind == "hall_rolled":
         event.rolls.append(list(data["dice"]))
+        event.last_roll_undone = False
         if data.get("from_deck"):
             event.deck.pop(0)
     elif kind == "roll_undone":  # the latest hall roll taken back (hall_roll.undo_hall_roll)
         event.rolls.pop()
         event.undone_rolls += 1
+        event.last_roll_undone = True
 
 
 def rebuild_event(records: Iterable[Record]) -> HallEvent | None:

@@ -274,7 +274,10 @@ def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
     """What the projector shows: every table's summary and the hall's rolls."""
     return {"event": {"id": event.id, "name": event.name, "dice_mode": event.dice_mode,
                       "choice_seconds": event.choice_seconds},
-            "rolls": event.rolls, "tables": [table_summary(t) for t in tables]}
+            "rolls": event.rolls, "tables": [table_summary(t) for t in tables],
+            # whether the console offers to undo the last roll (the server may still refuse it
+            # when a table moved on since: roll/moved_on names them)
+            "roll_undoable": bool(event.rolls) and not event.last_roll_undone}
 
 
 def audit_json(table: Table, records: Iterable[Record], catalog: Catalog) -> list[dict[str, Any]]:

@@ -46,7 +46,7 @@ export class HallRoll {
     const line = $("last-roll");
     const text = view.rolls.length ? rollWords(view.rolls.length, view.rolls[view.rolls.length - 1]) : t("No hall roll yet.");
     if (line.textContent !== text) line.textContent = text;
-    $("undo-roll").hidden = !view.rolls.length;
+    $("undo-roll").hidden = !view.roll_undoable; // only the last roll, and only once
     this.open = openTurns(view.tables);
     if (this.waiting && this.open.choosing + this.open.building === 0) {
       this.wait(false);

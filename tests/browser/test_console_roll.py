@@ -275,3 +275,19 @@ def test_phone_dice_switch_shows_the_current_setting_as_selected(browser, guard,
     two.tap()
     expect(two).to_have_attribute("aria-pressed", "true")
     expect(one).to_have_attribute("aria-pressed", "false")
+
+
+def test_console_offers_no_second_undo_after_an_undo(screen, hall_server):
+    """Only the last roll, once: after undoing roll 2 the console offered "undo" for roll 1,
+    which the server always refused (roll/nothing_to_undo). The button goes until a new roll."""
+    event = two_tables(hall_server, "One undo")
+    hall_server.roll(event["id"], (2, 5))
+    hall_server.roll(event["id"], (3, 3))
+    page = open_console(screen, hall_server, event["id"])
+    undo = page.get_by_role("button", name="Undo the last hall roll")
+    page.once("dialog", lambda dialog: dialog.accept())
+    undo.click()
+    expect(page.locator("#last-roll")).to_have_text("Roll 1: 2 and 5, total 7.")
+    expect(undo).to_be_hidden()
+    hall_server.roll(event["id"], (4, 1))
+    expect(undo).to_be_visible()
