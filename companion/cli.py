@@ -92,9 +92,9 @@ def _parser() -> argparse.ArgumentParser:
 def _resolve(args: argparse.Namespace) -> int:
     """Exit 0 with one JSON object on stdout, or 2 with one line on stderr, whatever the input:
     a refusal names the field, and an error no check foresaw is still one line, no traceback."""
-    from companion.rules.assessor_scenario import one_line
+    from companion.rules.coop.scenario import one_line
     from companion.rules.errors import RuleError
-    from companion.rules.scenario import resolve
+    from companion.rules.machi_koro.scenario import resolve
 
     try:
         output = _json_bytes(resolve(_read_scenario(args.scenario)))  # whole, before a byte is out
@@ -111,7 +111,7 @@ def _resolve(args: argparse.Namespace) -> int:
 def _read_scenario(source: str) -> Any:
     """The scenario's JSON value, from a file or standard input (`-`); ScenarioError if unreadable
     or not JSON."""
-    from companion.rules.scenario import ScenarioError
+    from companion.rules.machi_koro.scenario import ScenarioError
 
     try:
         if source == "-":
@@ -291,15 +291,15 @@ def _bench(args: argparse.Namespace) -> int:
         if importlib.util.find_spec("aiohttp") is None:  # python-socketio's asyncio client
             return _refuse(f"bench {args.what}: the phones need aiohttp: pip install -e '.[test]'")
         if args.what == "soak":
-            from companion.bench_soak import bench_soak
+            from companion.bench.soak import bench_soak
 
             _print_json(bench_soak(args.phones, args.tables, minutes=args.minutes))
             return 0
-        from companion.bench_hall import bench_hall
+        from companion.bench.hall import bench_hall
 
         _print_json(bench_hall(args.phones, args.tables, rolls=args.rolls, floor=not args.no_floor))
         return 0
-    from companion.bench_rules import bench_rules
+    from companion.bench.rules import bench_rules
 
     _print_json(bench_rules(seconds=args.seconds, seed=args.seed))
     return 0

@@ -7,12 +7,12 @@ Each seat is `NAME COINS CARD[*N] ... +LANDMARK ...`; seats are separated by `|`
 
 from __future__ import annotations
 
-from companion.rules.catalog import load_catalog
-from companion.rules.engine import decide
-from companion.rules.events import CoinsTransferred, Event
-from companion.rules.evolve import replay
-from companion.rules.moves import Move
-from companion.rules.state import Phase, Player, TableState, frozen_counts
+from companion.rules.machi_koro.catalog import load_catalog
+from companion.rules.machi_koro.engine import decide
+from companion.rules.machi_koro.events import CoinsTransferred, Event
+from companion.rules.machi_koro.evolve import replay
+from companion.rules.machi_koro.moves import Move
+from companion.rules.machi_koro.state import Phase, Player, TableState, frozen_counts
 
 CATALOG = load_catalog()
 

@@ -9,10 +9,10 @@ from dataclasses import replace
 
 from builders import CATALOG, table
 
-from companion.rules import coop as coop_rules
-from companion.rules.coop_evolve import evolve_all
-from companion.rules.coop_state import RULESET, CoopState
-from companion.rules.state import frozen_counts
+from companion.rules.coop import engine as coop_rules
+from companion.rules.coop.evolve import evolve_all
+from companion.rules.coop.state import RULESET, CoopState
+from companion.rules.machi_koro.state import frozen_counts
 
 
 def cards(text: str) -> tuple[str, ...]:
@@ -71,9 +71,9 @@ def play(state: CoopState, seat: int, move: object, shuffle: object = None):
 def random_move(state: CoopState, rng) -> tuple[int, object]:
     """A legal move for the active seat that tends to finish games: builds (landmarks first)
     over ending the turn, and now and then a gift to the assessor."""
-    from companion.rules.coop_events import GiveAssessor
-    from companion.rules.moves import Build, EndTurn, Reroll, Roll
-    from companion.rules.state import Phase
+    from companion.rules.coop.events import GiveAssessor
+    from companion.rules.machi_koro.moves import Build, EndTurn, Reroll, Roll
+    from companion.rules.machi_koro.state import Phase
 
     seat = state.active
     moves = coop_rules.legal_moves(state, seat, CATALOG)

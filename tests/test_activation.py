@@ -3,9 +3,9 @@
 import pytest
 from builders import CATALOG, coins, play, table, transfers
 
-from companion.rules.activation import activation_table
-from companion.rules.moves import Roll
-from companion.rules.state import BANK, Choice, Phase
+from companion.rules.machi_koro.activation import activation_table
+from companion.rules.machi_koro.moves import Roll
+from companion.rules.machi_koro.state import BANK, Choice, Phase
 
 # ---------------------------------------------------------------- one test per card
 
@@ -204,7 +204,7 @@ def test_rule5_tv_station_asks_when_two_others_have_coins():
 
 
 def test_rule5_tv_station_takes_up_to_five_from_named_player():
-    from companion.rules.moves import TargetTvStation
+    from companion.rules.machi_koro.moves import TargetTvStation
 
     state = table("A 0 tv_station +train_station | B 3 | C 9", active=0)
     after, _ = play(state, 0, Roll((3, 3)))
@@ -234,7 +234,7 @@ def test_rule5_tv_station_counts_coins_after_the_stadium():
 
 
 def test_rule5_business_center_swap():
-    from companion.rules.moves import SwapEstablishments
+    from companion.rules.machi_koro.moves import SwapEstablishments
 
     state = table("A 0 business_center wheat_field +train_station | B 0 mine", active=0)
     after, _ = play(state, 0, Roll((3, 3)))
@@ -251,7 +251,7 @@ def test_rule5_business_center_not_asked_without_swappable_cards():
 
 
 def test_rule5_all_three_purple_cards_in_order():
-    from companion.rules.moves import DeclineSwap, TargetTvStation
+    from companion.rules.machi_koro.moves import DeclineSwap, TargetTvStation
 
     state = table(
         "A 0 stadium tv_station business_center bakery +train_station | B 8 ranch | C 8",

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from builders import CATALOG
 
-from companion.rules.engine import REASON_LIMIT, adjust
 from companion.rules.errors import RuleError
-from companion.rules.events import CoinsAdjusted
-from companion.rules.evolve import evolve_all
-from companion.rules.state import new_table
+from companion.rules.machi_koro.engine import REASON_LIMIT, adjust
+from companion.rules.machi_koro.events import CoinsAdjusted
+from companion.rules.machi_koro.evolve import evolve_all
+from companion.rules.machi_koro.state import new_table
 
 TABLE = new_table(CATALOG, ("Ann", "Ben"))
 

@@ -4,10 +4,10 @@ outcome, played by the game's own `coop.assessor_turn`."""
 import pytest
 from builders import CATALOG
 
-from companion.rules.assessor import ASSESSOR_DECK
-from companion.rules.assessor_scenario import resolve_assessor_scenario
-from companion.rules.coop import assessor_turn
-from companion.rules.coop_events import AssessorCardDrawn
+from companion.rules.coop.assessor import ASSESSOR_DECK
+from companion.rules.coop.engine import assessor_turn
+from companion.rules.coop.events import AssessorCardDrawn
+from companion.rules.coop.scenario import resolve_assessor_scenario
 from companion.rules.errors import RuleError
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.bench_floor import compact, floor_view
+from companion.bench.floor import compact, floor_view
 
 pytest.importorskip("aiohttp", reason="the bench's phones are python-socketio AsyncClients (aiohttp)")
 
@@ -17,8 +17,8 @@ def test_the_floor_view_has_the_apps_shape_and_the_asked_size() -> None:
 
 
 def test_the_ack_rate_is_over_the_time_the_phones_moved() -> None:
-    from companion.bench_hall import _ack_figures
-    from companion.bench_phones import Ack
+    from companion.bench.hall import _ack_figures
+    from companion.bench.phones import Ack
 
     acks = [Ack(0.1 * n, 4.0, True, "build") for n in range(9)] + [Ack(1.0, None, False, "dice_count")]
     figures = _ack_figures(acks, moving_seconds=2.0)
@@ -29,7 +29,7 @@ def test_the_ack_rate_is_over_the_time_the_phones_moved() -> None:
 
 @pytest.mark.slow
 def test_a_tiny_hall_delivers_every_roll_to_every_phone() -> None:
-    from companion.bench_hall import bench_hall
+    from companion.bench.hall import bench_hall
 
     result = bench_hall(8, 2, rolls=2, moves_per_second=20)
     assert result["phones"] == 8 and result["seats"] == 8 and result["rolls"] == 2
@@ -61,7 +61,7 @@ def test_a_tiny_hall_delivers_every_roll_to_every_phone() -> None:
 
 @pytest.mark.slow
 def test_a_tiny_soak_samples_the_servers_memory_while_phones_move_and_the_hall_rolls() -> None:
-    from companion.bench_soak import bench_soak
+    from companion.bench.soak import bench_soak
 
     result = bench_soak(8, 2, minutes=0.15, roll_every=3, sample_every=2)
     assert result["connected"] == 8 and result["hall_rolls"] >= 3

@@ -1,6 +1,6 @@
 """`companion bench rules` runs and reports what it measured (the figure is not a test)."""
 
-from companion.bench_rules import bench_rules
+from companion.bench.rules import bench_rules
 
 
 def test_bench_rules_plays_games_and_resolves_rolls():

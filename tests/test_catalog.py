@@ -3,8 +3,8 @@
 
 import pytest
 
-from companion.rules.catalog import CATALOG_DIR, LANGUAGES, load_catalog, load_catalog_file
 from companion.rules.errors import CatalogError
+from companion.rules.machi_koro.catalog import CATALOG_DIR, LANGUAGES, load_catalog, load_catalog_file
 
 BASE = CATALOG_DIR / "base.toml"
 

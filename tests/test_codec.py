@@ -3,11 +3,11 @@
 import pytest
 from builders import CATALOG
 
-from companion.rules.codec import decode_event, encode_event, parse_move, wire_move
+from companion.bench.simulate import random_game
 from companion.rules.errors import BadMove
-from companion.rules.moves import Reroll, Roll
-from companion.rules.options import legal_moves
-from companion.simulate import random_game
+from companion.rules.machi_koro.codec import decode_event, encode_event, parse_move, wire_move
+from companion.rules.machi_koro.moves import Reroll, Roll
+from companion.rules.machi_koro.options import legal_moves
 
 
 @pytest.mark.parametrize("seed", range(20))

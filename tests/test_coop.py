@@ -7,16 +7,16 @@ import pytest
 from builders import CATALOG
 from coop_builders import Recorder, cards, coop, play
 
-from companion.rules import coop as rules
-from companion.rules.assessor import ASSESSOR_DECK
-from companion.rules.coop_events import (
+from companion.rules.coop import engine as rules
+from companion.rules.coop.assessor import ASSESSOR_DECK
+from companion.rules.coop.events import (
     AssessorCardDrawn,
     AssessorCoinsTransferred,
     CoopGameEnded,
     GiveAssessor,
 )
-from companion.rules.coop_evolve import evolve_all
-from companion.rules.coop_state import (
+from companion.rules.coop.evolve import evolve_all
+from companion.rules.coop.state import (
     ASSESSOR,
     EndReason,
     Outcome,
@@ -25,9 +25,9 @@ from companion.rules.coop_state import (
     new_coop_table,
 )
 from companion.rules.errors import RuleError
-from companion.rules.events import GameWon, TurnEnded
-from companion.rules.moves import Build, EndTurn, Roll
-from companion.rules.state import BANK, Phase, new_table
+from companion.rules.machi_koro.events import GameWon, TurnEnded
+from companion.rules.machi_koro.moves import Build, EndTurn, Roll
+from companion.rules.machi_koro.state import BANK, Phase, new_table
 
 ROW = "ranch mine forest cafe"
 LANDMARKS = " ".join(f"+{lm}" for lm in CATALOG.landmarks)
@@ -406,7 +406,7 @@ def test_coop_refuses_moves_before_the_deal():
 
 
 def test_coop_give_assessor_wire_form_round_trips():
-    from companion.rules.coop_codec import parse_move, wire_move
+    from companion.rules.coop.codec import parse_move, wire_move
 
     assert parse_move({"kind": "give_assessor", "amount": 3}) == GiveAssessor(3)
     assert wire_move(GiveAssessor(3)) == {"kind": "give_assessor", "amount": 3}

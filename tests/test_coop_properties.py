@@ -9,19 +9,19 @@ from coop_builders import random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import coop
-from companion.rules.assessor import card_values
-from companion.rules.codec import encode_event
-from companion.rules.coop_codec import decode_event
-from companion.rules.coop_events import AssessorCardDrawn, FinalRoundBegan
-from companion.rules.coop_evolve import evolve_all
-from companion.rules.coop_state import (
+from companion.rules.coop import engine as coop
+from companion.rules.coop.assessor import card_values
+from companion.rules.coop.codec import decode_event
+from companion.rules.coop.events import AssessorCardDrawn, FinalRoundBegan
+from companion.rules.coop.evolve import evolve_all
+from companion.rules.coop.state import (
     EndReason,
     Outcome,
     assessor_cards,
     market_cards,
     new_coop_table,
 )
+from companion.rules.machi_koro.codec import encode_event
 
 GAMES = settings(max_examples=200)  # deadline and too_slow: the profile in conftest
 MAX_MOVES = 4000

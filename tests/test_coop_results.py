@@ -13,7 +13,7 @@ from test_coop_server import coop_table
 from test_server import last_view, move, phone
 
 from companion.printing import from_hall
-from companion.rules.catalog import load_catalog
+from companion.rules.machi_koro.catalog import load_catalog
 from companion.web import hall_service
 
 CATALOG = load_catalog()

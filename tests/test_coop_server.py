@@ -18,8 +18,8 @@ from companion.hall.model import HallEvent
 from companion.hall.replay import rebuild_table
 from companion.hall.views import seat_view
 from companion.journal import SqliteJournal
-from companion.rules.catalog import load_catalog
-from companion.rules.coop_state import assessor_cards, market_cards
+from companion.rules.coop.state import assessor_cards, market_cards
+from companion.rules.machi_koro.catalog import load_catalog
 from companion.web import create_app, hall_service
 
 CATALOG = load_catalog()

@@ -8,9 +8,9 @@ from test_printing import page_texts
 from companion.hall.model import HallEvent, Seat, Table
 from companion.printing import SECTIONS, TableSheet, setup_sheets
 from companion.printing.from_hall import table_sheets
-from companion.rules.assessor import ASSESSOR_DECK
-from companion.rules.catalog import load_catalog
-from companion.rules.coop_state import market_cards
+from companion.rules.coop.assessor import ASSESSOR_DECK
+from companion.rules.coop.state import market_cards
+from companion.rules.machi_koro.catalog import load_catalog
 
 CATALOG = load_catalog()
 

@@ -32,9 +32,9 @@ from companion.hall.play import stored_request_id
 from companion.hall.replay import rebuild_table
 from companion.hall.views import seat_view
 from companion.journal import Record, SqliteJournal
-from companion.rules.catalog import load_catalog
-from companion.rules.codec import EVENT_TYPES
-from companion.rules.state import TableState
+from companion.rules.machi_koro.catalog import load_catalog
+from companion.rules.machi_koro.codec import EVENT_TYPES
+from companion.rules.machi_koro.state import TableState
 
 pytestmark = pytest.mark.slow
 

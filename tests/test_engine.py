@@ -3,10 +3,10 @@
 import pytest
 from builders import CATALOG, coins, play, table
 
-from companion.rules.engine import decide, default_move
 from companion.rules.errors import RuleError
-from companion.rules.events import GameWon, RerollOffered
-from companion.rules.moves import (
+from companion.rules.machi_koro.engine import decide, default_move
+from companion.rules.machi_koro.events import GameWon, RerollOffered
+from companion.rules.machi_koro.moves import (
     Build,
     ChooseDice,
     DeclineSwap,
@@ -17,7 +17,7 @@ from companion.rules.moves import (
     SwapEstablishments,
     TargetTvStation,
 )
-from companion.rules.state import Choice, Phase, new_table
+from companion.rules.machi_koro.state import Choice, Phase, new_table
 
 
 def refused(state, seat, move, code):
@@ -162,7 +162,7 @@ def test_rule7_sold_out():
     state = table("A 9 | B 0", phase=Phase.BUILD)
     from dataclasses import replace
 
-    from companion.rules.state import frozen_counts
+    from companion.rules.machi_koro.state import frozen_counts
 
     state = replace(state, supply=frozen_counts({**state.supply, "mine": 0}))
     refused(state, 0, Build("mine"), "rule/sold_out")

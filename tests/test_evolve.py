@@ -8,8 +8,10 @@ import pytest
 from builders import CATALOG, play, table
 from coop_builders import coop
 
-from companion.rules import coop_evolve, rulesets
-from companion.rules.events import (
+from companion.bench.simulate import random_game
+from companion.rules import rulesets
+from companion.rules.coop import evolve as coop_evolve
+from companion.rules.machi_koro.events import (
     ChoiceAnswered,
     CoinsAdjusted,
     CoinsTransferred,
@@ -24,10 +26,9 @@ from companion.rules.events import (
     RollResolved,
     TurnEnded,
 )
-from companion.rules.evolve import evolve, evolve_all, replay
-from companion.rules.moves import Build, EndTurn, Reroll, Roll
-from companion.rules.state import BANK, Choice, Phase, TableState, frozen_counts
-from companion.simulate import random_game
+from companion.rules.machi_koro.evolve import evolve, evolve_all, replay
+from companion.rules.machi_koro.moves import Build, EndTurn, Reroll, Roll
+from companion.rules.machi_koro.state import BANK, Choice, Phase, TableState, frozen_counts
 
 START = "A 3 wheat_field bakery | B 5 cafe*2"
 

@@ -6,9 +6,9 @@ from dataclasses import FrozenInstanceError, dataclass, fields
 import pytest
 from builders import table
 
-from companion.rules import events
 from companion.rules.frozen import Twin, quick_constructor
-from companion.rules.state import STATE_TWIN, Player, TableState, with_coins
+from companion.rules.machi_koro import events
+from companion.rules.machi_koro.state import STATE_TWIN, Player, TableState, with_coins
 
 
 def field_values(value):

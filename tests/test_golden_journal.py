@@ -18,7 +18,7 @@ import pytest
 
 from companion.hall.replay import rebuild_table, rules_of
 from companion.journal import Record
-from companion.rules.catalog import load_catalog
+from companion.rules.machi_koro.catalog import load_catalog
 
 GOLDEN = Path(__file__).parent / "golden"
 GAMES = {"machi-koro": ["Ann", "Bo", "Cy"], "machi-koro-coop": ["Dee", "Eli"]}
@@ -50,8 +50,8 @@ def test_golden_journal_every_event_has_its_own_stored_name():
     """Every event class of every ruleset names its KIND, and no two share one."""
     from typing import get_args
 
-    from companion.rules.coop_events import COOP_EVENT_TYPES
-    from companion.rules.events import Event
+    from companion.rules.coop.events import COOP_EVENT_TYPES
+    from companion.rules.machi_koro.events import Event
 
     classes = [*get_args(Event), *COOP_EVENT_TYPES]
     kinds = [cls.KIND for cls in classes]

@@ -12,7 +12,7 @@ import pytest
 from companion.hall.model import Table
 from companion.hall.service import HallService
 from companion.journal import SqliteJournal
-from companion.rules.state import Phase
+from companion.rules.machi_koro.state import Phase
 
 LANDMARKS = ("train_station", "shopping_mall", "amusement_park", "radio_tower")
 

@@ -16,7 +16,7 @@ from companion.hall.hall_roll import ROLL_GAP_SECONDS
 from companion.hall.model import Table
 from companion.hall.service import HallService
 from companion.journal import SqliteJournal
-from companion.rules.state import Phase
+from companion.rules.machi_koro.state import Phase
 from companion.web import hall_service
 
 

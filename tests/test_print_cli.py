@@ -24,7 +24,7 @@ from companion.journal import SqliteJournal
 from companion.printing.from_hall import competition_ranks
 from companion.printing.model import Wifi
 from companion.printing.qr import wifi_payload
-from companion.rules.state import Phase
+from companion.rules.machi_koro.state import Phase
 
 BASE = "http://192.168.178.20:5000"
 LANDMARKS = ("train_station", "shopping_mall", "amusement_park", "radio_tower")

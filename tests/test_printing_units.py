@@ -39,7 +39,7 @@ from companion.printing.layouts import Rect, card_grid, card_papers, page_papers
 from companion.printing.model import Poster
 from companion.printing.qr import MIN_SYMBOL, QUIET_ZONE, matrix, symbol_size, wifi_payload
 from companion.printing.textfit import fit
-from companion.rules.catalog import load_catalog
+from companion.rules.machi_koro.catalog import load_catalog
 
 TOKEN_URL = "http://192.168.178.20:5000/j/kq7LmP2vR9sT4wY8zAbC3d"
 LONG_URL = "http://companion-hall-server.local:5000/join/" + "x" * 43  # a 128-bit token, hex

@@ -6,10 +6,11 @@ from builders import CATALOG
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.engine import decide
+from companion.bench.simulate import random_game
 from companion.rules.errors import RuleError
-from companion.rules.evolve import replay
-from companion.rules.moves import (
+from companion.rules.machi_koro.engine import decide
+from companion.rules.machi_koro.evolve import replay
+from companion.rules.machi_koro.moves import (
     Build,
     ChooseDice,
     DeclineSwap,
@@ -20,8 +21,7 @@ from companion.rules.moves import (
     SwapEstablishments,
     TargetTvStation,
 )
-from companion.rules.state import Phase
-from companion.simulate import random_game
+from companion.rules.machi_koro.state import Phase
 
 GAMES = settings(max_examples=2000)  # thousands (issue 2); deadline, too_slow: conftest profile
 

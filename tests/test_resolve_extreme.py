@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import cli
-from companion.rules.assessor_scenario import one_line, show
-from companion.rules.catalog import load_catalog
+from companion.rules.coop.scenario import one_line, show
+from companion.rules.machi_koro.catalog import load_catalog
 
 BOX_COINS = load_catalog().bank_coins  # 210: "Coins (worth 210)"
 DIGITS = sys.get_int_max_str_digits()  # 4300: the longest number Python converts
@@ -302,7 +302,7 @@ def test_show_and_one_line_never_fail_and_stay_short() -> None:
 
 
 def test_an_unexpected_error_is_still_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.rules.scenario as scenario_module
+    import companion.rules.machi_koro.scenario as scenario_module
 
     def broken(scenario: Any) -> Any:
         raise RuntimeError("boom\r\nsecond line\u2028third")

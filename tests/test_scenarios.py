@@ -5,7 +5,7 @@ import json
 import pytest
 from conftest import SHARED, resolve_json, run_companion
 
-from companion.rules.scenario import ScenarioError, resolve
+from companion.rules.machi_koro.scenario import ScenarioError, resolve
 
 GOLDEN = sorted((SHARED / "scenarios").glob("*.json"))
 

@@ -13,11 +13,11 @@ from conftest import resolve_json, run_companion
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.assessor_scenario import AssessorError
-from companion.rules.catalog import CATALOG_DIR, load_catalog, load_catalog_file
+from companion.rules.coop.scenario import AssessorError
 from companion.rules.errors import RuleError
-from companion.rules.evolve import replay
-from companion.rules.scenario import ScenarioError, play, resolve
+from companion.rules.machi_koro.catalog import CATALOG_DIR, load_catalog, load_catalog_file
+from companion.rules.machi_koro.evolve import replay
+from companion.rules.machi_koro.scenario import ScenarioError, play, resolve
 
 ALL_LANDMARKS = ["train_station", "shopping_mall", "amusement_park", "radio_tower"]
 

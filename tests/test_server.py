@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.hall.replay import rebuild_table
 from companion.journal import SqliteJournal, StaleSequence
-from companion.rules.catalog import load_catalog
+from companion.rules.machi_koro.catalog import load_catalog
 from companion.web import create_app, hall_service, socketio
 
 

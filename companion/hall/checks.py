@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from companion.rules import rulesets
-from companion.rules.catalog import Catalog
-from companion.rules.coop_state import ASSESSOR_COINS_RANGE, BadAssessorCoins
+from companion.rules.coop.state import ASSESSOR_COINS_RANGE, BadAssessorCoins
 from companion.rules.errors import RuleError, is_whole_number
+from companion.rules.machi_koro.catalog import Catalog
 
 RULESETS = tuple(rulesets.REGISTRY)
 ROLL_MODES = ("hall", "own")

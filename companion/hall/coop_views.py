@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.hall.model import Move, Table, events_since_roll, parties
-from companion.rules.coop_events import (
+from companion.rules.coop.events import (
     AssessorCardDrawn,
     AssessorCoinsTransferred,
     AssessorDeckShuffled,
     CoopGameEnded,
     FinalRoundBegan,
 )
-from companion.rules.coop_state import RULESET, CoopState
+from companion.rules.coop.state import RULESET, CoopState
 
 
 def table_fields(table: Table) -> dict[str, Any]:

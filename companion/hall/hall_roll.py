@@ -20,9 +20,9 @@ from companion.hall.play import commit, evolve, move_records, next_move_number
 from companion.hall.replay import apply_event_record, apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal, Record, StaleSequence
-from companion.rules.events import Event
-from companion.rules.moves import EndTurn, Roll
-from companion.rules.state import Phase
+from companion.rules.machi_koro.events import Event
+from companion.rules.machi_koro.moves import EndTurn, Roll
+from companion.rules.machi_koro.state import Phase
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService

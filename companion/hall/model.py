@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.hall import join_codes
-from companion.rules.coop_state import CoopState
-from companion.rules.events import DiceRolled, Event
-from companion.rules.state import Phase, TableState
+from companion.rules.coop.state import CoopState
+from companion.rules.machi_koro.events import DiceRolled, Event
+from companion.rules.machi_koro.state import Phase, TableState
 
 
 @dataclass

@@ -13,7 +13,7 @@ from companion.hall.model import Move, Table, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.rules.errors import RuleError
-from companion.rules.events import Event
+from companion.rules.machi_koro.events import Event
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService

@@ -8,10 +8,10 @@ from typing import Any
 
 from companion.hall.model import HallEvent, Move, Seat, Table
 from companion.journal import Record
-from companion.rules.catalog import Catalog
-from companion.rules.coop_state import CoopState
+from companion.rules.coop.state import CoopState
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.state import TableState
 from companion.rules.rulesets import Ruleset, ruleset
-from companion.rules.state import TableState
 
 
 def rules_of(table: Table) -> Ruleset:

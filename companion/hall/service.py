@@ -24,7 +24,7 @@ from companion.hall.checks import HallError, invalid
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import rebuild_event, rebuild_table
 from companion.journal import Journal
-from companion.rules.catalog import Catalog, load_catalog
+from companion.rules.machi_koro.catalog import Catalog, load_catalog
 
 log = logging.getLogger("companion")
 

@@ -12,14 +12,14 @@ from companion.hall import coop_views
 from companion.hall.model import HallEvent, Move, Table, events_since_roll, parties
 from companion.hall.replay import rebuild_table, rules_of
 from companion.journal import Record
-from companion.rules import events as ev
-from companion.rules.catalog import Catalog
-from companion.rules.codec import wire_move
-from companion.rules.coop_events import AssessorCoinsTransferred
-from companion.rules.coop_state import CoopState
-from companion.rules.moves import ChooseDice, Roll
-from companion.rules.options import legal_moves
-from companion.rules.state import BANK, Phase, TableState
+from companion.rules.coop.events import AssessorCoinsTransferred
+from companion.rules.coop.state import CoopState
+from companion.rules.machi_koro import events as ev
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.codec import wire_move
+from companion.rules.machi_koro.moves import ChooseDice, Roll
+from companion.rules.machi_koro.options import legal_moves
+from companion.rules.machi_koro.state import BANK, Phase, TableState
 
 
 def table_header(table: Table) -> dict[str, Any]:

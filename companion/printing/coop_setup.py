@@ -20,9 +20,9 @@ from companion.printing.setup_sheets import (
     seats_section,
 )
 from companion.printing.textfit import embed
-from companion.rules.assessor import ASSESSOR_COINS, ASSESSOR_DECK
-from companion.rules.catalog import Establishment, load_catalog
-from companion.rules.coop_state import RULESET, market_cards
+from companion.rules.coop.assessor import ASSESSOR_COINS, ASSESSOR_DECK
+from companion.rules.coop.state import RULESET, market_cards
+from companion.rules.machi_koro.catalog import Establishment, load_catalog
 
 
 def assessor_coins(sheet: TableSheet) -> int:

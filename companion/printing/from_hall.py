@@ -35,7 +35,7 @@ from companion.printing import (
 from companion.printing.i18n import STRINGS, text
 from companion.printing.layouts import card_papers, page_papers
 from companion.printing.model import NOT_STARTED, PLAYING, RESULT
-from companion.rules.coop_state import RULESET as COOP_RULESET
+from companion.rules.coop.state import RULESET as COOP_RULESET
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
 WITH_ADDRESS = ("join-cards", "poster")  # the kinds that print the base URL, as text and QR

@@ -16,7 +16,7 @@ from companion.printing.flow import heading, one_page_each, para, table
 from companion.printing.i18n import is_rtl, text
 from companion.printing.model import TableSheet
 from companion.printing.textfit import embed
-from companion.rules.catalog import Establishment, load_catalog
+from companion.rules.machi_koro.catalog import Establishment, load_catalog
 
 Section = Callable[[TableSheet, str, float], list[Flowable]]
 """A part of a setup sheet: (sheet, lang, frame width) -> flowables."""

@@ -12,14 +12,17 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules import codec, coop, coop_codec, coop_evolve, engine, evolve, options
-from companion.rules.assessor import ASSESSOR_COINS
-from companion.rules.catalog import Catalog
-from companion.rules.coop_state import RULESET as COOP
-from companion.rules.coop_state import SEATS as COOP_SEATS
-from companion.rules.coop_state import check_assessor_coins, new_coop_table
+from companion.rules.coop import codec as coop_codec
+from companion.rules.coop import engine as coop
+from companion.rules.coop import evolve as coop_evolve
+from companion.rules.coop.assessor import ASSESSOR_COINS
+from companion.rules.coop.state import RULESET as COOP
+from companion.rules.coop.state import SEATS as COOP_SEATS
+from companion.rules.coop.state import check_assessor_coins, new_coop_table
 from companion.rules.errors import RuleError
-from companion.rules.state import new_table
+from companion.rules.machi_koro import codec, engine, evolve, options
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.state import new_table
 
 Shuffle = coop.Shuffle
 

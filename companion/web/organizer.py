@@ -13,8 +13,8 @@ from companion.hall.checks import ROLL_MODES, RULESETS
 from companion.printing.from_hall import KINDS as PRINT_KINDS
 from companion.printing.from_hall import PrintOptions, phones_cannot_open, unreachable
 from companion.printing.layouts import card_papers, page_papers
-from companion.rules.assessor import ASSESSOR_COINS
-from companion.rules.coop_state import ASSESSOR_COINS_RANGE
+from companion.rules.coop.assessor import ASSESSOR_COINS
+from companion.rules.coop.state import ASSESSOR_COINS_RANGE
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.errors import message_page
 from companion.web.guesses import GuessGuard, guard_from_config

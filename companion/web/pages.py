@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from companion.hall import HallError, join_codes
-from companion.rules.catalog import Catalog
+from companion.rules.machi_koro.catalog import Catalog
 from companion.web import i18n
 from companion.web.auth import service
 from companion.web.errors import message_page

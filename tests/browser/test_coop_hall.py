@@ -16,7 +16,7 @@ from browser.conftest import (
     open_hall,
 )
 from browser.conftest import join_seat as join
-from companion.rules.catalog import load_catalog
+from companion.rules.machi_koro.catalog import load_catalog
 
 CATALOG = load_catalog()
 LANDMARKS = sorted(CATALOG.landmarks, key=lambda lm: CATALOG.landmarks[lm].cost)  # Radio Tower last

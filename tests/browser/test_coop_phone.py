@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from browser.conftest import english_words
 from browser.conftest import join_seat as join
-from companion.rules.catalog import load_catalog
+from companion.rules.machi_koro.catalog import load_catalog
 
 CATALOG = load_catalog()
 LOSS = re.compile(r"You lost: the (assessor could not pay a tax|final round is over)\.")

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from socket_phone import Phone
 
 from browser.conftest import COOP, Hall, contrast_problems, english_words, hall_tile, open_hall
-from companion.rules.catalog import load_catalog
+from companion.rules.machi_koro.catalog import load_catalog
 
 CATALOG = load_catalog()
 LANDMARKS = sorted(CATALOG.landmarks, key=lambda lm: CATALOG.landmarks[lm].cost)  # Radio Tower last

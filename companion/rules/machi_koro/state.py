@@ -8,8 +8,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal
 
-from companion.rules.catalog import Catalog
 from companion.rules.frozen import Twin
+from companion.rules.machi_koro.catalog import Catalog
 
 BANK: Literal["bank"] = "bank"
 Account = int | Literal["bank"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, get_args
 
-from companion.rules import events as base
-from companion.rules.coop_state import CoopAccount, EndReason, Outcome
+from companion.rules.coop.state import CoopAccount, EndReason, Outcome
+from companion.rules.machi_koro import events as base
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from companion.rules.frozen import quick_constructor
-from companion.rules.state import Account, Choice
+from companion.rules.machi_koro.state import Account, Choice
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,9 +5,9 @@ Roll and Reroll are listed with empty dice: the service draws the values.
 
 from __future__ import annotations
 
-from companion.rules.activation import counter_clockwise, has_effect, swappable
-from companion.rules.catalog import Catalog
-from companion.rules.moves import (
+from companion.rules.machi_koro.activation import counter_clockwise, has_effect, swappable
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.moves import (
     Build,
     ChooseDice,
     DeclineSwap,
@@ -19,7 +19,7 @@ from companion.rules.moves import (
     SwapEstablishments,
     TargetTvStation,
 )
-from companion.rules.state import Choice, Phase, TableState
+from companion.rules.machi_koro.state import Choice, Phase, TableState
 
 
 def legal_moves(state: TableState, seat: int, catalog: Catalog) -> list[Move]:

@@ -6,13 +6,13 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from companion.rules.catalog import Catalog, load_catalog
-from companion.rules.engine import decide
-from companion.rules.events import Event
-from companion.rules.evolve import evolve
-from companion.rules.moves import Build, EndTurn, Move, Reroll, Roll
-from companion.rules.options import legal_moves
-from companion.rules.state import Phase, TableState, new_table
+from companion.rules.machi_koro.catalog import Catalog, load_catalog
+from companion.rules.machi_koro.engine import decide
+from companion.rules.machi_koro.events import Event
+from companion.rules.machi_koro.evolve import evolve
+from companion.rules.machi_koro.moves import Build, EndTurn, Move, Reroll, Roll
+from companion.rules.machi_koro.options import legal_moves
+from companion.rules.machi_koro.state import Phase, TableState, new_table
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from companion.bench_hall import _http, _receive, _report, _set_up, _start_clients, _stop_clients
-from companion.bench_server import ServerProcess, served_app
+from companion.bench.hall import _http, _receive, _report, _set_up, _start_clients, _stop_clients
+from companion.bench.server import ServerProcess, served_app
 
 WARM_UP_SECONDS = 60.0  # growth is counted from here: start-up and first connections settle
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from companion.rules import codec
-from companion.rules.codec import kind_of
-from companion.rules.coop import CoopMove
-from companion.rules.coop_events import COOP_EVENT_TYPES, AnyEvent, GiveAssessor
-from companion.rules.coop_state import EndReason, Outcome
+from companion.rules.coop.engine import CoopMove
+from companion.rules.coop.events import COOP_EVENT_TYPES, AnyEvent, GiveAssessor
+from companion.rules.coop.state import EndReason, Outcome
 from companion.rules.errors import BadMove, is_whole_number
+from companion.rules.machi_koro import codec
+from companion.rules.machi_koro.codec import kind_of
 
 # Stored under each class's KIND, never its name (codec.EVENT_TYPES says why).
 COOP_KINDS: dict[str, type] = {kind_of(cls): cls for cls in COOP_EVENT_TYPES}

@@ -8,8 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any
 
-from companion.rules import evolve as base
-from companion.rules.coop_events import (
+from companion.rules.coop.events import (
     AnyEvent,
     AssessorCardDrawn,
     AssessorCoinsTransferred,
@@ -20,9 +19,10 @@ from companion.rules.coop_events import (
     MarketCardDiscarded,
     MarketCardRevealed,
 )
-from companion.rules.coop_state import ASSESSOR, CoopAccount, CoopState
-from companion.rules.events import EstablishmentBought, Event, TurnEnded
-from companion.rules.state import Phase
+from companion.rules.coop.state import ASSESSOR, CoopAccount, CoopState
+from companion.rules.machi_koro import evolve as base
+from companion.rules.machi_koro.events import EstablishmentBought, Event, TurnEnded
+from companion.rules.machi_koro.state import Phase
 
 _COOP_FIELDS = tuple(f.name for f in fields(CoopState) if f.name != "table")
 

@@ -1,6 +1,6 @@
 """The floor for `companion bench hall` (not part of the app).
 
-`python -m companion.bench_floor --port P --payload-bytes B`: a bare python-socketio server on
+`python -m companion.bench.floor --port P --payload-bytes B`: a bare python-socketio server on
 127.0.0.1, served as `companion serve` serves the app (gevent, the same WSGI server with
 TCP_NODELAY). A phone connects with `{"token": T}` and joins the room `token:T`; `POST /roll`
 emits one view-sized `view` to every such room from the request, as the app's hall roll does;
@@ -89,7 +89,7 @@ def run_floor(port: int, payload_bytes: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.bench_floor")
+    parser = argparse.ArgumentParser(prog="python -m companion.bench.floor")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--payload-bytes", type=int, default=1500)
     args = parser.parse_args(argv)

@@ -14,7 +14,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any, NamedTuple
 
-from companion.bench_floor import compact
+from companion.bench.floor import compact
 
 CONNECT_CONCURRENCY = 50
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.rules.catalog import Catalog
+from companion.rules.machi_koro.catalog import Catalog
 
 ASSESSOR_DECK: Mapping[str, int] = {
     "wheat_field": 2, "ranch": 1, "bakery": 2, "cafe": 1, "convenience_store": 1, "forest": 1,

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from companion.rules import engine, options
-from companion.rules.assessor import classify
-from companion.rules.catalog import Catalog, load_catalog
-from companion.rules.coop_events import (
+from companion.rules.coop.assessor import classify
+from companion.rules.coop.events import (
     AnyEvent,
     AssessorCardDrawn,
     AssessorCoinsTransferred,
@@ -27,7 +25,7 @@ from companion.rules.coop_events import (
     MarketCardDiscarded,
     MarketCardRevealed,
 )
-from companion.rules.coop_state import (
+from companion.rules.coop.state import (
     ASSESSOR,
     ROW_SIZE,
     BadDeckOrder,
@@ -47,9 +45,11 @@ from companion.rules.errors import (
     WrongPhase,
     is_whole_number,
 )
-from companion.rules.events import EstablishmentBought, Event, GameWon, LandmarkBuilt, TurnEnded
-from companion.rules.moves import Build, EndTurn, Move
-from companion.rules.state import BANK
+from companion.rules.machi_koro import engine, options
+from companion.rules.machi_koro.catalog import Catalog, load_catalog
+from companion.rules.machi_koro.events import EstablishmentBought, Event, GameWon, LandmarkBuilt, TurnEnded
+from companion.rules.machi_koro.moves import Build, EndTurn, Move
+from companion.rules.machi_koro.state import BANK
 
 CoopMove = Move | GiveAssessor
 Shuffle = Callable[[tuple[str, ...]], Sequence[str]]

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
-from companion.rules.events import (
+from companion.rules.machi_koro.events import (
     ChoiceAnswered,
     CoinsAdjusted,
     CoinsTransferred,
@@ -25,7 +25,7 @@ from companion.rules.events import (
     RollResolved,
     TurnEnded,
 )
-from companion.rules.state import (
+from companion.rules.machi_koro.state import (
     BANK,
     STATE_TWIN,
     Account,

@@ -6,11 +6,11 @@ import random
 import time
 from typing import Any
 
-from companion.rules.catalog import load_catalog
-from companion.rules.engine import decide
-from companion.rules.evolve import evolve_all
-from companion.rules.moves import Roll
-from companion.simulate import random_game
+from companion.bench.simulate import random_game
+from companion.rules.machi_koro.catalog import load_catalog
+from companion.rules.machi_koro.engine import decide
+from companion.rules.machi_koro.evolve import evolve_all
+from companion.rules.machi_koro.moves import Roll
 
 
 def bench_rules(seconds: float = 5.0, seed: int = 1) -> dict[str, Any]:

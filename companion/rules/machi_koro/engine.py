@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.rules import activation
-from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import (
     AlreadyBuilt,
     AlreadyOwned,
@@ -24,7 +22,9 @@ from companion.rules.errors import (
     WrongPhase,
     is_whole_number,
 )
-from companion.rules.events import (
+from companion.rules.machi_koro import activation
+from companion.rules.machi_koro.catalog import Catalog, load_catalog
+from companion.rules.machi_koro.events import (
     ChoiceAnswered,
     CoinsAdjusted,
     CoinsTransferred,
@@ -40,7 +40,7 @@ from companion.rules.events import (
     make_dice_rolled,
     make_roll_resolved,
 )
-from companion.rules.moves import (
+from companion.rules.machi_koro.moves import (
     Build,
     ChooseDice,
     DeclineSwap,
@@ -52,7 +52,7 @@ from companion.rules.moves import (
     SwapEstablishments,
     TargetTvStation,
 )
-from companion.rules.state import BANK, Choice, Phase, Player, TableState
+from companion.rules.machi_koro.state import BANK, Choice, Phase, Player, TableState
 
 # ---------------------------------------------------------------- decide
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 
-from companion.rules.catalog import Catalog, Establishment
-from companion.rules.events import CoinsTransferred, make_transfer
-from companion.rules.state import BANK, Choice, Player, TableState
+from companion.rules.machi_koro.catalog import Catalog, Establishment
+from companion.rules.machi_koro.events import CoinsTransferred, make_transfer
+from companion.rules.machi_koro.state import BANK, Choice, Player, TableState
 
 
 @cache

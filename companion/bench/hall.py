@@ -11,7 +11,7 @@ machine); the next roll waits until every phone has the last one. A probe, a cli
 of its own with a few second devices on the first seats, sends 10 of the moves per second: its
 acks are what one phone sees, while the other phones' acks also wait for their process to get
 through the views of every phone in it. Then the same clients, rolls and move stream against
-the floor (`companion.bench_floor`): a bare python-socketio server in the same async mode that
+the floor (`companion.bench.floor`): a bare python-socketio server in the same async mode that
 emits a view of the same size to each seat's room from the roll request.
 """
 
@@ -31,8 +31,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from companion.bench_phones import Ack, run_worker
-from companion.bench_server import (
+from companion.bench.phones import Ack, run_worker
+from companion.bench.server import (
     HOST,
     ServerProcess,
     free_port,
@@ -78,7 +78,7 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
         if floor:
             size = result["app"].get("view_bytes", {}).get("p50") or 1500
             port = free_port()
-            command = [sys.executable, "-m", "companion.bench_floor", "--port", str(port),
+            command = [sys.executable, "-m", "companion.bench.floor", "--port", str(port),
                        "--payload-bytes", str(size)]
             with ServerProcess(command, Path(tmp) / "floor.log") as server:
                 base = f"http://{HOST}:{port}"

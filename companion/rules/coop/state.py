@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
 
-from companion.rules.assessor import ASSESSOR_COINS, ASSESSOR_DECK
-from companion.rules.catalog import Catalog
+from companion.rules.coop.assessor import ASSESSOR_COINS, ASSESSOR_DECK
 from companion.rules.errors import RuleError, is_whole_number
-from companion.rules.state import Choice, Phase, Player, TableState, frozen_counts, new_table
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.state import Choice, Phase, Player, TableState, frozen_counts, new_table
 
 RULESET = "machi-koro-coop"
 ASSESSOR: Literal["assessor"] = "assessor"

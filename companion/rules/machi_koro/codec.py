@@ -6,10 +6,10 @@ from dataclasses import fields
 from enum import StrEnum
 from typing import Any, get_args
 
-from companion.rules import events as ev
-from companion.rules import moves as mv
 from companion.rules.errors import BadMove, is_whole_number
-from companion.rules.state import Choice
+from companion.rules.machi_koro import events as ev
+from companion.rules.machi_koro import moves as mv
+from companion.rules.machi_koro.state import Choice
 
 
 # Journals store an event under its class's KIND, a fixed string (today's class names), never

@@ -11,18 +11,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.rules.activation import activation_table, has_effect
-from companion.rules.assessor import ASSESSOR_DECK
-from companion.rules.assessor_scenario import SHOWN, one_line, resolve_assessor_scenario, show
-from companion.rules.catalog import Catalog, load_catalog
-from companion.rules.coop_state import RULESET as COOP
-from companion.rules.coop_state import SEATS as COOP_SEATS
-from companion.rules.engine import check_swap_card, decide, default_move
+from companion.rules.coop.assessor import ASSESSOR_DECK
+from companion.rules.coop.scenario import SHOWN, one_line, resolve_assessor_scenario, show
+from companion.rules.coop.state import RULESET as COOP
+from companion.rules.coop.state import SEATS as COOP_SEATS
 from companion.rules.errors import RuleError, is_whole_number
-from companion.rules.events import CoinsTransferred, Event
-from companion.rules.evolve import replay
-from companion.rules.moves import DeclineSwap, Move, Roll, SwapEstablishments, TargetTvStation
-from companion.rules.state import BANK, Choice, Phase, Player, TableState, frozen_counts
+from companion.rules.machi_koro.activation import activation_table, has_effect
+from companion.rules.machi_koro.catalog import Catalog, load_catalog
+from companion.rules.machi_koro.engine import check_swap_card, decide, default_move
+from companion.rules.machi_koro.events import CoinsTransferred, Event
+from companion.rules.machi_koro.evolve import replay
+from companion.rules.machi_koro.moves import DeclineSwap, Move, Roll, SwapEstablishments, TargetTvStation
+from companion.rules.machi_koro.state import BANK, Choice, Phase, Player, TableState, frozen_counts
 
 TABLE_RULESETS = ("machi-koro", COOP)
 _KINDS = {int: "a whole number", str: "text", list: "a list", dict: "an object",

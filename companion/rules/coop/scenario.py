@@ -12,10 +12,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules.assessor import ASSESSOR_DECK, card_values, classify, last_value
-from companion.rules.catalog import Catalog
-from companion.rules.coop import assessor_turn
-from companion.rules.coop_events import (
+from companion.rules.coop.assessor import ASSESSOR_DECK, card_values, classify, last_value
+from companion.rules.coop.engine import assessor_turn
+from companion.rules.coop.events import (
     AssessorCardDrawn,
     AssessorCoinsTransferred,
     AssessorDeckShuffled,
@@ -23,6 +22,7 @@ from companion.rules.coop_events import (
     FinalRoundBegan,
 )
 from companion.rules.errors import RuleError, is_whole_number
+from companion.rules.machi_koro.catalog import Catalog
 
 # Every character str.splitlines ends a line at (\n, \r, \x0b, \x0c, \x1c-\x1e, \x85, U+2028,
 # U+2029) is a control character (\x00-\x1f, \x7f-\x9f) or a line or paragraph separator; a
