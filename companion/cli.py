@@ -92,12 +92,17 @@ def _parser() -> argparse.ArgumentParser:
 def _resolve(args: argparse.Namespace) -> int:
     """Exit 0 with one JSON object on stdout, or 2 with one line on stderr, whatever the input:
     a refusal names the field, and an error no check foresaw is still one line, no traceback."""
+    from companion.rules.catan_big import RULESET as CATAN_BIG
+    from companion.rules.catan_big.scenario import resolve as resolve_catan_big
     from companion.rules.coop.scenario import one_line
     from companion.rules.errors import RuleError
     from companion.rules.machi_koro.scenario import resolve
 
     try:
-        output = _json_bytes(resolve(_read_scenario(args.scenario)))  # whole, before a byte is out
+        scenario = _read_scenario(args.scenario)
+        catan_big = isinstance(scenario, dict) and scenario.get("ruleset") == CATAN_BIG
+        outcome = resolve_catan_big(scenario) if catan_big else resolve(scenario)
+        output = _json_bytes(outcome)  # whole, before a byte is out
     except RuleError as exc:
         return _refuse(one_line(exc.message))
     except Exception as exc:  # a crash the input found is still a refusal of that input
