@@ -5,12 +5,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System parts the tests use for real: Chromium (pages), poppler-utils (PDF pages to images),
-# DejaVu fonts (Hebrew glyphs in the browser); and Debian's venv module to make .venv.
+# DejaVu fonts (Hebrew glyphs in the browser), PostgreSQL's server binaries and Redis (several
+# server processes); and Debian's venv module to make .venv. Nothing is started here: the tests
+# run their own PostgreSQL (tests/pg_server.py) and Redis on free ports.
 need=()
 [ -x .venv/bin/python ] || python3 -c 'import ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from pg_server import postgres_server  # noqa: F401 - one PostgreSQL server for the session
 
 from companion.web import create_app, hall_service
 

@@ -1,7 +1,8 @@
-"""The journal contract, run against every backend, plus SQLite's own guarantees.
+"""The journal contract, run against every backend, plus SQLite's and PostgreSQL's own guarantees.
 
-A new backend (PostgreSQL) joins by adding an opener to BACKENDS; every contract test then
-runs against it too.
+A backend joins by adding an opener to BACKENDS; every contract test then runs against it too.
+PostgreSQL runs on a real server the tests start themselves (tests/pg_server.py), a fresh schema
+per store.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pg_server import running
 
 from companion.journal import (
     AppendRequest,
@@ -34,20 +37,38 @@ from companion.journal import (
     SqliteJournal,
     StaleSequence,
 )
+from companion.journal import open_journal as open_at  # `open_journal` is this module's fixture
 
 Opener = Callable[[], Journal]
 
+
+def postgres_store(folder: Path) -> Opener:
+    """The store (a fresh schema) that belongs to `folder` on the session's server, by its URL."""
+    dsn = running().store_for(folder)
+    return lambda: open_at(dsn)
+
+
 # Each backend: given an empty folder of its own, a function that (re)opens one store.
+# A backend whose name is a key of SERVERS needs that session fixture first.
 BACKENDS: dict[str, Callable[[Path], Opener]] = {
     "sqlite": lambda folder: lambda: SqliteJournal(folder / "journal.sqlite3"),
+    "postgres": postgres_store,
 }
+SERVERS = {"postgres": "postgres_server"}
 
 ROLL = ("dice_rolled", {"dice": [3, 4]})
 PAID = ("coins_transferred", {"from": "bank", "to": "ann", "amount": 2})
 
 
+def start_server(request: pytest.FixtureRequest, backend: str) -> None:
+    """Start the backend's server (once per session) if it has one."""
+    if backend in SERVERS:
+        request.getfixturevalue(SERVERS[backend])
+
+
 @pytest.fixture(params=sorted(BACKENDS))
 def backend(request: pytest.FixtureRequest) -> str:
+    start_server(request, str(request.param))
     return str(request.param)
 
 
@@ -290,6 +311,55 @@ def race(journals: list[Journal], expected_seq: int) -> list[str]:
     return outcomes
 
 
+def test_journal_race_same_request_id_answers_duplicate(open_journal: Opener) -> None:
+    """Two processes commit one phone's retried move at once: one writes, one is told "done"."""
+    journals = [open_journal(), open_journal()]
+    for n in range(10):
+        outcomes = at_once(
+            partial(journal.append, "t1", n, [("built", {"by": i})], request_id=f"r{n}",
+                    answer={"by": i})
+            for i, journal in enumerate(journals)
+        )
+        first, again = sorted(outcomes, key=lambda result: bool(result.duplicate))
+        assert (first.duplicate, first.first_seq, first.last_seq) == (False, n + 1, n + 1)
+        assert again == replace(first, duplicate=True)
+    assert journals[1].last_seq("t1") == 10
+
+
+def test_journal_race_append_many_in_opposite_orders(open_journal: Opener) -> None:
+    """Two hall rolls over the same tables, listed in opposite orders: one wins, neither hangs."""
+    journals = [open_journal(), open_journal()]
+    streams = ["t1", "t2", "t3"]
+    for n in range(10):
+        outcomes = at_once(
+            partial(journal.append_many, [AppendRequest(s, n, [ROLL]) for s in order])
+            for journal, order in zip(journals, (streams, streams[::-1]), strict=True)
+        )
+        assert sorted(type(o).__name__ for o in outcomes) == ["StaleSequence", "list"]
+    assert [journals[0].last_seq(s) for s in streams] == [10, 10, 10]
+
+
+def at_once(calls: Iterable[Callable[[], Any]]) -> list[Any]:
+    """Run the calls in threads released together; each one's result, or what it raised."""
+    calls = list(calls)
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[Any] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            outcomes[i] = calls[i]()
+        except Exception as error:  # noqa: BLE001 - the test compares what came out
+            outcomes[i] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
 # --- random histories against a model ----------------------------------------------------
 
 Row = tuple[str, int, str, dict[str, Any], str | None, str]
@@ -367,7 +437,10 @@ batches = st.lists(
 @pytest.mark.parametrize("backend", sorted(BACKENDS))  # a plain value: a new store per example
 @settings(max_examples=60, deadline=None)
 @given(history=st.lists(batches, max_size=12))
-def test_journal_matches_model(backend: str, history: list[list[Any]]) -> None:
+def test_journal_matches_model(
+    request: pytest.FixtureRequest, backend: str, history: list[list[Any]]
+) -> None:
+    start_server(request, backend)
     with tempfile.TemporaryDirectory() as folder, BACKENDS[backend](Path(folder))() as journal:
         model = Model()
         for n, specs in enumerate(history):

@@ -4,7 +4,15 @@ A stream is one table's history. A table's state is rebuilt by replaying its str
 journal is the only thing that must survive a crash. Writers name the sequence number they
 expect to extend (so two phones racing for one turn cannot both win) and may name a request id
 (so a repeated request is answered with the first answer and applied once).
+
+`open_journal` picks the backend from where the journal lives: a `postgresql://` (or
+`postgres://`) URL is PostgreSQL, anything else a SQLite file. psycopg is imported only then,
+so the default SQLite path never needs it.
 """
+
+from __future__ import annotations
+
+from os import PathLike
 
 from companion.journal.interface import (
     AppendRequest,
@@ -17,13 +25,34 @@ from companion.journal.interface import (
 )
 from companion.journal.sqlite import SqliteJournal
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: str | PathLike[str]) -> bool:
+    """Whether `target` names a PostgreSQL database rather than a SQLite file."""
+    return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
+
+
+def open_journal(target: str | PathLike[str]) -> Journal:
+    """The journal at `target`: PostgreSQL for a postgresql:// URL, else the SQLite file."""
+    if isinstance(target, str) and is_postgres_url(target):
+        from companion.journal.postgres import PostgresJournal
+
+        scheme, rest = target.split("://", 1)
+        return PostgresJournal(f"{scheme.lower()}://{rest}")  # libpq knows lower case only
+    return SqliteJournal(target)
+
+
 __all__ = [
     "AppendRequest",
     "AppendResult",
     "Event",
     "Journal",
     "JournalError",
+    "POSTGRES_SCHEMES",
     "Record",
     "SqliteJournal",
     "StaleSequence",
+    "is_postgres_url",
+    "open_journal",
 ]

@@ -10,7 +10,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from companion.hall import HallService
-from companion.journal import SqliteJournal
+from companion.journal import is_postgres_url, open_journal
 from companion.paths import resource_dir
 from companion.web.wire import JsonFirstPacket
 
@@ -33,9 +33,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                       ASYNC_MODE=ASYNC_MODE, HALL_PUBLISH_SECONDS=0.0)
     if test_config:
         app.config.update(test_config)
+    # DATABASE: a SQLite file (the default, in the instance folder) or a postgresql:// URL.
     database = app.config["DATABASE"] or str(Path(app.instance_path) / "companion.db")
-    Path(database).parent.mkdir(parents=True, exist_ok=True)
-    service = HallService(SqliteJournal(Path(database)))
+    if not is_postgres_url(database):
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    service = HallService(open_journal(database))
     app.extensions["hall"] = service
     # Sessions stay valid across restarts: the secret is derived from the stored organizer key.
     app.secret_key = hashlib.sha256(f"session:{service.organizer_key}".encode()).hexdigest()

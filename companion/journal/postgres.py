@@ -1,0 +1,354 @@
+"""The journal on PostgreSQL, for events that run several server processes (DESIGN.md, scale).
+
+Same contract as SQLite, same stored text: payloads are the exact JSON strings `to_json` makes,
+in TEXT columns. Not jsonb: jsonb refuses "\\u0000" inside strings (which the contract stores)
+and reorders object keys, so a journal would no longer read back as SQLite's does.
+
+Concurrency: every append transaction first takes a transaction-scoped advisory lock per stream
+it writes (in one fixed order, so two hall rolls cannot deadlock), then checks request ids and
+the expected seq, then inserts. The lock makes check-then-insert atomic across connections and
+processes, as `BEGIN IMMEDIATE` does for SQLite, but per stream: writers of different tables
+never wait for each other. `SELECT ... FOR UPDATE` cannot do this: it locks rows that exist,
+and the first append to a stream has none. The primary key (stream, seq) and the unique
+(stream, request id) stay as the backstop: a writer that skipped the lock fails on them, and
+the append is tried once more under the lock, where it finds the duplicate or the stale seq.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from types import TracebackType
+from typing import Any, LiteralString, Self
+
+import psycopg
+from psycopg import errors
+from psycopg.conninfo import conninfo_to_dict
+
+from companion.journal.interface import (
+    AppendRequest,
+    AppendResult,
+    Event,
+    JournalError,
+    Record,
+    StaleSequence,
+    check_request,
+    to_json,
+    utc_now,
+)
+
+_SCHEMA_VERSION = 1
+# Advisory lock keys are (class, key) pairs shared by the whole database: the journal's own
+# classes keep its locks apart from any other user's (a timer worker's, say).
+_SCHEMA_LOCK = (0x4A534348, 0)  # "JSCH"
+_STREAM_LOCK_CLASS = 0x4A524E4C  # "JRNL"
+_CONNECT_TIMEOUT = 10
+# A server process that dies mid-transaction (its machine, say) would hold its tables' locks
+# until TCP noticed, hours later; these bound that, unless the DSN already chose other values.
+_SESSION_LIMITS = (("idle_in_transaction_session_timeout", "10s"), ("lock_timeout", "10s"))
+
+# A statement-level trigger also refuses TRUNCATE, which row triggers never see.
+_SCHEMA = """
+CREATE TABLE events (
+    stream     TEXT COLLATE "C" NOT NULL,
+    seq        BIGINT NOT NULL CHECK (seq >= 1),
+    kind       TEXT   NOT NULL,
+    data       TEXT   NOT NULL,
+    request_id TEXT,
+    author     TEXT   NOT NULL,
+    at         TEXT   NOT NULL,
+    PRIMARY KEY (stream, seq)
+);
+CREATE TABLE requests (
+    stream     TEXT COLLATE "C" NOT NULL,
+    request_id TEXT COLLATE "C" NOT NULL,
+    answer     TEXT   NOT NULL,
+    first_seq  BIGINT NOT NULL,
+    last_seq   BIGINT NOT NULL,
+    PRIMARY KEY (stream, request_id),
+    FOREIGN KEY (stream, first_seq) REFERENCES events (stream, seq),
+    FOREIGN KEY (stream, last_seq) REFERENCES events (stream, seq)
+);
+CREATE FUNCTION journal_append_only() RETURNS trigger LANGUAGE plpgsql AS
+$$ BEGIN RAISE EXCEPTION 'the journal is append-only'; END $$;
+CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON events
+FOR EACH STATEMENT EXECUTE FUNCTION journal_append_only();
+CREATE TRIGGER requests_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON requests
+FOR EACH STATEMENT EXECUTE FUNCTION journal_append_only();
+CREATE TABLE journal_schema (version INTEGER NOT NULL);
+"""
+
+_NUL = "\x00"
+
+
+class PostgresJournal:
+    """The journal in a PostgreSQL database: one connection per journal, one lock for its threads.
+
+    PostgreSQL's default `synchronous_commit=on` makes a returned append survive a crash of the
+    database server; a session that has it off turns it back on. Like SqliteJournal, the
+    connection is shared by the process's threads (or greenlets) under a lock; a connection that
+    broke (the server restarted) fails the call it broke in, and the next call connects again.
+    """
+
+    def __init__(self, dsn: str) -> None:
+        self._dsn = dsn
+        self._lock = threading.Lock()
+        self._closed = False
+        self._conn: psycopg.Connection[Any] | None = _connect(dsn)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection; closing twice is harmless."""
+        with self._lock:
+            self._closed = True
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def append(
+        self,
+        stream: str,
+        expected_seq: int,
+        events: Sequence[Event],
+        *,
+        request_id: str | None = None,
+        author: str = "",
+        answer: Mapping[str, Any] | None = None,
+    ) -> AppendResult:
+        """Write `events` to `stream` as seqs expected_seq+1.. in one transaction."""
+        request = AppendRequest(stream, expected_seq, events, request_id, author, answer)
+        return self.append_many([request])[0]
+
+    def append_many(self, batch: Sequence[AppendRequest]) -> list[AppendResult]:
+        """Write several appends in one transaction: all of them, or none if any is stale."""
+        for request in batch:
+            check_request(request)
+        if not batch:
+            with self._connection():  # a closed journal refuses even this, as SQLite's does
+                return []
+        at = utc_now()
+        try:
+            return self._append_once(batch, at)
+        except errors.UniqueViolation:
+            pass  # a writer that skipped the stream locks got there first: decide again
+        try:
+            return self._append_once(batch, at)
+        except errors.UniqueViolation as exc:
+            raise JournalError(f"PostgreSQL: {exc}") from exc
+
+    def _append_once(self, batch: Sequence[AppendRequest], at: str) -> list[AppendResult]:
+        with self._connection() as conn, conn.transaction():
+            return _append_batch(conn, batch, at)
+
+    def read(self, stream: str, after_seq: int = 0) -> list[Record]:
+        """The stream's records after `after_seq`, in seq order."""
+        rows = self._query(
+            "SELECT stream, seq, kind, data, request_id, author, at FROM events"
+            " WHERE stream = %s AND seq > %s ORDER BY seq",
+            (stream, after_seq),
+            storable=stream,
+        )
+        return [_record(row) for row in rows]
+
+    def last_seq(self, stream: str) -> int:
+        """The stream's last seq, 0 when it has none."""
+        rows = self._query("SELECT MAX(seq) FROM events WHERE stream = %s", (stream,), storable=stream)
+        return int(rows[0][0] or 0) if rows else 0
+
+    def streams(self) -> list[str]:
+        """Every stream that has at least one record, by name (code point order, as SQLite)."""
+        rows = self._query("SELECT DISTINCT stream FROM events ORDER BY stream", ())
+        return [row[0] for row in rows]
+
+    def answer_for(self, stream: str, request_id: str) -> dict[str, Any] | None:
+        """The answer stored with a request id, or None if the stream never saw it."""
+        rows = self._query(
+            "SELECT answer FROM requests WHERE stream = %s AND request_id = %s",
+            (stream, request_id),
+            storable=stream + request_id,
+        )
+        return json.loads(rows[0][0]) if rows else None
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """The open connection, held under the lock; reconnects after the server dropped it.
+
+        Errors of the database arrive as JournalError (the server's callers know no other),
+        except the unique violation that append_many retries.
+        """
+        with self._lock:
+            if self._closed:
+                raise JournalError("the journal is closed")
+            try:
+                if self._conn is None or self._conn.broken:
+                    if self._conn is not None:
+                        self._conn.close()
+                    self._conn = None
+                    self._conn = _connect(self._dsn)
+                yield self._conn
+            except errors.UniqueViolation:
+                raise
+            except psycopg.Error as exc:
+                raise JournalError(f"PostgreSQL: {exc}") from exc
+
+    def _query(self, sql: LiteralString, params: tuple[Any, ...], storable: str = "") -> list[Any]:
+        """Rows of one read; a name PostgreSQL cannot store (a NUL in it) was never written."""
+        if _NUL in storable:
+            return []
+        with self._connection() as conn:
+            return conn.execute(sql, params).fetchall()
+
+
+def _connect(dsn: str) -> psycopg.Connection[Any]:
+    """A connection in autocommit (reads take no transaction), with the schema ready."""
+    options: dict[str, Any] = {"autocommit": True, "application_name": "companion journal"}
+    try:
+        if "connect_timeout" not in conninfo_to_dict(dsn):
+            options["connect_timeout"] = _CONNECT_TIMEOUT
+        conn = psycopg.connect(dsn, **options)
+    except psycopg.Error as exc:
+        raise JournalError(f"cannot connect to PostgreSQL: {exc}") from exc
+    try:
+        _configure(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    """Check the encoding, durability and lock limits, and create (or check) the schema."""
+    try:
+        encoding = _setting(conn, "server_encoding")
+        if encoding != "UTF8":
+            raise JournalError(f"the database's encoding is {encoding!r}, the journal needs UTF8")
+        if _setting(conn, "synchronous_commit") == "off":
+            conn.execute("SET synchronous_commit = on")
+        for name, value in _SESSION_LIMITS:
+            if _setting(conn, name) == "0":
+                conn.execute("SELECT set_config(%s, %s, false)", (name, value))
+        with conn.transaction():
+            # Two processes opening a new database at once: the second waits, then finds it made.
+            conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", _SCHEMA_LOCK)
+            found = conn.execute("SELECT to_regclass('journal_schema') IS NOT NULL").fetchone()
+            if not (found and found[0]):
+                conn.execute(_SCHEMA)
+                conn.execute("INSERT INTO journal_schema VALUES (%s)", (_SCHEMA_VERSION,))
+            row = conn.execute("SELECT MAX(version) FROM journal_schema").fetchone()
+    except psycopg.Error as exc:
+        raise JournalError(f"PostgreSQL: {exc}") from exc
+    version = row[0] if row else None
+    if version != _SCHEMA_VERSION:
+        raise JournalError(f"journal schema version {version}, expected {_SCHEMA_VERSION}")
+
+
+def _setting(conn: psycopg.Connection[Any], name: str) -> str | None:
+    row = conn.execute("SELECT current_setting(%s)", (name,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def _append_batch(
+    conn: psycopg.Connection[Any], batch: Sequence[AppendRequest], at: str
+) -> list[AppendResult]:
+    """Inside a transaction: lock the streams, read their state once, decide, insert in bulk.
+
+    Deciding from one read of the seqs and request ids (updated as the batch goes) costs three
+    round trips plus the inserts, however many tables a hall roll touches.
+    """
+    streams = sorted({request.stream for request in batch})
+    for name in streams:
+        _refuse_nul(name, "stream")
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(%s, key) FROM unnest(%s::int4[]) AS key",
+        (_STREAM_LOCK_CLASS, sorted({_lock_key(name) for name in streams})),
+    )
+    last = _last_seqs(conn, streams)
+    firsts = _first_results(conn, batch)
+    results: list[AppendResult] = []
+    event_rows: list[tuple[Any, ...]] = []
+    request_rows: list[tuple[Any, ...]] = []
+    for request in batch:
+        stream, expected, rid = request.stream, request.expected_seq, request.request_id
+        if rid is not None and (stream, rid) in firsts:
+            results.append(firsts[(stream, rid)])
+            continue
+        actual = last.get(stream, 0)
+        if actual != expected:
+            raise StaleSequence(stream, expected, actual)
+        for value, what in ((rid or "", "request id"), (request.author, "author")):
+            _refuse_nul(value, what)
+        for i, (kind, data) in enumerate(request.events, start=1):
+            _refuse_nul(kind, "kind")
+            event_rows.append((stream, expected + i, kind, to_json(data), rid, request.author, at))
+        last[stream] = expected + len(request.events)
+        result = AppendResult(False, dict(request.answer or {}), expected + 1, last[stream])
+        if rid is not None:
+            stored = to_json(result.answer)
+            request_rows.append((stream, rid, stored, result.first_seq, result.last_seq))
+            firsts[(stream, rid)] = replace(result, duplicate=True, answer=json.loads(stored))
+        results.append(result)
+    with conn.cursor() as cursor:
+        if event_rows:
+            cursor.executemany("INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s)", event_rows)
+        if request_rows:
+            cursor.executemany("INSERT INTO requests VALUES (%s, %s, %s, %s, %s)", request_rows)
+    return results
+
+
+def _last_seqs(conn: psycopg.Connection[Any], streams: list[str]) -> dict[str, int]:
+    rows = conn.execute(
+        "SELECT stream, MAX(seq) FROM events WHERE stream = ANY(%s) GROUP BY stream", (streams,)
+    ).fetchall()
+    return {stream: int(seq) for stream, seq in rows}
+
+
+def _first_results(
+    conn: psycopg.Connection[Any], batch: Sequence[AppendRequest]
+) -> dict[tuple[str, str], AppendResult]:
+    """The stored first results of the batch's request ids, marked as duplicates."""
+    keys = sorted({(r.stream, r.request_id) for r in batch if r.request_id is not None})
+    if not keys:
+        return {}
+    for _, rid in keys:
+        _refuse_nul(rid, "request id")
+    rows = conn.execute(
+        "SELECT r.stream, r.request_id, r.answer, r.first_seq, r.last_seq FROM requests r"
+        " JOIN unnest(%s::text[], %s::text[]) AS k(stream, request_id)"
+        " ON r.stream = k.stream AND r.request_id = k.request_id",
+        ([stream for stream, _ in keys], [rid for _, rid in keys]),
+    ).fetchall()
+    return {
+        (stream, rid): AppendResult(True, json.loads(answer), first, last)
+        for stream, rid, answer, first, last in rows
+    }
+
+
+def _lock_key(stream: str) -> int:
+    """The stream's advisory lock key: 32 bits of a hash (a shared key only serializes more)."""
+    digest = hashlib.blake2b(stream.encode("utf-8"), digest_size=4).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def _refuse_nul(value: str, what: str) -> None:
+    """PostgreSQL's TEXT holds no NUL character; SQLite's does, so say it plainly."""
+    if _NUL in value:
+        raise ValueError(f"{what} {value!r}: PostgreSQL cannot store a NUL character")
+
+
+def _record(row: tuple[Any, ...]) -> Record:
+    stream, seq, kind, data, request_id, author, at = row
+    return Record(stream, seq, kind, json.loads(data), request_id, author, at)
