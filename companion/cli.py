@@ -1,4 +1,4 @@
-"""The `companion` command: resolve, serve, demo, print, bench."""
+"""The `companion` command: resolve, serve, demo, print, pairings, bench."""
 
 from __future__ import annotations
 
@@ -39,6 +39,8 @@ PORT = _number(int, 1, 65535)
 DEFAULT_PORT = 5000
 COUNT = _number(int, 1)
 SECONDS = _number(float, 0.1)
+PLAYERS = _number(int, 1, 10_000)  # pairings: 10,000 players x 3 rounds take a few seconds
+ROUNDS = _number(int, 1, 20)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_demo)
 
     _add_print(commands)
+    _add_pairings(commands)
 
     bench = commands.add_parser("bench", help="measure speed (not a test)")
     bench.add_argument("what", choices=["rules", "hall", "soak"])
@@ -287,6 +290,38 @@ def _is_hall_journal(db: Path) -> bool:
     except sqlite3.Error:
         return False
     return row is not None
+
+
+def _add_pairings(commands: Any) -> None:
+    """`companion pairings`: the seating of a tournament's preliminary rounds (RULES.md 25).
+    Without --seed the seed is 0: the same command prints the same seating, so a printed
+    seating can be made again (SCENARIOS.md: a case written down is resolved the same way)."""
+    pairings = commands.add_parser(
+        "pairings", help="seat a tournament's preliminary rounds and print them as JSON",
+        description="Print the seating of R preliminary rounds for players 0 to N-1 as one JSON "
+        "object: a list per round, a list per table, players in start order (first player first).")
+    pairings.add_argument("--players", type=PLAYERS, required=True, metavar="N")
+    pairings.add_argument("--rounds", type=ROUNDS, required=True, metavar="R")
+    pairings.add_argument("--seed", type=int, default=0, metavar="S",
+                          help="another seed gives another seating (default: 0)")
+    pairings.set_defaults(run=_pairings)
+
+
+def _pairings(args: argparse.Namespace) -> int:
+    """Exit 0 with one JSON object on stdout, or 2 with one line on stderr (5 players, or
+    fewer than 3)."""
+    import random
+
+    from companion.tournament.errors import TournamentError
+    from companion.tournament.seating import seat
+
+    try:
+        rounds = seat(args.players, args.rounds, random.Random(args.seed))
+    except TournamentError as exc:
+        return _refuse(f"pairings: {exc.message}")
+    sys.stdout.write(json.dumps({"rounds": rounds}) + "\n")
+    sys.stdout.flush()
+    return 0
 
 
 def _bench(args: argparse.Namespace) -> int:
