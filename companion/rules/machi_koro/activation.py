@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 
-from companion.rules.machi_koro.catalog import Catalog, Establishment
+from companion.rules.machi_koro.catalog import Catalog, Establishment, PerCount
 from companion.rules.machi_koro.events import CoinsTransferred, make_transfer
 from companion.rules.machi_koro.state import BANK, Choice, Player, TableState
 
@@ -159,7 +159,7 @@ def _pay_red(run: IncomeRun, cards: tuple[Establishment, ...]) -> None:
         player = run.state.players[creditor]
         for card in cards:
             copies = player.cards.get(card.id, 0)
-            if copies:
+            if copies and (card.requires_landmark is None or card.requires_landmark in player.landmarks):
                 bonus = mall_bonus(run.table, player, card)
                 due = copies * (card.amount + bonus)
                 run.from_player(roller, creditor, due, card.id, copies, bonus)
@@ -186,20 +186,29 @@ def _pay_blue_green(run: IncomeRun, cards: RollCards) -> None:
 def _earn(run: IncomeRun, seat: int, card: Establishment, copies: int) -> None:
     """What `copies` of a blue or green card pay their owner from the bank."""
     player = run.state.players[seat]
+    if card.requires_landmark is not None and card.requires_landmark not in player.landmarks:
+        return  # see `pays`
     bonus = mall_bonus(run.table, player, card)
     each = card.amount + bonus
-    if card.effect == "income_per_icon":
-        each = card.amount * _icons_owned(run.catalog, player, card.per_icon) + bonus
+    if card.per is not None:
+        each = card.amount * cards_counted(run.catalog, player, card.per) + bonus
     if each:
         run.coins[seat] += copies * each
         run.transfers.append(make_transfer(BANK, seat, copies * each, card.id, copies, bonus, 0))
 
 
-def _icons_owned(catalog: Catalog, player: Player, icon: str | None) -> int:
-    return sum(
-        count for card_id, count in player.cards.items()
-        if catalog.establishments[card_id].icon == icon
-    )
+def pays(player: Player, card: Establishment) -> bool:
+    """Whether the owner's card works: one that requires a landmark pays only once its owner
+    has built it."""
+    return card.requires_landmark is None or card.requires_landmark in player.landmarks
+
+
+def cards_counted(catalog: Catalog, player: Player, per: PerCount) -> int:
+    """How many of the player's establishments a per-card effect counts: copies, or kinds
+    when `per.unique` (Cheese Factory: every cow card)."""
+    establishments = catalog.establishments
+    counted = [count for card_id, count in player.cards.items() if per.counts(establishments[card_id])]
+    return len(counted) if per.unique else sum(counted)
 
 
 def _pay_purple(run: IncomeRun, cards: tuple[Establishment, ...]) -> tuple[Choice, ...]:
@@ -207,7 +216,7 @@ def _pay_purple(run: IncomeRun, cards: tuple[Establishment, ...]) -> tuple[Choic
     state, roller = run.state, run.state.active
     pending: list[Choice] = []
     for card in cards:
-        if not state.roller.owns(card.id):
+        if not state.roller.owns(card.id) or not pays(state.roller, card):
             continue
         if card.effect == "take_from_each":
             for seat in run.others:

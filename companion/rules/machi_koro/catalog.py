@@ -1,4 +1,8 @@
-"""Card facts loaded from the TOML catalogs in `catalogs/`, checked on load."""
+"""Card facts loaded from the TOML catalogs in `catalogs/`, checked on load.
+
+A table plays one or more card sets (`load_catalog("base", "harbor")`): the first file gives
+the box's numbers, later ones add cards and may change those numbers.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +24,33 @@ ICONS = ("wheat", "cow", "bread", "cup", "gear", "factory", "fruit", "tower")
 EFFECTS = (
     "income", "income_per_icon", "take_from_roller", "take_from_each", "take_from_one", "swap",
 )
+PER_EFFECTS = ("income", "income_per_icon")
+"""The effects whose amount may be paid per counted card (`per`)."""
+PER_KINDS = ("icon", "colour", "card")
 LANDMARK_EFFECTS = ("two_dice", "mall_bonus", "extra_turn_on_doubles", "reroll")
+DICE_TOTAL = 12
+"""The highest total of two dice; a set with roll modifiers (Harbor) may allow up to
+HIGHEST_ACTIVATION through its `meta.highest_roll`."""
+HIGHEST_ACTIVATION = 14
+_META_NUMBERS = {"players_min": 1, "players_max": 1, "starting_coins": 0, "bank_coins": 0}
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class PerCount:
+    """What a per-card effect counts among its owner's establishments: copies of cards with
+    an icon, a colour or one card id; `unique` counts kinds instead of copies."""
+
+    kind: str  # one of PER_KINDS
+    value: str
+    unique: bool = False
+
+    def counts(self, card: Establishment) -> bool:
+        if self.kind == "icon":
+            return card.icon == self.value
+        if self.kind == "colour":
+            return card.colour == self.value
+        return card.id == self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +65,19 @@ class Establishment:
     cost: int
     effect: str
     amount: int
-    per_icon: str | None
+    per: PerCount | None  # amount is paid per counted card (cheese factory: per cow card)
     copies: int
     starting: int
+    requires_landmark: str | None = None  # pays only if its owner has built this landmark
 
     @property
     def is_purple(self) -> bool:
         return self.colour == "purple"
+
+    @property
+    def per_icon(self) -> str | None:
+        """The icon an income_per_icon card counts (the base set's only kind of count)."""
+        return self.per.value if self.per is not None and self.per.kind == "icon" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,11 +91,14 @@ class Landmark:
     amount: int
     bonus_icons: frozenset[str]
     copies: int
+    starts_built: bool = False  # every player has it from set-up (Harbor's City Hall)
+    counts_for_win: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class Catalog:
-    """One card set: establishments in supply order, landmarks, and the box's numbers."""
+    """The card sets of one table: establishments in supply order, landmarks, and the box's
+    numbers."""
 
     name: str
     players_min: int
@@ -69,7 +107,10 @@ class Catalog:
     bank_coins: int
     establishments: Mapping[str, Establishment]
     landmarks: Mapping[str, Landmark]
-    by_roll: tuple[tuple[Establishment, ...], ...]
+    by_roll: tuple[tuple[Establishment, ...], ...]  # index: dice total, 0..highest_roll
+    card_sets: tuple[str, ...] = ("base",)
+    highest_roll: int = DICE_TOTAL
+    landmarks_to_win: frozenset[str] = frozenset()  # the landmarks whose counts_for_win is true
 
     def establishment(self, card_id: str) -> Establishment:
         try:
@@ -83,44 +124,126 @@ class Catalog:
         return card.copies + card.starting * self.players_max
 
 
+def load_catalog(*sets: str) -> Catalog:
+    """The catalog of card sets `catalogs/NAME.toml` merged in order (default: base),
+    checked; cached per tuple of names because card facts never change."""
+    return _load_sets(sets or ("base",))
+
+
 @functools.cache
-def load_catalog(name: str = "base") -> Catalog:
-    """The catalog `catalogs/NAME.toml`, checked; cached because card facts never change."""
-    return load_catalog_file(CATALOG_DIR / f"{name}.toml")
+def _load_sets(sets: tuple[str, ...]) -> Catalog:
+    for name in sets:
+        if not _ID.match(name) or not (CATALOG_DIR / f"{name}.toml").is_file():
+            raise CatalogError(f"no card set {name!r} in {CATALOG_DIR.name}/")
+    return load_catalog_files(*(CATALOG_DIR / f"{name}.toml" for name in sets))
 
 
 def load_catalog_file(path: Path) -> Catalog:
     """Parse and check one catalog file; a broken one raises CatalogError naming file,
     entry and field."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise CatalogError(f"{path.name}: cannot read: {exc}") from None
-    check = _Checker(path.name)
-    meta = check.table(data, "meta", "meta")
-    establishments = [
-        _establishment(check, entry, i)
-        for i, entry in enumerate(check.entries(data, "establishment"))
-    ]
-    landmarks = [_landmark(check, entry, i) for i, entry in enumerate(check.entries(data, "landmark"))]
-    ids = [card.id for card in establishments] + [lm.id for lm in landmarks]
-    for card_id in ids:
-        if ids.count(card_id) > 1:
-            raise CatalogError(f"{path.name}: {card_id}: id: used twice")
-    ordered = sorted(establishments, key=lambda card: (card.activation[0], ids.index(card.id)))
+    return load_catalog_files(path)
+
+
+def load_catalog_files(*paths: Path) -> Catalog:
+    """Parse, check and merge catalog files in order: the first needs every `meta` number,
+    later ones add cards (ids may not repeat) and may change meta numbers."""
+    meta: dict[str, int] = {"highest_roll": DICE_TOTAL}
+    sets: list[str] = []
+    cards: list[tuple[_Checker, Establishment]] = []
+    landmarks: list[tuple[_Checker, Landmark]] = []
+    for index, path in enumerate(paths):
+        check, data = _read(path)
+        sets.append(_meta(check, data, meta, first=index == 0))
+        need = index == 0
+        added = [
+            (check, _establishment(check, entry, i))
+            for i, entry in enumerate(check.entries(data, "establishment", need=need))
+        ]
+        built = [
+            (check, _landmark(check, entry, i))
+            for i, entry in enumerate(check.entries(data, "landmark", need=need))
+        ]
+        if not added and not built:
+            raise check.fail("establishment", "establishment", "a set adds at least one card")
+        cards += added
+        landmarks += built
+    seen: set[str] = set()
+    for check, card_id in [(check, card.id) for check, card in cards] + [
+        (check, lm.id) for check, lm in landmarks
+    ]:
+        if card_id in seen:
+            raise check.fail(card_id, "id", "used twice")
+        seen.add(card_id)
+    _cross_check(cards, {lm.id for _, lm in landmarks}, meta["highest_roll"])
+    if landmarks and not any(lm.counts_for_win for _, lm in landmarks):
+        check, last = landmarks[-1]
+        raise check.fail(last.id, "counts_for_win", "at least one landmark must count for the win")
+    ids = [card.id for _, card in cards]
+    ordered = sorted((card for _, card in cards), key=lambda c: (c.activation[0], ids.index(c.id)))
     by_roll = tuple(
-        tuple(card for card in ordered if total in card.activation) for total in range(13)
+        tuple(card for card in ordered if total in card.activation)
+        for total in range(meta["highest_roll"] + 1)
     )
     return Catalog(
-        name=check.text(meta, "meta", "set"),
-        players_min=check.number(meta, "meta", "players_min", low=1),
-        players_max=check.number(meta, "meta", "players_max", low=1),
-        starting_coins=check.number(meta, "meta", "starting_coins"),
-        bank_coins=check.number(meta, "meta", "bank_coins"),
+        name="+".join(sets),
+        players_min=meta["players_min"],
+        players_max=meta["players_max"],
+        starting_coins=meta["starting_coins"],
+        bank_coins=meta["bank_coins"],
         establishments=MappingProxyType({card.id: card for card in ordered}),
-        landmarks=MappingProxyType({lm.id: lm for lm in landmarks}),
+        landmarks=MappingProxyType({lm.id: lm for _, lm in landmarks}),
         by_roll=by_roll,
+        card_sets=tuple(sets),
+        highest_roll=meta["highest_roll"],
+        landmarks_to_win=frozenset(lm.id for _, lm in landmarks if lm.counts_for_win),
     )
+
+
+def _read(path: Path) -> tuple[_Checker, dict[str, Any]]:
+    try:
+        return _Checker(path.name), tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise CatalogError(f"{path.name}: cannot read: {exc}") from None
+
+
+def _meta(check: _Checker, data: dict[str, Any], meta: dict[str, int], *, first: bool) -> str:
+    """Fold one file's `[meta]` into `meta`; the set's name."""
+    table = check.table(data, "meta", "meta")
+    for field, low in _META_NUMBERS.items():
+        if first or field in table:
+            meta[field] = check.number(table, "meta", field, low=low)
+    if "highest_roll" in table:
+        roll = table["highest_roll"]
+        if not is_whole_number(roll) or not DICE_TOTAL <= roll <= HIGHEST_ACTIVATION:
+            raise check.fail(
+                "meta", "highest_roll",
+                f"a whole number {DICE_TOTAL}-{HIGHEST_ACTIVATION} is required, got {roll!r}",
+            )
+        meta["highest_roll"] = roll
+    name = check.text(table, "meta", "set")
+    if not _ID.match(name):
+        raise check.fail("meta", "set", f"a snake_case name is required, got {name!r}")
+    return name
+
+
+def _cross_check(
+    cards: list[tuple[_Checker, Establishment]], landmark_ids: set[str], highest_roll: int,
+) -> None:
+    """What one entry cannot check alone: activations within the sets' highest roll, and
+    the landmark and card ids that effects name."""
+    card_ids = {card.id for _, card in cards}
+    for check, card in cards:
+        if card.activation[-1] > highest_roll:
+            raise check.fail(
+                card.id, "activation", f"a list of numbers 1-{highest_roll} required "
+                f"(meta.highest_roll), got {list(card.activation)!r}",
+            )
+        if card.requires_landmark is not None and card.requires_landmark not in landmark_ids:
+            raise check.fail(
+                card.id, "requires_landmark", f"no landmark {card.requires_landmark!r}",
+            )
+        if card.per is not None and card.per.kind == "card" and card.per.value not in card_ids:
+            raise check.fail(card.id, "per.card", f"no establishment {card.per.value!r}")
 
 
 def _establishment(check: _Checker, entry: dict[str, Any], index: int) -> Establishment:
@@ -129,14 +252,16 @@ def _establishment(check: _Checker, entry: dict[str, Any], index: int) -> Establ
     activation = entry.get("activation")
     if (
         not isinstance(activation, list) or not activation
-        or not all(is_whole_number(n) and 1 <= n <= 12 for n in activation)
+        or not all(is_whole_number(n) and 1 <= n <= HIGHEST_ACTIVATION for n in activation)
+        or len(set(activation)) < len(activation)
     ):
-        raise CatalogError(f"{check.file}: {where}: activation: a list of numbers 1-12 required")
-    per_icon = entry.get("per_icon")
-    if effect == "income_per_icon" and per_icon not in ICONS:
-        raise CatalogError(f"{check.file}: {where}: per_icon: one of {', '.join(ICONS)} required")
-    if effect != "income_per_icon" and per_icon is not None:
-        raise CatalogError(f"{check.file}: {where}: per_icon: only for income_per_icon")
+        raise check.fail(
+            where, "activation", f"a list of different numbers 1-{DICE_TOTAL} required "
+            f"(up to {HIGHEST_ACTIVATION} with meta.highest_roll), got {activation!r}",
+        )
+    requires = entry.get("requires_landmark")
+    if requires is not None and (not isinstance(requires, str) or not _ID.match(requires)):
+        raise check.fail(where, "requires_landmark", f"a landmark id is required, got {requires!r}")
     return Establishment(
         id=where,
         names=check.names(entry, where),
@@ -146,17 +271,47 @@ def _establishment(check: _Checker, entry: dict[str, Any], index: int) -> Establ
         cost=check.number(entry, where, "cost"),
         effect=effect,
         amount=check.number(entry, where, "amount"),
-        per_icon=per_icon,
+        per=_per(check, entry, where, effect),
         copies=check.number(entry, where, "copies"),
         starting=check.number(entry, where, "starting"),
+        requires_landmark=requires,
     )
+
+
+def _per(check: _Checker, entry: dict[str, Any], where: str, effect: str) -> PerCount | None:
+    """`per_icon = "cow"` (income_per_icon's shorthand) or `per = { icon | colour | card =
+    "...", unique = false }`."""
+    per_icon, per = entry.get("per_icon"), entry.get("per")
+    if per_icon is not None and per is not None:
+        raise check.fail(where, "per", "give per_icon or per, not both")
+    if effect == "income_per_icon" and per is None and per_icon not in ICONS:
+        raise check.fail(where, "per_icon", f"one of {', '.join(ICONS)} required")
+    if per_icon is not None and effect != "income_per_icon":
+        raise check.fail(where, "per_icon", "only for income_per_icon")
+    if per_icon is not None:
+        return PerCount("icon", per_icon)
+    if per is None:
+        return None
+    if effect not in PER_EFFECTS:
+        raise check.fail(where, "per", f"only for {', '.join(PER_EFFECTS)}")
+    if not isinstance(per, dict):
+        raise check.fail(where, "per", "a table is required")
+    kinds = [kind for kind in PER_KINDS if kind in per]
+    unknown = sorted(set(per) - {*PER_KINDS, "unique"})
+    if unknown or len(kinds) != 1:
+        raise check.fail(where, "per", f"exactly one of {', '.join(PER_KINDS)} (and unique)")
+    kind, value = kinds[0], per[kinds[0]]
+    allowed = {"icon": ICONS, "colour": COLOURS}.get(kind)
+    if not isinstance(value, str) or (allowed and value not in allowed) or not _ID.match(value):
+        raise check.fail(where, f"per.{kind}", f"an {kind} is required, got {value!r}")
+    return PerCount(kind, value, check.flag(per, where, "per.unique", default=False, key="unique"))
 
 
 def _landmark(check: _Checker, entry: dict[str, Any], index: int) -> Landmark:
     where = check.entry_name(entry, "landmark", index)
     icons = entry.get("bonus_icons", [])
     if not isinstance(icons, list) or any(icon not in ICONS for icon in icons):
-        raise CatalogError(f"{check.file}: {where}: bonus_icons: icons from {', '.join(ICONS)}")
+        raise check.fail(where, "bonus_icons", f"icons from {', '.join(ICONS)}")
     return Landmark(
         id=where,
         names=check.names(entry, where),
@@ -165,6 +320,8 @@ def _landmark(check: _Checker, entry: dict[str, Any], index: int) -> Landmark:
         amount=check.number(entry, where, "amount", default=0),
         bonus_icons=frozenset(icons),
         copies=check.number(entry, where, "copies"),
+        starts_built=check.flag(entry, where, "starts_built", default=False),
+        counts_for_win=check.flag(entry, where, "counts_for_win", default=True),
     )
 
 
@@ -183,10 +340,13 @@ class _Checker:
             raise self.fail(where, key, "a table is required")
         return value
 
-    def entries(self, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
-        value = data.get(key)
-        if not isinstance(value, list) or not value:
+    def entries(self, data: dict[str, Any], key: str, *, need: bool = True) -> list[dict[str, Any]]:
+        """The `[[key]]` entries; a set that adds cards to another may have none."""
+        value = data.get(key, None if need else [])
+        if not isinstance(value, list) or (need and not value):
             raise self.fail(key, key, "at least one entry is required")
+        if not all(isinstance(entry, dict) for entry in value):
+            raise self.fail(key, key, "tables ([[" + key + "]]) are required")
         return value
 
     def entry_name(self, entry: dict[str, Any], kind: str, index: int) -> str:
@@ -208,6 +368,15 @@ class _Checker:
         value = entry.get(field, default)
         if not is_whole_number(value) or value < low:
             raise self.fail(where, field, f"a whole number >= {low} is required, got {value!r}")
+        return value
+
+    def flag(
+        self, entry: dict[str, Any], where: str, field: str, *, default: bool,
+        key: str | None = None,
+    ) -> bool:
+        value = entry.get(key or field, default)
+        if not isinstance(value, bool):
+            raise self.fail(where, field, f"true or false is required, got {value!r}")
         return value
 
     def choice(self, entry: dict[str, Any], where: str, field: str, allowed: tuple[str, ...]) -> str:

@@ -90,10 +90,12 @@ with_coins = Twin(Player).replacer("coins")
 def new_table(
     catalog: Catalog, names: tuple[str, ...], *, ruleset: str = "machi-koro", first: int = 0,
 ) -> TableState:
-    """A table at set-up: starting cards and coins dealt, the supply stacked, the bank formed."""
+    """A table at set-up: starting cards and coins dealt, landmarks that start built built,
+    the supply stacked, the bank formed."""
     starting = {card.id: card.starting for card in catalog.establishments.values() if card.starting}
+    built = frozenset(lm.id for lm in catalog.landmarks.values() if lm.starts_built)
     players = tuple(
-        Player(name, catalog.starting_coins, frozen_counts(starting), frozenset()) for name in names
+        Player(name, catalog.starting_coins, frozen_counts(starting), built) for name in names
     )
     supply = frozen_counts({card.id: card.copies for card in catalog.establishments.values()})
     return TableState(
