@@ -151,8 +151,8 @@ def _serve(args: argparse.Namespace) -> int:
     # Ctrl-C stops the main greenlet's serve(); by default it hit whichever phone's request ran
     # at that moment, and that request's handler printed tracebacks on the way out.
     interrupt = gevent.signal_handler(signal.SIGINT, gevent.getcurrent().throw, KeyboardInterrupt)
+    from companion.hall.printables import is_base_url
     from companion.journal import JournalError
-    from companion.printing.from_hall import is_base_url
     from companion.server import serve
 
     if args.base_url and not is_base_url(args.base_url):
@@ -206,7 +206,7 @@ def _add_print(commands: Any) -> None:
 
 def _print(args: argparse.Namespace) -> int:
     """Exit 0 with the PDF written, or 2 with one line on stderr and nothing written."""
-    from companion.printing.from_hall import PrintOptions, check, hall_wifi, render
+    from companion.hall.printables import PrintOptions, check, hall_wifi, render
 
     try:
         wifi = hall_wifi(args.wifi_ssid or "", args.wifi_password)
@@ -238,7 +238,7 @@ def _print(args: argparse.Namespace) -> int:
 def _unreachable(options: Any, given: bool) -> str | None:
     """The refusal of cards or a poster whose address no phone can open, saying what to do,
     or None. Not `given`: the default address, loopback on a laptop with no LAN address."""
-    from companion.printing.from_hall import unreachable
+    from companion.hall.printables import unreachable
 
     if unreachable(options) is None:
         return None

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask
 
 from companion.hall.demo import create_demo
-from companion.printing.from_hall import phones_cannot_open
+from companion.hall.printables import phones_cannot_open
 from companion.web import SERVED_ASYNC_MODE, create_app, guard, hall_service, socketio
 
 # How often a served hall's screens get the hall view at most (see web.sockets.subscribe).

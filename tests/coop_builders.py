@@ -63,7 +63,7 @@ def play(state: CoopState, seat: int, move: object, shuffle: object = None):
     for event in events:
         after = evolve_all(after, [event])
         assert after.total_coins() == state.total_coins(), event
-        assert after.assessor_coins >= 0 and all(p.coins >= 0 for p in after.players), event
+        assert after.assessor_coins >= 0 and all(p.coins >= 0 for p in after.table.players), event
     assert evolve_all(state, events) == after, "a batch evolves like one event at a time"
     return after, events
 
@@ -75,7 +75,8 @@ def random_move(state: CoopState, rng) -> tuple[int, object]:
     from companion.rules.machi_koro.moves import Build, EndTurn, Reroll, Roll
     from companion.rules.machi_koro.state import Phase
 
-    seat = state.active
+    base = state.table
+    seat = base.active
     moves = coop_rules.legal_moves(state, seat, CATALOG)
     gifts = [m for m in moves if isinstance(m, GiveAssessor)]
     builds = [m for m in moves if isinstance(m, Build)]
@@ -85,16 +86,16 @@ def random_move(state: CoopState, rng) -> tuple[int, object]:
         move = gifts[min(short, len(gifts)) - 1]
     elif gifts and rng.random() < 0.03:
         move = rng.choice(gifts[:4])
-    elif state.phase is Phase.BUILD and landmarks and rng.random() < 0.95:
+    elif base.phase is Phase.BUILD and landmarks and rng.random() < 0.95:
         move = rng.choice(landmarks)
-    elif state.phase is Phase.BUILD and builds and rng.random() < 0.8:
+    elif base.phase is Phase.BUILD and builds and rng.random() < 0.8:
         move = rng.choice(builds)
-    elif state.phase is Phase.BUILD:
+    elif base.phase is Phase.BUILD:
         move = EndTurn()
     else:
         move = rng.choice([m for m in moves if not isinstance(m, GiveAssessor)])
     if isinstance(move, Roll):
-        move = Roll(tuple(rng.randint(1, 6) for _ in range(state.players[seat].dice_count)))
+        move = Roll(tuple(rng.randint(1, 6) for _ in range(base.players[seat].dice_count)))
     elif isinstance(move, Reroll):
-        move = Reroll(tuple(rng.randint(1, 6) for _ in range(len(state.dice))))
+        move = Reroll(tuple(rng.randint(1, 6) for _ in range(len(base.dice))))
     return seat, move

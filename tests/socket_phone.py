@@ -1,5 +1,6 @@
 """One seat's phone as a real python-socketio client of a served hall (`ServerProcess`): it
-keeps the newest view the server pushed and sends moves as the phone page does."""
+keeps the newest view the server sent and sends moves as the phone page does (the view of its
+own move comes in the move's ack, not pushed again: docs/api.md, one view per move)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,9 @@ class Phone:
             return self.view
 
     def move(self, request_id: str, move: dict) -> dict:
-        """Send `move` (its wire form, with `kind`) and answer the view of the accepted ack."""
+        """Send `move` (its wire form, with `kind`) and answer the view of the accepted ack,
+        kept as the newest view as the phone page keeps it."""
         ack = self.client.call("move", {"request_id": request_id, "move": move}, timeout=10)
         assert ack["ok"], (move, ack)
+        self._on_view(ack["view"])
         return ack["view"]

@@ -28,6 +28,7 @@ from companion.rules.errors import RuleError
 from companion.rules.machi_koro.events import GameWon, TurnEnded
 from companion.rules.machi_koro.moves import Build, EndTurn, Roll
 from companion.rules.machi_koro.state import BANK, Phase, new_table
+from companion.rules.ruleset import Story
 
 ROW = "ranch mine forest cafe"
 LANDMARKS = " ".join(f"+{lm}" for lm in CATALOG.landmarks)
@@ -61,14 +62,14 @@ def test_rule16_deal_stakes_13_assessor_coins_from_the_bank_and_shows_four_cards
     start = new_coop_table(CATALOG, ("A", "B"))
     events = rules.deal(start, CATALOG, lambda c: c)
     after = evolve_all(start, events)
-    assert after.assessor_coins == 13 and after.bank == start.bank - 13
+    assert after.assessor_coins == 13 and after.table.bank == start.table.bank - 13
     assert after.total_coins() == start.total_coins() == CATALOG.bank_coins
     assert after.assessor_deck == assessor_cards() and len(after.assessor_deck) == 17
     market = market_cards(CATALOG)
     assert after.market_row == tuple(reversed(market[:4])), "each new card comes in on the left"
     assert after.market_deck == market[4:]
-    assert dict(after.supply) == dict(Counter(after.market_row)), "only the row can be bought"
-    assert (after.active, after.phase) == (0, Phase.ROLL)
+    assert dict(after.table.supply) == dict(Counter(after.market_row)), "only the row can be bought"
+    assert (after.table.active, after.table.phase) == (0, Phase.ROLL)
     with pytest.raises(RuleError):
         rules.deal(after, CATALOG, lambda c: c)
 
@@ -121,8 +122,8 @@ def test_rule16_a_bought_card_is_replaced_and_the_row_shifts_right():
     state = coop("A 6 | B 0", row=ROW, deck="bakery cafe", phase=Phase.BUILD)
     after, events = play(state, 0, Build("mine"))
     assert after.market_row == cards("bakery ranch forest cafe")
-    assert after.market_deck == cards("cafe") and after.players[0].owns("mine") == 1
-    assert after.players[0].coins == 0 and after.bought
+    assert after.market_deck == cards("cafe") and after.table.players[0].owns("mine") == 1
+    assert after.table.players[0].coins == 0 and after.bought
     after, _ = play(after, 0, EndTurn())
     assert after.market_row == cards("bakery ranch forest cafe"), "a buying turn discards none"
     assert after.market_discards == ()
@@ -133,7 +134,7 @@ def test_rule16_a_turn_without_a_buy_discards_the_rightmost_card_and_refills():
     after, _ = play(state, 0, EndTurn())
     assert after.market_row == cards("bakery ranch mine forest")
     assert after.market_discards == ("cafe",) and after.market_deck == ("cafe",)
-    assert dict(after.supply) == dict(Counter(after.market_row))
+    assert dict(after.table.supply) == dict(Counter(after.market_row))
 
 
 def test_rule16_a_landmark_is_not_an_establishment_the_row_still_loses_a_card():
@@ -169,20 +170,20 @@ def test_rule16_the_assessor_plays_after_every_second_players_turn():
     state = coop("A 0 | B 0", row=ROW, deck="bakery cafe apple_orchard", assessor="mine stadium",
                  phase=Phase.BUILD)
     after, events = play(state, 0, EndTurn())
-    assert drawn(events) == [] and after.active == 1
+    assert drawn(events) == [] and after.table.active == 1
     after, _ = play(after, 1, Roll((5,)))
     after, events = end_second_turn(after)
     assert drawn(events) == [("mine", "miss", 0), ("stadium", "miss", 0)]
     turn_end = next(i for i, e in enumerate(events) if isinstance(e, TurnEnded))
     assert turn_end < events.index(next(e for e in events if isinstance(e, AssessorCardDrawn)))
-    assert after.active == 0 and after.assessor_discards == cards("mine stadium")
+    assert after.table.active == 0 and after.assessor_discards == cards("mine stadium")
 
 
 def test_rule16_an_extra_turn_comes_before_the_assessor():
     state = coop("A 0 | B 0", row=ROW, deck="bakery cafe", assessor="mine stadium",
                  active=1, phase=Phase.BUILD, extra_turn=True)
     after, events = play(state, 1, EndTurn())
-    assert drawn(events) == [] and (after.active, after.bonus_turn) == (1, True)
+    assert drawn(events) == [] and (after.table.active, after.table.bonus_turn) == (1, True)
     after, _ = play(after, 1, Roll((5,)))
     after, events = end_second_turn(after)
     assert len(drawn(events)) == 2
@@ -194,7 +195,7 @@ def test_rule16_an_extra_turn_comes_before_the_assessor():
 def test_rule17_a_new_coop_table_is_one_where_the_bank_pays():
     """The builder `coop` sets this itself: check the table the hall starts does too."""
     start = new_coop_table(CATALOG, ("A", "B"))
-    assert start.table.bank_pays_players and start.ruleset == "machi-koro-coop"
+    assert start.table.bank_pays_players and start.table.ruleset == "machi-koro-coop"
     assert not new_table(CATALOG, ("A", "B")).bank_pays_players
 
 
@@ -204,13 +205,13 @@ def test_rule17_the_bank_pays_a_cafe():
     paid = [(e.source, e.target, e.amount, e.card, e.forgiven) for e in events
             if hasattr(e, "forgiven")]
     assert paid == [(BANK, 1, 1, "cafe", 0)]
-    assert [p.coins for p in after.players] == [0, 1]
+    assert [p.coins for p in after.table.players] == [0, 1]
 
 
 def test_rule17_the_bank_pays_a_stadium_once_per_other_player():
     state = coop("A 0 stadium | B 0", row=ROW, deck="bakery")
     after, _ = play(state, 0, Roll((6,)))
-    assert [p.coins for p in after.players] == [2, 0]
+    assert [p.coins for p in after.table.players] == [2, 0]
 
 
 @pytest.mark.parametrize("phase", [Phase.ROLL, Phase.BUILD])
@@ -218,7 +219,7 @@ def test_rule17_a_player_gives_coins_to_the_assessor_on_their_own_turn(phase):
     state = coop("A 5 | B 2", row=ROW, deck="bakery", coins=3, phase=phase)
     after, events = play(state, 0, GiveAssessor(4))
     assert events == [AssessorCoinsTransferred(0, ASSESSOR, 4, "gift", "gift")]
-    assert (after.players[0].coins, after.assessor_coins, after.phase) == (1, 7, phase)
+    assert (after.table.players[0].coins, after.assessor_coins, after.table.phase) == (1, 7, phase)
 
 
 @pytest.mark.parametrize(("seat", "amount", "code"), [
@@ -244,7 +245,7 @@ def test_rule18_the_bakery_counts_as_two_or_three(sought):
     after, events = end_second_turn(state)
     assert drawn(events) == [("bakery", "tax", sought)]
     assert after.assessed[-1] == "bakery" and after.assessor_coins == 13 - sought
-    assert after.bank == state.bank + sought
+    assert after.table.bank == state.table.bank + sought
 
 
 def test_rule18_a_first_card_match_pays_the_tax_and_ends_the_turn():
@@ -322,7 +323,8 @@ def test_rule19_the_players_lose_at_once_when_the_assessor_cannot_pay():
     after, events = end_second_turn(state)
     assert drawn(events) == [("ranch", "unpaid", 2)]
     assert events[-1] == CoopGameEnded(Outcome.LOST, EndReason.TAX_UNPAID)
-    assert (after.assessor_coins, after.bank, after.phase) == (1, state.bank, Phase.FINISHED)
+    assert after.assessor_coins == 1 and after.table.bank == state.table.bank
+    assert after.table.phase is Phase.FINISHED
     assert after.assessor_deck == cards("ranch mine") and after.assessed == ("wheat_field",)
     refused(after, 0, GiveAssessor(0), "rule/game_over")
     refused(after, 0, Roll((3,)), "rule/game_over")
@@ -350,7 +352,7 @@ def test_rule19_the_last_value_gives_each_player_one_more_turn_then_the_game_is_
                  assessor="fruit_and_vegetable_market mine", active=1, phase=Phase.BUILD)
     after, events = end_second_turn(state)
     assert drawn(events) == [("fruit_and_vegetable_market", "tax", 11)] and after.final_round
-    assert after.outcome is None and after.active == 0
+    assert after.outcome is None and after.table.active == 0
     after, _ = play(after, 0, Roll((5,)))
     after, _ = play(after, 0, EndTurn())
     assert after.outcome is None, "the second player still has a turn"
@@ -365,16 +367,16 @@ def test_rule19_they_win_together_in_the_final_round():
                  active=1, phase=Phase.BUILD)
     after, events = play(state, 1, Build("radio_tower"))
     assert events[-1] == CoopGameEnded(Outcome.WON, EndReason.CITIES_COMPLETE)
-    assert after.phase is Phase.FINISHED and after.outcome is Outcome.WON
+    assert after.table.phase is Phase.FINISHED and after.outcome is Outcome.WON
 
 
 def test_rule19_one_complete_city_does_not_win_alone():
     state = coop(f"A 30 {ALL_BUT_TOWER} | B 0", row=ROW, deck="bakery", phase=Phase.BUILD)
     after, events = play(state, 0, Build("radio_tower"))
     assert not any(isinstance(e, GameWon | CoopGameEnded) for e in events)
-    assert after.phase is Phase.BUILD and after.outcome is None and after.winner is None
+    assert after.table.phase is Phase.BUILD and after.outcome is None and after.table.winner is None
     after, _ = play(after, 0, EndTurn())
-    assert after.active == 1
+    assert after.table.active == 1
 
 
 def test_rule19_the_win_is_at_once_even_mid_round():
@@ -419,18 +421,20 @@ def test_coop_give_assessor_wire_form_round_trips():
 
 
 def test_coop_ruleset_is_registered_by_name():
-    from companion.rules.rulesets import REGISTRY, ruleset
+    from companion.rules.registry import REGISTRY, ruleset
 
     coop_rules = ruleset("machi-koro-coop")
     assert set(REGISTRY) >= {"machi-koro", "machi-koro-coop"}
-    assert coop_rules.seats(CATALOG) == (2, 2)
-    assert coop_rules.options({}) == {"assessor_coins": 13}
-    assert coop_rules.options({"assessor_coins": 9}) == {"assessor_coins": 9}
+    seats = coop_rules.seats(CATALOG, {})
+    assert (seats.least, seats.most) == (2, 2)
+    assert coop_rules.check_options({}) == {"assessor_coins": 13}
+    assert coop_rules.check_options({"assessor_coins": 9}) == {"assessor_coins": 9}
     for bad in ({"assessor_coins": 30}, {"dice": 3}):
         with pytest.raises(RuleError):
-            coop_rules.options(bad)
+            coop_rules.check_options(bad)
     with pytest.raises(RuleError):
         ruleset("monopoly")
     start = coop_rules.start(CATALOG, ("A", "B"), {"assessor_coins": 9})
-    dealt = coop_rules.evolve_all(start, coop_rules.deal(start, CATALOG, lambda c: c))
-    assert dealt.assessor_coins == 9 and coop_rules.legal_moves(dealt, 0, CATALOG)
+    dealt = coop_rules.evolve(start, coop_rules.deal(start, CATALOG, lambda c: c))
+    assert dealt.assessor_coins == 9
+    assert coop_rules.seat_view(Story(("A", "B"), dealt, running=True), 0, CATALOG)["choices"]

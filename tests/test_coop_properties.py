@@ -8,6 +8,7 @@ from builders import CATALOG
 from coop_builders import random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_options import CODES
 
 from companion.rules.coop import engine as coop
 from companion.rules.coop.assessor import card_values
@@ -21,7 +22,10 @@ from companion.rules.coop.state import (
     market_cards,
     new_coop_table,
 )
+from companion.rules.errors import RuleError
 from companion.rules.machi_koro.codec import encode_event
+from companion.rules.machi_koro.moves import Build
+from companion.rules.machi_koro.options import Why
 
 GAMES = settings(max_examples=200)  # deadline and too_slow: the profile in conftest
 MAX_MOVES = 4000
@@ -60,7 +64,7 @@ def check_event(state, event, total):
             assert event.sought == state.sought and event.sought in card_values(CATALOG, event.card)
     after = evolve_all(state, [event])
     assert after.assessor_coins >= 0, "the assessor's coins never go below zero"
-    assert all(p.coins >= 0 for p in after.players)
+    assert all(p.coins >= 0 for p in after.table.players)
     assert after.total_coins() == total, "coins conserved, the bank and the assessor counted"
     return after
 
@@ -73,8 +77,8 @@ def check_move(state):
     assert assessor + Counter(state.assessed) == Counter(assessor_cards()), "17 cards, always"
     if state.market_deck:
         assert len(state.market_row) == 4, "the row shows four while the deck lasts"
-    assert Counter(state.supply) == Counter(state.market_row), "only the row can be bought"
-    owned = sum((Counter(p.cards) for p in state.players), Counter()) - STARTING - STARTING
+    assert Counter(state.table.supply) == Counter(state.market_row), "only the row can be bought"
+    owned = sum((Counter(p.cards) for p in state.table.players), Counter()) - STARTING - STARTING
     market = Counter(state.market_deck) + Counter(state.market_row) + Counter(state.market_discards)
     assert market + owned == Counter(market_cards(CATALOG)), "no market card made or lost"
 
@@ -95,9 +99,9 @@ def test_property_coop_games_keep_the_invariants(seed, stake):
     if final.reason is EndReason.FINAL_ROUND_OVER:
         assert final.outcome is Outcome.LOST and any(isinstance(e, FinalRoundBegan) for e in events)
     if final.outcome is Outcome.WON:
-        assert all(len(p.landmarks) == len(CATALOG.landmarks) for p in final.players)
+        assert all(len(p.landmarks) == len(CATALOG.landmarks) for p in final.table.players)
     else:
-        assert not all(len(p.landmarks) == len(CATALOG.landmarks) for p in final.players)
+        assert not all(len(p.landmarks) == len(CATALOG.landmarks) for p in final.table.players)
     assert evolve_all(start, events) == final, "replaying the events gives the same state"
     journal = [encode_event(e) for e in events]
     assert [decode_event(kind, data) for kind, data in journal] == events, "journal round trip"
@@ -108,3 +112,21 @@ def test_random_games_reach_every_ending():
     so the property test above sees all three."""
     endings = Counter(play_game(seed, 20)[2].reason for seed in range(60))
     assert set(endings) == set(EndReason), endings
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 2**32), stake=st.integers(8, 20))
+def test_property_coop_build_options_open_exactly_when_decide_builds(seed, stake):
+    """The co-op build list agrees with the co-op engine on every position of a random game,
+    for both seats and one that is not at the table: open (no `why`) exactly when `decide`
+    accepts the build, and a closed one's reason is the refusal's code."""
+    for state in play_game(seed, stake)[3]:
+        for seat in range(3):
+            for option in coop.build_options(state, seat, CATALOG, running=True):
+                try:
+                    coop.decide(state, seat, Build(option["card"]), CATALOG)
+                except RuleError as error:
+                    assert "why" in option, (option, error)
+                    assert error.code == CODES[Why(option["why"])], (option, error)
+                else:
+                    assert "why" not in option and "short" not in option, option

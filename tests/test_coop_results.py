@@ -12,7 +12,7 @@ from conftest import api
 from test_coop_server import coop_table
 from test_server import last_view, move, phone
 
-from companion.printing import from_hall
+from companion.hall import printables
 from companion.rules.machi_koro.catalog import load_catalog
 from companion.web import hall_service
 
@@ -67,7 +67,7 @@ def lose_by_waiting(app, http, key):
 
 def test_coop_results_a_win_is_shared_in_views_summary_and_export(app, http, key):
     event, table, pair, view = win_together(app, http, key)
-    shared = {"reason": "cities_complete", "outcomes": ["won", "won"]}
+    shared = {"reason": "cities_complete", "outcomes": ["won", "won"], "places": [1, 1]}
     assert view["result"] == shared and view["phase"] == "finished"
     assert last_view(pair[0])["result"] == shared, "the partner's phone hears it too"
     tile = summary(http, key, event["id"], table["id"])
@@ -84,7 +84,7 @@ def test_coop_results_a_win_is_shared_in_views_summary_and_export(app, http, key
 
 def test_coop_results_a_loss_is_shared_with_its_reason(app, http, key):
     event, table, pair, view = lose_by_waiting(app, http, key)
-    assert view["result"] == {"reason": "tax_unpaid", "outcomes": ["lost", "lost"]}
+    assert view["result"] == {"reason": "tax_unpaid", "outcomes": ["lost", "lost"], "places": [2, 2]}
     rows, _ = export(http, key, event["id"])
     assert [(r["winner"], r["result"]) for r in rows] == [(False, "lost"), (False, "lost")]
     assert move(pair[0], "end_turn", "after")["code"] == "rule/game_over"
@@ -107,7 +107,7 @@ def test_coop_results_running_and_base_tables(app, http, key):
     trio.state = replace(before, winner=1)  # as if seat 1 had built its last landmark
     try:
         assert summary(http, key, event["id"], base["id"])["result"] == {
-            "reason": "landmarks_complete", "outcomes": ["lost", "won", "lost"]}
+            "reason": "landmarks_complete", "outcomes": ["lost", "won", "lost"], "places": [2, 1, 2]}
     finally:
         trio.state = before
 
@@ -119,9 +119,9 @@ def test_coop_results_printing_both_players_share_the_place(app, http, key):
     for event_id, place, wins in ((won_event["id"], 1, 1), (lost_event["id"], 2, 0)):
         event = hall.event(event_id)
         tables = [hall.tables[t] for t in event.tables]
-        (result,) = from_hall.table_results(event, tables)
+        (result,) = printables.table_results(event, tables)
         assert [(r.place, r.player_name) for r in result.rows] == [(place, "Ana"), (place, "Ben")]
-        standing = from_hall.event_standing(event, tables, "en")
+        standing = printables.event_standing(event, tables, "en")
         assert sorted((r.player_name, r.wins) for r in standing.rows) == [
             ("Ana", wins), ("Ben", wins)], "a shared win counts for both, a loss for neither"
         assert standing.title == "", "the co-op table counts as finished"

@@ -6,8 +6,8 @@ import pytest
 from test_printing import page_texts
 
 from companion.hall.model import HallEvent, Seat, Table
-from companion.printing import SECTIONS, TableSheet, setup_sheets
-from companion.printing.from_hall import table_sheets
+from companion.hall.printables import table_sheet, table_sheets
+from companion.printing import TableSheet, setup_sheets
 from companion.rules.coop.assessor import ASSESSOR_DECK
 from companion.rules.coop.state import market_cards
 from companion.rules.machi_koro.catalog import load_catalog
@@ -16,12 +16,13 @@ CATALOG = load_catalog()
 
 
 def sheet(**options: int) -> TableSheet:
-    return TableSheet("Co-op night", "Pair", "machi-koro-coop", ("Ana", "Ben"),
-                      tuple(options.items()))
+    """The sheet as the hall builds it, from the co-op ruleset's setup section."""
+    return table_sheet("Co-op night", "Pair", "machi-koro-coop", ("Ana", "Ben"), options, CATALOG)
 
 
 def test_rule16_coop_setup_sheet_is_registered():
-    assert "machi-koro-coop" in SECTIONS
+    """The co-op ruleset (through the registry) lays out its own sheet, not the seats alone."""
+    assert sheet().game is not None and sheet().game.parts
 
 
 def test_rule16_coop_setup_sheet_lists_the_assessor_cards_coins_market_and_seating():
@@ -62,6 +63,6 @@ def test_rule16_coop_setup_sheet_in_dutch_and_hebrew_fits_one_page(lang, phrase)
 def test_rule16_hall_tables_print_with_their_assessor_coins():
     table = Table("1", "1", "Pair", "machi-koro-coop", "own", [Seat("Ana", "t1"), Seat("Ben", "t2")],
                   options={"assessor_coins": 15})
-    (printed,) = table_sheets(HallEvent("1", "Night"), [table])
+    (printed,) = table_sheets(HallEvent("1", "Night"), [table], CATALOG)
     assert dict(printed.options) == {"assessor_coins": 15}
     assert "15 coins from the bank beside the assessor" in page_texts(setup_sheets([printed]))[0]

@@ -302,7 +302,7 @@ def check_journal(db: Path, ledger: Ledger, before: dict[str, list[Record]]) -> 
     # records share one move number and one author.
     for table_id in TABLES:
         records = streams[f"table:{table_id}"]
-        table = rebuild_table(records, CATALOG)
+        table = rebuild_table(records)
         assert table.status == "running" and table.state is not None
         check_consistent(table.state, f"table {table_id} now")
         for move in table.moves:
@@ -321,7 +321,7 @@ def check_journal(db: Path, ledger: Ledger, before: dict[str, list[Record]]) -> 
 
 def rebuilt(streams: dict[str, list[Record]], table_id: str, upto: int | None = None) -> Table:
     """A table replayed from its journal, or from the first `upto` records of it."""
-    return rebuild_table(streams[f"table:{table_id}"][:upto], CATALOG)
+    return rebuild_table(streams[f"table:{table_id}"][:upto])
 
 
 def check_live_views(streams: dict[str, list[Record]], phones: list[Phone], where: str) -> None:
@@ -330,7 +330,7 @@ def check_live_views(streams: dict[str, list[Record]], phones: list[Phone], wher
     for phone in phones:
         view = phone.view
         assert view is not None
-        expected = seat_view(rebuilt(streams, phone.table, view["seq"]), phone.seat, CATALOG,
+        expected = seat_view(rebuilt(streams, phone.table, view["seq"]), phone.seat,
                              choice_seconds=HallEvent.choice_seconds)  # the event's default
         assert view == as_json(expected), f"{where}: live view of table {phone.table} seat {phone.seat}"
 
@@ -391,7 +391,7 @@ def test_crash_sigkill_mid_stream_loses_no_acknowledged_move(tmp_path: Path) -> 
                     assert phone.got_view.wait(5), f"{where}: no view for {phone.token}"
                 if streams:
                     for phone in phones:
-                        expected = seat_view(rebuilt(streams, phone.table), phone.seat, CATALOG,
+                        expected = seat_view(rebuilt(streams, phone.table), phone.seat,
                                              choice_seconds=HallEvent.choice_seconds)
                         got = phone.first_view
                         assert got is not None

@@ -25,9 +25,9 @@ def compact(value: object) -> str:
 def assert_encoded_views_match(hall: HallService) -> None:
     for table in hall.tables.values():
         seconds = hall.choice_seconds(table)
-        plain = [seat_view(table, seat, hall.catalog, choice_seconds=seconds)
+        plain = [seat_view(table, seat, choice_seconds=seconds)
                  for seat in range(len(table.seats))]
-        encoded = encoded_seat_views(table, hall.catalog, choice_seconds=seconds)
+        encoded = encoded_seat_views(table, choice_seconds=seconds)
         assert encoded == plain
         assert [view.json_text for view in encoded] == [compact(view) for view in plain]  # key order too
         for view in encoded:
@@ -65,7 +65,7 @@ def test_encoded_views_are_the_views_and_their_exact_json(seed: int, tmp_path: P
         else:
             table = rng.choice([t for t in hall.tables.values() if t.status == "running"])
             seat = rng.randrange(len(table.seats))
-            choices = seat_view(table, seat, hall.catalog)["choices"]
+            choices = seat_view(table, seat)["choices"]
             if choices:
                 move = dict(rng.choice(choices))
                 if move["kind"] == "give_assessor":

@@ -9,7 +9,6 @@ from builders import CATALOG, play, table
 from coop_builders import coop
 
 from companion.bench.simulate import random_game
-from companion.rules import rulesets
 from companion.rules.coop import evolve as coop_evolve
 from companion.rules.machi_koro.events import (
     ChoiceAnswered,
@@ -28,7 +27,8 @@ from companion.rules.machi_koro.events import (
 )
 from companion.rules.machi_koro.evolve import evolve, evolve_all, replay
 from companion.rules.machi_koro.moves import Build, EndTurn, Reroll, Roll
-from companion.rules.machi_koro.state import BANK, Choice, Phase, TableState, frozen_counts
+from companion.rules.machi_koro.state import BANK, Choice, Phase, TableState, frozen_counts, new_table
+from companion.rules.registry import ruleset
 
 START = "A 3 wheat_field bakery | B 5 cafe*2"
 
@@ -140,7 +140,9 @@ def test_replay_of_events_gives_the_same_state():
 def test_evolve_all_is_the_one_the_hall_and_the_coop_rules_apply():
     """The hall applies events through the ruleset registry; a co-op table's base events change
     the table inside it just as this function changes a base table."""
-    assert rulesets.ruleset("machi-koro").evolve_all is evolve_all
+    start = new_table(CATALOG, ("A", "B"))
+    roll = [DiceRolled(0, (3,)), RollResolved((), False)]
+    assert ruleset("machi-koro").evolve(start, roll) == evolve_all(start, roll)
     state = coop(START, row="ranch mine forest cafe", phase=Phase.BUILD)
     events = [CoinsTransferred(0, BANK, 1, "ranch"), EstablishmentBought(0, "ranch"),
               TurnEnded(1, bonus_turn=False), DiceRolled(1, (3,)), RollResolved((), False)]

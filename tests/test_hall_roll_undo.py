@@ -18,6 +18,7 @@ from companion.hall.service import HallService
 from companion.journal import SqliteJournal
 from companion.rules.machi_koro.state import Phase
 from companion.web import hall_service
+from companion.web.errors import status_of
 
 
 @pytest.fixture
@@ -69,7 +70,7 @@ def test_hall_roll_a_second_press_within_the_gap_is_refused_and_changes_nothing(
     before = streams(hall)
     with pytest.raises(HallError) as refused:
         hall.hall_roll(event.id, None, confirm=False)
-    assert (refused.value.code, refused.value.status) == ("roll/too_soon", 409)
+    assert (refused.value.code, status_of(refused.value.code)) == ("roll/too_soon", 409)
     assert streams(hall) == before and len(event.rolls) == 1 and table.state.turn == 1
 
 
@@ -112,7 +113,7 @@ def test_hall_roll_confirm_is_true_or_false(hall, confirm):
     hall_table(hall, event.id)
     with pytest.raises(HallError) as refused:
         hall.hall_roll(event.id, None, confirm=confirm)
-    assert (refused.value.code, refused.value.status) == ("request/invalid", 400)
+    assert (refused.value.code, status_of(refused.value.code)) == ("request/invalid", 400)
     assert event.rolls == []
 
 
@@ -195,7 +196,7 @@ def test_undo_hall_roll_refused_once_a_table_moved_on(hall):
     before = streams(hall)
     with pytest.raises(HallError) as refused:
         hall.undo_hall_roll(event.id)
-    assert (refused.value.code, refused.value.status) == ("roll/moved_on", 409)
+    assert (refused.value.code, status_of(refused.value.code)) == ("roll/moved_on", 409)
     assert "B" in refused.value.message and "A" not in refused.value.message.split(":")[-1]
     assert streams(hall) == before and event.rolls == [[2, 3]] and a.state.turn == 1
 
@@ -217,7 +218,7 @@ def test_undo_hall_roll_with_nothing_to_undo(hall):
     hall_table(hall, event.id)
     with pytest.raises(HallError) as refused:
         hall.undo_hall_roll(event.id)
-    assert (refused.value.code, refused.value.status) == ("roll/nothing_to_undo", 409)
+    assert (refused.value.code, status_of(refused.value.code)) == ("roll/nothing_to_undo", 409)
     hall.hall_roll(event.id, [1, 2])
     hall.hall_roll(event.id, [3, 4])
     hall.undo_hall_roll(event.id)

@@ -56,8 +56,8 @@ def used_msgids() -> dict[str, set[str]]:
     for path, pattern in sources:
         for match in pattern.finditer(path.read_text(encoding="utf-8")):
             found.setdefault(unescape(match["text"]), set()).add(str(path.relative_to(REPO)))
-    for folder in ("web", "hall", "printing"):
-        for path in (REPO / "companion" / folder).glob("*.py"):
+    for folder in ("web", "hall", "printing", "rules"):  # rules: a ruleset's title and options
+        for path in (REPO / "companion" / folder).rglob("*.py"):
             for msgid in python_msgids(path):
                 found.setdefault(msgid, set()).add(str(path.relative_to(REPO)))
     return found
@@ -112,7 +112,7 @@ def test_i18n_every_refusal_a_page_can_meet_has_a_sentence():
     code = re.compile(r"""["']((?:auth|event|move|request|rule|seat|server|table)/[a-z_]+)["']""")
     sent = {"http/401", "http/413"}  # the organizer's session ended; a pasted list too long
     for folder in ("hall", "web", "rules"):
-        for path in (REPO / "companion" / folder).glob("*.py"):
+        for path in (REPO / "companion" / folder).rglob("*.py"):
             sent |= set(code.findall(path.read_text(encoding="utf-8")))
     mapped = set()
     for name in ("i18n.js", "organizer-api.js"):

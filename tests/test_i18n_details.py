@@ -13,6 +13,7 @@ from conftest import api
 
 from companion.hall.checks import Detail, HallError, invalid
 from companion.web import hall_service
+from companion.web.errors import status_of
 
 REPO = Path(__file__).resolve().parents[1]
 HEBREW = re.compile(r"[\u0590-\u05FF]")
@@ -143,7 +144,8 @@ def test_i18n_details_of_http_errors_follow_the_language(http):
 
 def test_i18n_details_hall_error_keeps_english_for_logs_and_the_command_line():
     error = invalid("table_size is {low} to {high}", low=2, high=4)
-    assert (error.code, error.status, error.message) == ("request/invalid", 400, "table_size is 2 to 4")
+    assert (error.code, status_of(error.code), error.message) == ("request/invalid", 400,
+                                                                  "table_size is 2 to 4")
     assert str(error) == error.message
     assert error.detail == Detail("table_size is {low} to {high}", {"low": 2, "high": 4})
     assert HallError("table/full", "a table seats at most 4").detail is None
@@ -173,7 +175,7 @@ def test_i18n_details_every_request_refusal_is_a_message_id():
     """A request/ refusal's message is a literal message id (the catalogs' scanner finds it) or
     a Detail built elsewhere, never text made on the spot (an f-string) no catalog can hold."""
     calls = [call for folder in ("hall", "web")
-             for path in (REPO / "companion" / folder).glob("*.py") for call in marked_calls(path)]
+             for path in (REPO / "companion" / folder).rglob("*.py") for call in marked_calls(path)]
     assert len(calls) > 20  # the scan sees them
     made = [f"{path.name}:{line}" for path, line, message in calls
             if isinstance(message, ast.JoinedStr | ast.BinOp)

@@ -17,6 +17,7 @@ from companion.hall import HallError, HallService
 from companion.hall import registry as hall_registry
 from companion.hall.join_codes import ALPHABET, join_code, printed, read_code
 from companion.journal import SqliteJournal
+from companion.web.errors import status_of
 
 # Two real 22-character tokens whose SHA-256 begin with the same 40 bits, found once by a
 # birthday search over 1.6 million random tokens (the test checks they still collide).
@@ -130,7 +131,7 @@ def test_join_code_follows_reassignment_removal_and_a_restart(tmp_path):
         assert new != old and hall.token_for_code(new) == table.seats[1].token
         with pytest.raises(HallError) as stale:
             hall.token_for_code(old)
-        assert (stale.value.code, stale.value.status) == ("seat/unknown_code", 404)
+        assert (stale.value.code, status_of(stale.value.code)) == ("seat/unknown_code", 404)
         added = hall.add_player(table.id, "D").seats[3]
         assert hall.token_for_code(added.join_code) == added.token
         removed = table.seats[3].join_code
@@ -168,7 +169,7 @@ def test_join_code_two_seats_share_opens_neither_until_one_is_reassigned(hall, m
     assert table.seats[1].join_code == shared and hall.codes[join_code(CLASHING[0])] == set(CLASHING)
     with pytest.raises(HallError) as refused:
         hall.token_for_code(shared)
-    assert (refused.value.code, refused.value.status) == ("seat/shared_code", 409)
+    assert (refused.value.code, status_of(refused.value.code)) == ("seat/shared_code", 409)
     assert hall.seat_for(CLASHING[0]) == (table, 0) and hall.seat_for(CLASHING[1]) == (table, 1)
     assert hall.token_for_code(table.seats[2].join_code) == table.seats[2].token
     hall.reassign_seat(table.id, 0)

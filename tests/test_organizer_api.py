@@ -571,7 +571,9 @@ def test_organizer_console_lists_the_papers_of_each_printout_and_the_coop_range(
     data = console_data(http)
     assert data["papers"]["join-cards"] == ["a4", "letter"]  # card sheets: Avery A4 and Letter
     assert data["papers"]["poster"] == ["a4", "letter", "a3"]
-    assert data["assessor_coins"] == {"low": 8, "high": 20, "default": 13}
+    coins = data["ruleset_options"]["machi-koro-coop"][0]
+    assert (coins["name"], coins["min"], coins["max"], coins["default"]) == ("assessor_coins", 8, 20, 13)
+    assert data["ruleset_options"]["machi-koro"] == []
     assert '<option value="a3">A3</option>' in http.get("/organizer").get_data(as_text=True)
 
 

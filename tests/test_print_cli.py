@@ -20,8 +20,8 @@ from test_printing import decode, page_texts, rasterise, save_artifact
 
 from companion.hall import HallService
 from companion.hall.join_codes import join_code, printed
+from companion.hall.printables import competition_ranks
 from companion.journal import SqliteJournal
-from companion.printing.from_hall import competition_ranks
 from companion.printing.model import Wifi
 from companion.printing.qr import wifi_payload
 from companion.rules.machi_koro.state import Phase

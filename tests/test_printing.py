@@ -17,6 +17,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from companion.hall.join_codes import join_code, printed
+from companion.hall.printables import columns, table_sheet
 from companion.printing import (
     Poster,
     ResultRow,
@@ -33,6 +34,7 @@ from companion.printing import (
     standings,
 )
 from companion.printing.qr import wifi_payload
+from companion.rules.registry import catalog, ruleset
 
 DPI = 200
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "printables"
@@ -40,7 +42,14 @@ EVENT = "Machi Koro Night"
 NAMES = ("Alice", "דני כהן", "Bartholomew-Maximilian van der Steenhoven", None, "Zoë")
 WIFI = Wifi("Hall;Net", 'p:a"ss,word')
 
+COLUMNS = columns(ruleset("machi-koro").score_columns())  # landmarks built, coins
+
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils")
+
+
+def hall_sheet(table: str, rules: str, seats: tuple[str, ...]) -> TableSheet:
+    """A table's setup sheet as the hall builds it, with its ruleset's section."""
+    return table_sheet(EVENT, table, rules, seats, {}, catalog())
 
 
 def seat_cards(count: int = 13) -> list[SeatCard]:
@@ -166,16 +175,16 @@ def test_printing_hebrew_words_found_in_logical_order() -> None:
     for word in ("כיסא", "דני כהן", "סרקו כדי לתפוס את המקום"):
         assert word in text
         assert get_display(word) not in text
-    result = TableResult("Table 1", (ResultRow(1, "נועה לוי", 4, 20),), EVENT)
+    result = TableResult("Table 1", (ResultRow(1, "נועה לוי", (4, 20)),), EVENT, columns=COLUMNS)
     text = page_texts(score_sheets([result], lang="he"))[0]
     for word in ("נועה לוי", "חתימה", "מטבעות", "מקום"):
         assert word in text and get_display(word) not in text
 
 
 def test_printing_same_input_gives_same_bytes() -> None:
-    sheets = [TableSheet(EVENT, "Table 1", "machi-koro", ("Alice", "דני כהן"))]
-    results = [TableResult("Table 1", (ResultRow(1, "Alice", 4, 3),), EVENT)]
-    ranking = Standing(EVENT, (StandingRow(1, "Alice", "Table 1", 1, 4, 3),))
+    sheets = [hall_sheet("Table 1", "machi-koro", ("Alice", "דני כהן"))]
+    results = [TableResult("Table 1", (ResultRow(1, "Alice", (4, 3)),), EVENT, columns=COLUMNS)]
+    ranking = Standing(EVENT, (StandingRow(1, "Alice", "Table 1", 1, (4, 3)),), columns=COLUMNS)
     hall = Poster(EVENT, "http://h/join", "http://h/hall")
     for render in (
         lambda: join_cards(seat_cards(13), lang="he", wifi=WIFI),
@@ -203,9 +212,9 @@ def test_printing_poster_join_and_hall_qr(paper: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("lang", ["en", "he", "nl"])
 def test_printing_setup_sheets_one_page_per_table(paper: str, lang: str, tmp_path: Path) -> None:
     sheets = [
-        TableSheet(EVENT, "Table 1", "machi-koro", ("Alice", "דני כהן", "Bob")),
-        TableSheet(EVENT, "Table 2", "machi-koro", ("Ann", "Ben", "Cas", "Dirk")),
-        TableSheet(EVENT, "Table 3", "catan", ("Eve", "Fay")),
+        hall_sheet("Table 1", "machi-koro", ("Alice", "דני כהן", "Bob")),
+        hall_sheet("Table 2", "machi-koro", ("Ann", "Ben", "Cas", "Dirk")),
+        hall_sheet("Table 3", "catan", ("Eve", "Fay")),
     ]
     pdf = setup_sheets(sheets, lang=lang, paper=paper)
     texts = page_texts(pdf)
@@ -221,7 +230,7 @@ def test_printing_setup_sheets_one_page_per_table(paper: str, lang: str, tmp_pat
 
 
 def test_printing_setup_sheet_supply_in_activation_order() -> None:
-    text = page_texts(setup_sheets([TableSheet(EVENT, "T", "machi-koro", ("A", "B"))]))[0]
+    text = page_texts(setup_sheets([hall_sheet("T", "machi-koro", ("A", "B"))]))[0]
     order = ["Wheat Field", "Ranch", "Bakery", "Cafe", "Convenience Store", "Forest",
              "Stadium", "Cheese Factory", "Furniture Factory", "Mine", "Family Restaurant",
              "Apple Orchard", "Fruit and Vegetable Market"]
@@ -235,9 +244,9 @@ def test_printing_setup_sheet_supply_in_activation_order() -> None:
 @pytest.mark.parametrize("lang", ["en", "he"])
 def test_printing_score_sheets_sign_every_player(paper: str, lang: str, tmp_path: Path) -> None:
     results = [
-        TableResult("Table 1", (ResultRow(1, "Alice", 4, 12), ResultRow(2, "דני כהן", 3, 30),
-                                ResultRow(3, "Bob", 2, 5)), EVENT),
-        TableResult("Table 2", (ResultRow(None, "Ann", None, None),), EVENT),
+        TableResult("Table 1", (ResultRow(1, "Alice", (4, 12)), ResultRow(2, "דני כהן", (3, 30)),
+                                ResultRow(3, "Bob", (2, 5))), EVENT, columns=COLUMNS),
+        TableResult("Table 2", (ResultRow(None, "Ann", (None, None)),), EVENT, columns=COLUMNS),
     ]
     pdf = score_sheets(results, lang=lang, paper=paper)
     texts = page_texts(pdf)
@@ -251,9 +260,9 @@ def test_printing_score_sheets_sign_every_player(paper: str, lang: str, tmp_path
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_printing_standings_run_on_with_header(paper: str, tmp_path: Path) -> None:
-    rows = tuple(StandingRow(i + 1, f"Player {i + 1}", f"Table {i // 4 + 1}", 1, 4, 40 - i % 40)
+    rows = tuple(StandingRow(i + 1, f"Player {i + 1}", f"Table {i // 4 + 1}", 1, (4, 40 - i % 40))
                  for i in range(80))
-    pdf = standings(Standing(EVENT, rows), lang="en", paper=paper)
+    pdf = standings(Standing(EVENT, rows, columns=COLUMNS), lang="en", paper=paper)
     texts = page_texts(pdf)
     assert len(texts) >= 2
     assert all("Rank" in text for text in texts)  # the header repeats on every page

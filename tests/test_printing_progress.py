@@ -15,12 +15,21 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 from test_print_cli import make_demo, play_until_won, print_pdf
-from test_printing import EVENT, WIFI, decode, page_texts, rasterise, save_artifact, seat_cards
+from test_printing import (
+    COLUMNS,
+    EVENT,
+    WIFI,
+    decode,
+    page_texts,
+    rasterise,
+    save_artifact,
+    seat_cards,
+)
 
 from companion.hall import HallService
+from companion.hall.printables import PrintOptions, render
 from companion.journal import SqliteJournal
 from companion.printing import ResultRow, SeatCard, TableResult, join_cards, score_sheets
-from companion.printing.from_hall import PrintOptions, render
 from companion.printing.i18n import text
 from companion.printing.layouts import card_grid
 
@@ -238,6 +247,6 @@ def test_printing_print_time_is_the_clock_now(half_played: dict[str, Any],
 
 def test_printing_score_sheet_model_defaults_to_a_result() -> None:
     """A TableResult without a status is a result, as before (the golden tests' input)."""
-    result = TableResult("Table 1", (ResultRow(1, "Alice", 4, 12),), EVENT)
+    result = TableResult("Table 1", (ResultRow(1, "Alice", (4, 12)),), EVENT, columns=COLUMNS)
     page = page_texts(score_sheets([result]))[0]
     assert "Table result: Table 1" in page and "In progress" not in page

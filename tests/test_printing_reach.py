@@ -22,7 +22,7 @@ from test_printing import decode, rasterise
 
 from companion import cli
 from companion.hall.demo import create_demo
-from companion.printing.from_hall import PrintOptions, phones_cannot_open, render
+from companion.hall.printables import PrintOptions, phones_cannot_open, render
 from companion.web import hall_service
 
 UNREACHABLE = ["http://127.0.0.1:5000", "http://127.0.1.1:5000/", "http://localhost:5000",

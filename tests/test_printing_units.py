@@ -14,29 +14,28 @@ from reportlab.lib.units import inch, mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
-from reportlab.platypus import Flowable
 
-from companion.printing import (
-    SECTIONS,
-    SeatCard,
-    Standing,
-    TableSheet,
-    Wifi,
-    join_cards,
-    poster,
-    register,
-    score_sheets,
-    setup_sheets,
-    standings,
-)
+from companion.hall.printables import table_sheet
+from companion.printing import join_cards, poster, score_sheets, setup_sheets, standings
 from companion.printing.bench import bench_join_cards
 from companion.printing.cutmarks import draw_cut_marks
-from companion.printing.flow import para
 from companion.printing.fonts import BOLD, MONO_BOLD, REGULAR, register_fonts
 from companion.printing.i18n import STRINGS, text
 from companion.printing.join_cards import CODE_SIZE, HEAD_SIZE, QR_BOX, qr_box, text_column, url_sizes
 from companion.printing.layouts import Rect, card_grid, card_papers, page_papers, page_spec
-from companion.printing.model import Poster
+from companion.printing.model import (
+    Column,
+    GameSetup,
+    Grid,
+    Line,
+    Name,
+    Part,
+    Poster,
+    SeatCard,
+    Standing,
+    TableSheet,
+    Wifi,
+)
 from companion.printing.qr import MIN_SYMBOL, QUIET_ZONE, matrix, symbol_size, wifi_payload
 from companion.printing.textfit import fit
 from companion.rules.machi_koro.catalog import load_catalog
@@ -155,15 +154,15 @@ def test_printing_hebrew_is_wrapped_before_it_is_reordered(monkeypatch: pytest.M
 
 
 def test_printing_setup_registry_takes_new_rulesets() -> None:
-    def dice_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
-        return [para("Roll the event deck", False)]
-
-    register("test-ruleset", dice_section)
-    try:
-        pdf = setup_sheets([TableSheet("E", "T", "test-ruleset", ("A",))])
-    finally:
-        del SECTIONS["test-ruleset"]
+    """A new ruleset's setup sheet is plain values (its parts of lines and grids): the printing
+    lays it out without knowing the game."""
+    game = GameSetup((Part("supply", (Line("coins_n", (("n", 7),)),),
+                           Grid((Column("card", 0.5), Column("count", 0.5)),
+                                ((Name((("en", "Event deck"),)), 12),))),))
+    pdf = setup_sheets([TableSheet("E", "T", "test-ruleset", ("A",), game=game)])
     assert b"%PDF" in pdf[:8]
+    page = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    assert "• 7 coins" in page and "Event deck" in page and "No setup sheet" not in page
 
 
 def test_printing_refuses_unknown_language_and_paper() -> None:
@@ -180,7 +179,7 @@ def test_printing_setup_sheet_names_every_card_in_its_language(lang: str) -> Non
     """The sheet takes the card names from the rules' catalog, which has every language (an
     English name on a Hebrew or Dutch sheet would be a defect)."""
     catalog = load_catalog()
-    pdf = setup_sheets([TableSheet("E", "T", "machi-koro", ("A", "B"))], lang)
+    pdf = setup_sheets([table_sheet("E", "T", "machi-koro", ("A", "B"), {}, catalog)], lang)
     text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
     for card in (*catalog.establishments.values(), *catalog.landmarks.values()):
         assert card.names[lang] in text, card.id

@@ -5,6 +5,7 @@ import random
 from builders import CATALOG
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_options import CODES
 
 from companion.bench.simulate import random_game
 from companion.rules.errors import RuleError
@@ -21,6 +22,7 @@ from companion.rules.machi_koro.moves import (
     SwapEstablishments,
     TargetTvStation,
 )
+from companion.rules.machi_koro.options import Why, build_options
 from companion.rules.machi_koro.state import Phase
 
 GAMES = settings(max_examples=2000)  # thousands (issue 2); deadline, too_slow: conftest profile
@@ -89,3 +91,23 @@ def test_property_illegal_moves_are_refused_without_change(seats, seed):
         after = replay(state, events)
         check_invariants(after, state.total_coins())
     assert refusals > 0
+
+
+@settings(max_examples=60)
+@given(seats=st.integers(2, 4), seed=st.integers(0, 2**32))
+def test_property_build_options_open_exactly_when_decide_builds(seats, seed):
+    """The one source agrees with the engine: on every position of a random game, for every
+    seat (and one that is not at the table) and every card, a build option is open (has no
+    `why`) exactly when `decide` accepts the build, and a closed one's reason is the refusal's
+    code."""
+    for step in random_game(seats, seed, max_turns=30):
+        state = step.before
+        for seat in range(seats + 1):
+            for option in build_options(state, seat, CATALOG, running=True):
+                try:
+                    decide(state, seat, Build(option["card"]), CATALOG)
+                except RuleError as error:
+                    assert "why" in option, (option, error)
+                    assert error.code == CODES[Why(option["why"])], (option, error)
+                else:
+                    assert "why" not in option and "short" not in option, option

@@ -21,3 +21,32 @@ def test_rules_core_imports_nothing_impure():
                 names = [node.module]
             offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
     assert offenders == []
+
+
+# The one door (issue 11): the hall, the web layer and printing reach a game's rules only
+# through the registry and the interface it serves (and the rules' shared error vocabulary).
+DOOR = {"companion.rules.registry", "companion.rules.ruleset", "companion.rules.errors",
+        "companion.rules.paper"}  # the plain words of paper, no game in them
+
+
+def imported_rules_modules(folder: Path) -> list[str]:
+    found = []
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            modules = []
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                modules = [node.module]
+                if node.module == "companion.rules":  # `from companion.rules import x`
+                    modules = [f"companion.rules.{alias.name}" for alias in node.names]
+            found += [f"{path.relative_to(folder.parent)}: {m}" for m in modules
+                      if m.startswith("companion.rules") and m not in DOOR]
+    return found
+
+
+def test_hall_web_and_printing_reach_the_rules_only_through_the_registry():
+    package = Path(companion.rules.__file__).parent.parent
+    offenders = [found for layer in ("hall", "web", "printing")
+                 for found in imported_rules_modules(package / layer)]
+    assert offenders == []

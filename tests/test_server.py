@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from companion.hall.replay import rebuild_table
 from companion.journal import SqliteJournal, StaleSequence
-from companion.rules.machi_koro.catalog import load_catalog
 from companion.web import create_app, hall_service, socketio
 
 
@@ -235,7 +234,7 @@ def test_server_adjust_and_undo_append_and_rebuild(app, http, key, event):
     assert api(http, key, "post", f"/api/tables/{table_id}/undo").status_code == 409
     hall = hall_service(app)
     table = hall.tables[table_id]
-    rebuilt = rebuild_table(hall.journal.read(table.stream), load_catalog())
+    rebuilt = rebuild_table(hall.journal.read(table.stream))
     assert rebuilt.state == table.state
     kinds = [r.kind for r in hall.journal.read(table.stream)]
     assert kinds[-2:] == ["CoinsAdjusted", "reverted"]
@@ -494,7 +493,7 @@ def test_server_phone_request_id_cannot_shadow_the_hall_roll(app, http, event):
     assert hall.move(seat_token, f"hall-roll-{event['id']}-1", {"kind": "dice_count", "count": 1})["ok"]
     hall.hall_roll(event["id"], (1, 4))
     table = hall.tables[event["tables"][0]["id"]]
-    rebuilt = rebuild_table(hall.journal.read(table.stream), load_catalog())
+    rebuilt = rebuild_table(hall.journal.read(table.stream))
     assert rebuilt.state == table.state and table.state.phase.value == "build"
 
 

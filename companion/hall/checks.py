@@ -14,12 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.rules import rulesets
-from companion.rules.coop.state import ASSESSOR_COINS_RANGE, BadAssessorCoins
+from companion.rules import registry
 from companion.rules.errors import RuleError, is_whole_number
-from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.registry import AnyRuleset, Catalog
 
-RULESETS = tuple(rulesets.REGISTRY)
+RULESETS = registry.names()
 ROLL_MODES = ("hall", "own")
 DICE_MODES = ("random", "balanced")
 NAME_LIMIT = 40
@@ -56,8 +55,7 @@ class Detail:
         return self.say()
 
 
-RULESET_NAMES = {"machi-koro": Detail(N_("Machi Koro")),
-                 "machi-koro-coop": Detail(N_("Machi Koro co-op (Tax Assessor)"))}
+RULESET_NAMES = {name: Detail(registry.ruleset(name).title) for name in RULESETS}
 
 
 def ruleset_name(ruleset: str) -> Detail | str:
@@ -65,12 +63,13 @@ def ruleset_name(ruleset: str) -> Detail | str:
 
 
 class HallError(Exception):
-    """An action the hall refuses; `code` is stable, `status` the HTTP status it maps to,
-    `detail` the message for the web layer to translate (None: `message` is only English)."""
+    """An action the hall refuses: `code` is stable (the web edge picks the HTTP status from
+    it, `web/errors.status_of`), `detail` the message for the web layer to translate (None:
+    `message` is only English)."""
 
-    def __init__(self, code: str, message: str | Detail, status: int = 409) -> None:
+    def __init__(self, code: str, message: str | Detail) -> None:
         super().__init__(str(message))
-        self.code, self.message, self.status = code, str(message), status
+        self.code, self.message = code, str(message)
         self.detail = message if isinstance(message, Detail) else None
 
 
@@ -80,12 +79,12 @@ def refusal(code: str, message: str) -> dict[str, Any]:
 
 def invalid(message: str | Detail, **params: Any) -> HallError:
     """A request the hall cannot take (HTTP 400): `message` is a message id, `params` its values."""
-    return HallError("request/invalid", as_detail(message, params), 400)
+    return HallError("request/invalid", as_detail(message, params))
 
 
 def malformed(message: str, **params: Any) -> HallError:
     """A request that is not even well formed (HTTP 400)."""
-    return HallError("request/malformed", as_detail(message, params), 400)
+    return HallError("request/malformed", as_detail(message, params))
 
 
 def as_detail(message: str | Detail, params: Mapping[str, Any]) -> Detail:
@@ -168,7 +167,7 @@ def event_settings(settings: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def table_request(ruleset: Any, roll_mode: Any, players: Any) -> tuple[rulesets.Ruleset, list[str]]:
+def table_request(ruleset: Any, roll_mode: Any, players: Any) -> tuple[AnyRuleset, list[str]]:
     """New tables' ruleset and cleaned player names, with their roll mode checked: one set of
     checks for a table made by hand and for tables seated from a pasted list."""
     if ruleset not in RULESETS:
@@ -177,10 +176,24 @@ def table_request(ruleset: Any, roll_mode: Any, players: Any) -> tuple[rulesets.
         raise invalid("roll_mode is hall or own")
     if not isinstance(players, list):
         raise invalid("players is a list of names")
-    return rulesets.ruleset(ruleset), [clean_name(player, "player name") for player in players]
+    return registry.ruleset(ruleset), [clean_name(player, "player name") for player in players]
 
 
-def table_options(rules: rulesets.Ruleset, options: Any) -> dict[str, Any]:
+def card_sets(value: Any) -> tuple[str, ...]:
+    """The card sets a new table plays (the base set when none are named), each one the
+    catalog knows: a list of set names."""
+    if value is None:
+        return ("base",)
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise invalid("card_sets is a list of card set names")
+    try:
+        registry.catalog(*value)
+    except RuleError as error:
+        raise invalid(Detail(error.message)) from None
+    return tuple(value)
+
+
+def table_options(rules: AnyRuleset, options: Any) -> dict[str, Any]:
     """A table's set-up options (the co-op game's `assessor_coins`), checked by its ruleset;
     the rules' refusals, English only, are said here in words the web layer translates."""
     if options is None:
@@ -188,35 +201,37 @@ def table_options(rules: rulesets.Ruleset, options: Any) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise invalid("options is an object")
     try:
-        return rules.options(options)
-    except BadAssessorCoins:
-        low, high = ASSESSOR_COINS_RANGE
-        raise invalid("assessor_coins is a whole number from {low} to {high}",
-                      low=low, high=high) from None
-    except rulesets.BadOptions:
+        return rules.check_options(options)
+    except registry.BadOptions:
         raise invalid("a {ruleset} table takes no option {options}", ruleset=ruleset_name(rules.name),
                       options=", ".join(unknown_options(rules, options))) from None
-    except RuleError as error:  # a ruleset's own refusal not said above: its English
-        raise invalid(Detail(error.message)) from None
+    except RuleError as error:
+        spec = next((s for s in rules.option_specs() if s.kind == "int" and s.name in options
+                     and not s.accepts(options[s.name])), None)
+        if spec is not None:  # said in words the web layer translates
+            raise invalid("{option} is a whole number from {low} to {high}", option=spec.name,
+                          low=spec.minimum, high=spec.maximum) from None
+        raise invalid(Detail(error.message)) from None  # a ruleset's own refusal: its English
 
 
-def unknown_options(rules: rulesets.Ruleset, options: dict[str, Any]) -> list[str]:
+def unknown_options(rules: AnyRuleset, options: dict[str, Any]) -> list[str]:
     """The options the ruleset does not know, each tried alone (a known option with a bad
     value is refused otherwise)."""
     unknown = []
     for name in sorted(options):
         try:
-            rules.options({name: options[name]})
-        except rulesets.BadOptions:
+            rules.check_options({name: options[name]})
+        except registry.BadOptions:
             unknown.append(name)
         except RuleError:
             pass
     return unknown or sorted(options)
 
 
-def player_count(rules: rulesets.Ruleset, catalog: Catalog, ruleset: str, names: list[str]) -> None:
+def player_count(rules: AnyRuleset, catalog: Catalog, ruleset: str, names: list[str]) -> None:
     """Refuse a table of more or fewer players than its ruleset seats."""
-    low, high = rules.seats(catalog)
+    seats = rules.seats(catalog, {})
+    low, high = seats.least, seats.most
     if not low <= len(names) <= high:
         if low == high:
             raise invalid("a {ruleset} table seats exactly {count} players",
@@ -225,10 +240,11 @@ def player_count(rules: rulesets.Ruleset, catalog: Catalog, ruleset: str, names:
                       ruleset=ruleset_name(ruleset), low=low, high=high)
 
 
-def table_size(rules: rulesets.Ruleset, catalog: Catalog, size: Any) -> int:
+def table_size(rules: AnyRuleset, catalog: Catalog, size: Any) -> int:
     """The most players at one table of a pasted list: `size` (by default, and at most, what
     the ruleset seats)."""
-    low, high = rules.seats(catalog)
+    seats = rules.seats(catalog, {})
+    low, high = seats.least, seats.most
     size = high if size is None else size
     if not is_whole_number(size) or not low <= size <= catalog.players_max:
         raise invalid("table_size is {low} to {high}", low=low, high=catalog.players_max)

@@ -20,9 +20,6 @@ from companion.hall.play import commit, evolve, move_records, next_move_number
 from companion.hall.replay import apply_event_record, apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal, Record, StaleSequence
-from companion.rules.machi_koro.events import Event
-from companion.rules.machi_koro.moves import EndTurn, Roll
-from companion.rules.machi_koro.state import Phase
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -174,7 +171,7 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
             apply_event_record(event, kind, data)
         for (table, numbers), result in zip(plans, results[1:], strict=True):
             for n in reversed(numbers):
-                apply_record(table, "reverted", {"move": n}, hall.catalog)
+                apply_record(table, "reverted", {"move": n})
             table.seq = result.last_seq
     undone = [table.id for table, _ in plans]
     hall.publish(Change(tables=undone, events=[event.id]))
@@ -213,7 +210,7 @@ def deck_with(deck: list[list[int]], pair: list[int]) -> list[list[int]]:
 
 def plan_turns(
     hall: HallService, event: HallEvent, d1: int, d2: int,
-) -> tuple[list[tuple[Table, list[list[Event]]]], list[dict[str, Any]]]:
+) -> tuple[list[tuple[Table, list[list[Any]]]], list[dict[str, Any]]]:
     """Each running hall-mode table's moves for this roll, and the tables that failed to plan
     theirs. A table whose rules have nothing to do (a won game) is in neither."""
     plans, skipped = [], []
@@ -260,7 +257,7 @@ def draw(event: HallEvent, dice: tuple[int, int] | None) -> tuple[Records, tuple
     return records, (d1, d2), from_deck
 
 
-def table_request(table: Table, groups: list[list[Event]], request_id: str) -> AppendRequest:
+def table_request(table: Table, groups: list[list[Any]], request_id: str) -> AppendRequest:
     """A table's part of the hall roll: its moves' records, numbered on from its last move."""
     first = next_move_number(table)
     encode = rules_of(table).encode_event
@@ -269,23 +266,10 @@ def table_request(table: Table, groups: list[list[Event]], request_id: str) -> A
     return AppendRequest(table.stream, table.seq, records, request_id=request_id, author="hall")
 
 
-def hall_turn(hall: HallService, table: Table, d1: int, d2: int) -> list[list[Event]]:
-    """Close the previous turn (defaults for open choices, end of the build phase), then
-    roll d1, or d1+d2 for a seat that rolls two dice (RULES.md 10-12)."""
-    assert table.state is not None
-    state, groups, rules = table.state, [], rules_of(table)
-    closing: list[Event] = []
-    while state.phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
-        move = rules.default_move(state) or EndTurn()
-        events = rules.decide(state, state.active, move, hall.catalog, secure_shuffle)
-        closing += events
-        state = rules.evolve_all(state, events)
-    if closing:
-        groups.append(closing)
-    if state.phase is Phase.ROLL:
-        dice = (d1,) if state.roller.dice_count == 1 else (d1, d2)
-        groups.append(rules.decide(state, state.active, Roll(dice), hall.catalog, secure_shuffle))
-    return groups
+def hall_turn(hall: HallService, table: Table, d1: int, d2: int) -> list[list[Any]]:
+    """The moves the hall roll makes at a table, as its rules say (closing the last turn, then
+    rolling); [] when it has nothing to roll."""
+    return table.rules.hall_turn(table.state, (d1, d2), table.catalog, secure_shuffle)
 
 
 def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
@@ -319,9 +303,10 @@ def expire_choice(hall: HallService, table: Table, now: float) -> bool:
     if now - table.waiting_since < hall.events[table.event_id].choice_seconds:
         return False
     rules = rules_of(table)
-    move = rules.default_move(table.state)
-    if move is None:
+    default = rules.default_move(table.state)
+    if default is None:
         return False
-    events = rules.decide(table.state, table.state.active, move, hall.catalog, secure_shuffle)
+    seat, move = default
+    events = rules.decide(table.state, seat, move, table.catalog, secure_shuffle)
     commit(hall, table, events, "timer")
     return True

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.hall import join_codes
-from companion.rules.coop.state import CoopState
-from companion.rules.machi_koro.events import DiceRolled, Event
-from companion.rules.machi_koro.state import Phase, TableState
+from companion.rules.registry import AnyRuleset, Catalog, ruleset
+from companion.rules.registry import catalog as catalog_of
+from companion.rules.ruleset import Played, Story
 
 
 @dataclass
@@ -34,14 +34,9 @@ class Seat:
         return f"/j/{self.join_code}"
 
 
-@dataclass
-class Move:
-    """One accepted action at a table: its journal records' move number and its events."""
-
-    number: int
-    author: str
-    events: list[Event]
-    before: TableState | CoopState
+Move = Played[Any, Any]
+"""One accepted action at a table: its journal records' move number, its author, its events
+(the ruleset's own) and the state before it."""
 
 
 @dataclass
@@ -50,7 +45,7 @@ class Undone:
     what the undo changed (from that state back to the move's `before`) and why."""
 
     move: Move
-    after: TableState | CoopState
+    after: Any  # the ruleset's state
 
 
 # Undone moves a table keeps for the seat views: those since the current turn began, the latest.
@@ -71,26 +66,47 @@ class Table:
     roll_mode: str  # "hall" or "own"
     seats: list[Seat]
     status: str = "setup"  # setup | running | paused | ended
-    state: TableState | CoopState | None = None  # the ruleset's own state
+    state: Any = None  # the ruleset's own state; None before the start
     seq: int = 0  # the journal's last sequence number for this table's stream
     moves: list[Move] = field(default_factory=list)
     waiting_since: float | None = None  # monotonic time a choice started waiting
     options: dict[str, Any] = field(default_factory=dict)  # the ruleset's set-up options
+    card_sets: tuple[str, ...] = ("base",)  # the catalog's card sets the table plays
     undone: list[Undone] = field(default_factory=list)  # moves undone since the turn began
+    # The states the table's views showed, by seq: (first seq, last seq, state), the latest
+    # MOVES_KEPT; a move's `seq` is judged against these (play.py, `note_state`).
+    states_by_seq: list[tuple[int, int, Any]] = field(default_factory=list)
 
     @property
     def stream(self) -> str:
         return f"table:{self.id}"
 
     @property
-    def choosing(self) -> bool:
-        """Whether a seat's choice is open (a reroll, Radio Tower, TV Station, Business Center)."""
-        return self.state is not None and self.state.phase in (Phase.REROLL, Phase.CHOOSE)
+    def rules(self) -> AnyRuleset:
+        """The rules the table plays, from the registry by its ruleset's name."""
+        return ruleset(self.ruleset)
 
-    def move_to(self, state: TableState | CoopState) -> None:
+    @property
+    def catalog(self) -> Catalog:
+        """The cards the table plays: its card sets' catalog (loaded once per set of sets)."""
+        return catalog_of(*self.card_sets)
+
+    @property
+    def choosing(self) -> bool:
+        """Whether a seat's choice is open and waits on the event's timer (the rules say)."""
+        return self.state is not None and self.rules.choice_open(self.state)
+
+    def story(self) -> Story[Any, Any]:
+        """What the table's views are made from (the ruleset's views read it, never change it)."""
+        return Story(names=tuple(seat.name for seat in self.seats), state=self.state,
+                     moves=self.moves, undone=[(u.move, u.after) for u in self.undone],
+                     running=self.status == "running", roll_mode=self.roll_mode)
+
+    def move_to(self, state: Any) -> None:
         """The state a committed move (or event) made; a new turn forgets the undone moves of
         the last one, as the phones' lines of the last turn go."""
-        if self.state is not None and state.turn != self.state.turn:
+        rules = self.rules
+        if self.state is not None and rules.turn(state) != rules.turn(self.state):
             self.undone.clear()
         self.state = state
 
@@ -146,26 +162,6 @@ class Change:
     tables: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     revoked: list[str] = field(default_factory=list)  # seat tokens that stopped working
-
-
-def events_since_roll(table: Table) -> list[Event]:
-    """The table's events from its latest roll (not a reroll) on, or all of them before any
-    roll: what the screens show as the last roll's coin movements."""
-    found: list[Event] = []
-    for move in reversed(table.moves):
-        for event in reversed(move.events):
-            found.append(event)
-            if isinstance(event, DiceRolled) and not event.reroll:
-                return found[::-1]
-    return found[::-1]
-
-
-def parties(table: Table, source: int | str, target: int | str) -> dict[str, Any]:
-    """A ledger entry's two parties by account (a seat, "bank", "assessor") and by name."""
-    def name(account: int | str) -> str:
-        return account if isinstance(account, str) else table.seats[account].name
-
-    return {"from": name(source), "to": name(target), "from_seat": source, "to_seat": target}
 
 
 def table_changed(table: Table) -> Change:

@@ -8,17 +8,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.hall import dice as hall_dice
-from companion.hall.checks import HallError, refusal
-from companion.hall.model import Move, Table, table_changed
+from companion.hall.checks import HallError, invalid, refusal
+from companion.hall.model import MOVES_KEPT, Move, Table, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.rules.errors import RuleError
-from companion.rules.machi_koro.events import Event
+
+Event = Any  # a ruleset's own event (the hall keeps and journals it as the rules say)
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
 
 REFUSALS_KEPT = 500
+STALE = "move/stale"  # the refusal of a move made from a view the table has left behind
 
 
 def next_move_number(table: Table) -> int:
@@ -37,6 +39,7 @@ def commit(hall: HallService, table: Table, events: list[Event], author: str,
            request_id: str | None = None, answer: dict[str, Any] | None = None) -> None:
     """Append one move's events, then (only after the commit) evolve the table."""
     assert table.state is not None
+    note_state(table)
     number = next_move_number(table)
     result = hall.journal.append(table.stream, table.seq,
                                  move_records(events, number, rules_of(table).encode_event),
@@ -48,9 +51,11 @@ def commit(hall: HallService, table: Table, events: list[Event], author: str,
 def commit_record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
     """Append one of the organizer's registry records (a name, seats, a status, an undo) to the
     table's stream, then (only after the commit) apply it."""
+    note_state(table)
     result = hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
     table.seq = result.last_seq
-    apply_record(table, kind, data, hall.catalog)
+    apply_record(table, kind, data)
+    note_state(table)
 
 
 def evolve(table: Table, number: int, author: str, events: list[Event]) -> None:
@@ -58,15 +63,48 @@ def evolve(table: Table, number: int, author: str, events: list[Event]) -> None:
     assert table.state is not None
     table.moves.append(Move(number, author, events, table.state))
     table.forget_old_moves()
-    table.move_to(rules_of(table).evolve_all(table.state, events))
+    table.move_to(rules_of(table).evolve(table.state, events))
     table.time_choice()
+    note_state(table)
+
+
+def note_state(table: Table) -> None:
+    """Remember that the table's views at its seq show its state (`Table.states_by_seq`), so a
+    move's `seq` finds the state its view showed. Called before and after every change made
+    here, under the lock. A state is known for a range of seqs only as far as it was seen
+    unchanged: a change made elsewhere (a hall roll's undo) is found at the next call, and the
+    seqs between stay unknown (a move from one of them counts as stale). In a hall roll's
+    batch only the last move's state has the batch's seq."""
+    if table.state is None:
+        return
+    known = table.states_by_seq
+    if known and known[-1][2] is table.state:
+        known[-1] = (known[-1][0], table.seq, table.state)
+    elif known and known[-1][0] == table.seq:
+        known[-1] = (table.seq, table.seq, table.state)
+    else:
+        known.append((table.seq, table.seq, table.state))
+        del known[:-MOVES_KEPT]
+
+
+def state_at(table: Table, seq: int) -> Any:
+    """The state a view of seq `seq` showed, or None when the table no longer knows it."""
+    for first, last, state in reversed(table.states_by_seq):
+        if first <= seq <= last:
+            return state
+        if last < seq:
+            return None
+    return None
 
 
 # ------------------------------------------------------------ a seat's move
 
-def move(hall: HallService, token: Any, request_id: Any, move: Any) -> dict[str, Any]:
+def move(hall: HallService, token: Any, request_id: Any, move: Any,
+         seq: Any = None) -> dict[str, Any]:
     """A phone's move: the ack `{"ok": true}` after commit, or a refusal with code and
-    message. A repeated request id gets the first answer and changes nothing."""
+    message. A repeated request id gets the first answer and changes nothing. `seq` is the
+    seq of the view the move was made from (None: judged on the table as it is, as a script's
+    or an older phone's): `check_seen`."""
     if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100:
         return refusal("request/invalid", "a request_id (1 to 100 characters) is required")
     with hall.lock:
@@ -80,6 +118,7 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any) -> dict[str,
         if first is not None:
             return first
         try:
+            check_seen(table, seat, seq, move)
             events = decide_move(hall, table, seat, move)
         except (RuleError, HallError) as error:
             answer = refusal(error.code, error.message)
@@ -100,22 +139,37 @@ def stored_request_id(token: str, request_id: str) -> str:
     return f"phone:{seat_key}:{request_id}"
 
 
+def check_seen(table: Table, seat: int, seq: Any, wire: Any) -> None:
+    """Refuse `move/stale` a move made from a view of the table (seq `seq`) that the table has
+    left behind in a way that could change the move's outcome (the rules' call, `stale`); a
+    change that cannot matter (another seat's dice setting, a rename, a pause resumed) lets it
+    through. A view older than the states the table keeps counts as stale; a seq that is not
+    a whole number, or from the future, is `request/invalid`. None: nothing to check."""
+    note_state(table)
+    if seq is None:
+        return
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= table.seq:
+        raise invalid("seq is the seq of the view the move was made from (0 to {last}), not "
+                      "{seq}", last=table.seq, seq=repr(seq))
+    if seq == table.seq or table.status != "running" or table.state is None:
+        return  # the view is the table as it is; a table not running refuses any move
+    seen = state_at(table, seq)
+    if seen is None or rules_of(table).stale(seen, table.state, seat, wire):
+        raise HallError(STALE, f"the table changed since the view this move was made from (seq "
+                        f"{seq}, now {table.seq}): check the new view and try again")
+
+
 def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[Event]:
     """The rules' events for a seat's move, with the dice it rolls drawn here (rules take dice
     as inputs); a table that rolls with the hall has no roll of its own."""
     if table.status != "running" or table.state is None:
         raise HallError("table/not_running", f"the table is {table.status}, not running")
-    state = table.state
-    kind = move.get("kind") if isinstance(move, dict) else None
-    drawn: tuple[int, ...] = ()
-    if kind == "roll":
-        if table.roll_mode == "hall":
-            raise HallError("table/hall_roll", "this table rolls with the hall")
-        drawn = hall_dice.roll(state.players[seat].dice_count)
-    elif kind == "reroll":
-        drawn = hall_dice.roll(len(state.dice))
-    rules = rules_of(table)
-    return rules.decide(state, seat, rules.parse_move(move, drawn), hall.catalog,
+    state, rules = table.state, rules_of(table)
+    if table.roll_mode == "hall" and rules.hall_rolls(move):
+        raise HallError("table/hall_roll", "this table rolls with the hall")
+    count = rules.dice_for(state, seat, move)
+    drawn = hall_dice.roll(count) if count else ()
+    return rules.decide(state, seat, rules.parse_move(move, drawn), table.catalog,
                         secure_shuffle)
 
 
@@ -136,7 +190,7 @@ def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any
         try:
             events = rules_of(table).adjust(table.state, seat, amount, reason)
         except RuleError as error:
-            raise HallError(error.code, error.message, 400) from None
+            raise HallError(error.code, error.message) from None
         commit(hall, table, events, "organizer")
     hall.publish(table_changed(table))
     return table
@@ -148,7 +202,7 @@ def undo(hall: HallService, table_id: Any) -> Table:
         table = playing(hall, table_id)
         kept = table.moves
         if len(kept) == 1 and table.forgot_moves:  # the next undo needs older moves
-            table.moves = rebuild_table(hall.journal.read(table.stream), hall.catalog).moves
+            table.moves = rebuild_table(hall.journal.read(table.stream)).moves
         try:
             if not table.moves or table.moves[-1].author == "dealer":
                 raise HallError("table/nothing_to_undo", "this table has no move to undo")

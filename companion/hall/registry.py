@@ -17,6 +17,7 @@ from companion.hall.play import commit_record, evolve, move_records
 from companion.hall.replay import apply_event_record, apply_record, rules_of, start_state
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest
+from companion.rules.registry import catalog as catalog_of
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 STATUS_ACTIONS = {"start": ("running", ("setup",)), "pause": ("paused", ("running",)),
                   "resume": ("running", ("paused",)),
                   "end": ("ended", ("setup", "running", "paused"))}
+
+DEFAULT_SETS = ("base",)  # the card sets of a table that names none
 
 
 def new_token() -> str:
@@ -76,15 +79,16 @@ def update_event(hall: HallService, event_id: Any, settings: dict[str, Any]) -> 
 
 def create_table(
     hall: HallService, event_id: Any, name: Any, players: Any, ruleset: Any = "machi-koro",
-    roll_mode: Any = "hall", options: Any = None,
+    roll_mode: Any = "hall", options: Any = None, card_sets: Any = None,
 ) -> Table:
     name = clean_name(name, "table name")
     rules, names = checks.table_request(ruleset, roll_mode, players)
     settings = checks.table_options(rules, options)
-    checks.player_count(rules, hall.catalog, ruleset, names)
+    sets = checks.card_sets(card_sets)
+    checks.player_count(rules, catalog_of(*sets), ruleset, names)
     with hall.lock:
         [table] = add_tables(hall, hall.event(event_id), [(name, names)], ruleset, roll_mode,
-                             settings)
+                             settings, sets)
     hall.publish(table_changed(table))
     return table
 
@@ -92,15 +96,17 @@ def create_table(
 def seat_players(
     hall: HallService, event_id: Any, players: Any, ruleset: Any = "machi-koro",
     roll_mode: Any = "hall", table_size: Any = None, name_prefix: Any = "Table",
-    options: Any = None,
+    options: Any = None, card_sets: Any = None,
 ) -> list[Table]:
     """A pasted list of players split into new tables of at most `table_size` (capped at
     the most the ruleset seats, which is also the default), named "PREFIX N", each with the
     ruleset's `options` (the co-op game's difficulty). The whole list is checked before any
     table is created, so a refusal creates none, and the tables commit in one transaction."""
     rules, names = checks.table_request(ruleset, roll_mode, players)
-    size = checks.table_size(rules, hall.catalog, table_size)
-    low, high = rules.seats(hall.catalog)
+    sets = checks.card_sets(card_sets)
+    size = checks.table_size(rules, catalog_of(*sets), table_size)
+    seats = rules.seats(catalog_of(*sets), {})
+    low, high = seats.least, seats.most
     sizes = seating.table_sizes(len(names), size, low)
     if sizes is None:
         raise unseated(ruleset, len(names), low, size, fixed=low == high)
@@ -111,7 +117,7 @@ def seat_players(
         first = len(event.tables) + 1
         table_names = [clean_name(f"{prefix} {first + i}", "table name") for i in range(len(sizes))]
         groups = list(zip(table_names, seating.split_players(names, sizes), strict=True))
-        tables = add_tables(hall, event, groups, ruleset, roll_mode, settings)
+        tables = add_tables(hall, event, groups, ruleset, roll_mode, settings, sets)
     hall.publish(Change(tables=[t.id for t in tables], events=[event.id]))
     return tables
 
@@ -135,12 +141,14 @@ def unseated(ruleset: str, count: int, low: int, size: int, *, fixed: bool) -> H
 
 
 def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list[str]]],
-               ruleset: str, roll_mode: str, settings: dict[str, Any]) -> list[Table]:
+               ruleset: str, roll_mode: str, settings: dict[str, Any],
+               card_sets: tuple[str, ...] = DEFAULT_SETS) -> list[Table]:
     """Commit checked new tables of the event, `(name, players)` each, in one transaction,
     then register them and their seats' tokens (the caller holds the hall's lock)."""
     first = len(hall.tables) + 1
     tables = [Table(str(first + i), event.id, name, ruleset, roll_mode,
-                    [Seat(n, new_token()) for n in names], options=dict(settings))
+                    [Seat(n, new_token()) for n in names], options=dict(settings),
+                    card_sets=card_sets)
               for i, (name, names) in enumerate(groups)]
     results = hall.journal.append_many([
         AppendRequest(t.stream, 0, [("table_created", created_record(t))], author="organizer")
@@ -161,6 +169,8 @@ def created_record(table: Table) -> dict[str, Any]:
         "seats": [{"name": s.name, "token": s.token} for s in table.seats]}
     if table.options:
         data["options"] = table.options
+    if table.card_sets != DEFAULT_SETS:
+        data["card_sets"] = list(table.card_sets)
     return data
 
 
@@ -212,14 +222,14 @@ def start(hall: HallService, table: Table) -> None:
     `secrets`, for rulesets that have decks) in one transaction, so no restart ever finds
     a started table undealt. The journal keeps the order; a replay never shuffles."""
     rules = rules_of(table)
-    deal = rules.deal(start_state(table, hall.catalog), hall.catalog, secure_shuffle)
+    deal = rules.deal(start_state(table), table.catalog, secure_shuffle)
     batch = [AppendRequest(table.stream, table.seq, [("status", {"status": "running"})],
                            author="organizer")]
     if deal:
         batch.append(AppendRequest(table.stream, table.seq + 1,
                                    move_records(deal, 1, rules.encode_event), author="dealer"))
     table.seq = hall.journal.append_many(batch)[-1].last_seq
-    apply_record(table, "status", {"status": "running"}, hall.catalog)
+    apply_record(table, "status", {"status": "running"})
     if deal:
         evolve(table, 1, "dealer", deal)
 
@@ -230,7 +240,7 @@ def add_player(hall: HallService, table_id: Any, name: Any) -> Table:
     name = clean_name(name, "player name")
     with changing(hall, table_id) as table:
         check_in_setup(table)
-        high = rules_of(table).seats(hall.catalog)[1]
+        high = rules_of(table).seats(table.catalog, table.options).most
         if len(table.seats) >= high:
             raise HallError("table/full", f"a table seats at most {high}")
         record(hall, table, "player_added", {"name": name, "token": new_token()})
@@ -241,7 +251,7 @@ def remove_player(hall: HallService, table_id: Any, seat: Any) -> Table:
     with changing(hall, table_id) as table:
         check_in_setup(table)
         number = checks.seat_number(len(table.seats), seat)
-        low = rules_of(table).seats(hall.catalog)[0]
+        low = rules_of(table).seats(table.catalog, table.options).least
         if len(table.seats) <= low:
             raise HallError("table/too_few", f"a table seats at least {low}")
         record(hall, table, "player_removed", {"seat": number})

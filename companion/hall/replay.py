@@ -8,26 +8,22 @@ from typing import Any
 
 from companion.hall.model import HallEvent, Move, Seat, Table
 from companion.journal import Record
-from companion.rules.coop.state import CoopState
-from companion.rules.machi_koro.catalog import Catalog
-from companion.rules.machi_koro.state import TableState
-from companion.rules.rulesets import Ruleset, ruleset
+from companion.rules.registry import AnyRuleset
 
 
-def rules_of(table: Table) -> Ruleset:
+def rules_of(table: Table) -> AnyRuleset:
     """The rules a table plays, from the registry by its ruleset's name."""
-    return ruleset(table.ruleset)
+    return table.rules
 
 
-def start_state(table: Table, catalog: Catalog) -> TableState | CoopState:
+def start_state(table: Table) -> Any:
     """The starting cards and coins of a table's first start (a ruleset with decks deals them
     in the move that follows, from the journal)."""
     names = tuple(seat.name for seat in table.seats)
-    state: TableState | CoopState = rules_of(table).start(catalog, names, table.options)
-    return state
+    return rules_of(table).start(table.catalog, names, table.options)
 
 
-def apply_record(table: Table, kind: str, data: dict[str, Any], catalog: Catalog) -> None:
+def apply_record(table: Table, kind: str, data: dict[str, Any]) -> None:
     """Apply one registry record (names, seats, status, undo) to a table."""
     if kind == "renamed":
         table.name = data["name"]
@@ -40,14 +36,14 @@ def apply_record(table: Table, kind: str, data: dict[str, Any], catalog: Catalog
     elif kind == "status":
         table.status = data["status"]
         if table.status == "running" and table.state is None:
-            table.state = start_state(table, catalog)
+            table.state = start_state(table)
         table.time_choice(fresh=True)
     elif kind == "reverted":
         table.undo(table.moves.pop())
         table.time_choice(fresh=True)
 
 
-def rebuild_table(records: Iterable[Record], catalog: Catalog) -> Table:
+def rebuild_table(records: Iterable[Record]) -> Table:
     """The table a stream's records describe, moves grouped by their move number."""
     table: Table | None = None
     for record in records:
@@ -57,7 +53,7 @@ def rebuild_table(records: Iterable[Record], catalog: Catalog) -> Table:
                 id=data["id"], event_id=data["event_id"], name=data["name"],
                 ruleset=data["ruleset"], roll_mode=data["roll_mode"],
                 seats=[Seat(s["name"], s["token"]) for s in data["seats"]],
-                options=data.get("options", {}),
+                options=data.get("options", {}), card_sets=tuple(data.get("card_sets", ("base",))),
             )
         elif table is None:
             raise ValueError(f"stream {record.stream!r} does not start with table_created")
@@ -67,9 +63,9 @@ def rebuild_table(records: Iterable[Record], catalog: Catalog) -> Table:
             if not table.moves or table.moves[-1].number != data["move"]:
                 table.moves.append(Move(data["move"], record.author, [], table.state))
             table.moves[-1].events.append(event)
-            table.move_to(rules_of(table).evolve_all(table.state, (event,)))
+            table.move_to(rules_of(table).evolve(table.state, (event,)))
         else:
-            apply_record(table, record.kind, data, catalog)
+            apply_record(table, record.kind, data)
         table.seq = record.seq
     if table is None:
         raise ValueError("an empty table stream")

@@ -24,7 +24,8 @@ from companion.hall.checks import HallError, invalid
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import rebuild_event, rebuild_table
 from companion.journal import Journal
-from companion.rules.machi_koro.catalog import Catalog, load_catalog
+from companion.rules.registry import Catalog
+from companion.rules.registry import catalog as default_catalog
 
 log = logging.getLogger("companion")
 
@@ -34,7 +35,7 @@ class HallService:
 
     def __init__(self, journal: Journal, catalog: Catalog | None = None) -> None:
         self.journal = journal
-        self.catalog = catalog or load_catalog()
+        self.catalog = catalog or default_catalog()
         self.lock = threading.RLock()
         self.events: dict[str, HallEvent] = {}
         self.tables: dict[str, Table] = {}
@@ -60,7 +61,7 @@ class HallService:
                 if event is not None:
                     self.events[event.id] = event
             elif stream.startswith("table:"):
-                table = rebuild_table(records, self.catalog)
+                table = rebuild_table(records)
                 table.forget_old_moves()
                 self.tables[table.id] = table
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
@@ -87,13 +88,13 @@ class HallService:
     def event(self, event_id: Any) -> HallEvent:
         event = self.events.get(str(event_id))
         if event is None:
-            raise HallError("event/unknown", f"there is no event {event_id!r}", 404)
+            raise HallError("event/unknown", f"there is no event {event_id!r}")
         return event
 
     def table(self, table_id: Any) -> Table:
         table = self.tables.get(str(table_id))
         if table is None:
-            raise HallError("table/unknown", f"there is no table {table_id!r}", 404)
+            raise HallError("table/unknown", f"there is no table {table_id!r}")
         return table
 
     def tables_of(self, event: HallEvent) -> list[Table]:
@@ -106,7 +107,7 @@ class HallService:
     def seat_for(self, token: Any) -> tuple[Table, int]:
         found = self.tokens.get(token) if isinstance(token, str) else None
         if found is None:
-            raise HallError("seat/unknown_token", "this join link is not (or no longer) valid", 403)
+            raise HallError("seat/unknown_token", "this join link is not (or no longer) valid")
         return self.tables[found[0]], found[1]
 
     def token_for_code(self, typed: Any) -> str:
@@ -119,7 +120,7 @@ class HallService:
         if len(tokens) > 1:
             raise HallError("seat/shared_code", "two seats share this join code: scan the card's QR")
         if not tokens:
-            raise HallError("seat/unknown_code", "no seat has this join code", 404)
+            raise HallError("seat/unknown_code", "no seat has this join code")
         return next(iter(tokens))
 
     # ------------------------------------------------------------ views as they stand
@@ -127,7 +128,7 @@ class HallService:
     def seat_view(self, table: Table, seat: int) -> dict[str, Any]:
         """A seat's view now, with its event's turn timer; built under the lock, as every view."""
         with self.lock:
-            return views.seat_view(table, seat, self.catalog, self.choice_seconds(table))
+            return views.seat_view(table, seat, self.choice_seconds(table))
 
     def hall_view(self, event: HallEvent) -> dict[str, Any]:
         """An event's hall view now (its screens and the organizer's console)."""
@@ -144,16 +145,18 @@ class HallService:
 
     def create_table(
         self, event_id: Any, name: Any, players: Any, ruleset: Any = "machi-koro",
-        roll_mode: Any = "hall", options: Any = None,
+        roll_mode: Any = "hall", options: Any = None, card_sets: Any = None,
     ) -> Table:
-        return registry.create_table(self, event_id, name, players, ruleset, roll_mode, options)
+        return registry.create_table(self, event_id, name, players, ruleset, roll_mode, options,
+                                     card_sets)
 
     def seat_players(
         self, event_id: Any, players: Any, ruleset: Any = "machi-koro", roll_mode: Any = "hall",
         table_size: Any = None, name_prefix: Any = "Table", options: Any = None,
+        card_sets: Any = None,
     ) -> list[Table]:
         return registry.seat_players(self, event_id, players, ruleset, roll_mode, table_size,
-                                     name_prefix, options)
+                                     name_prefix, options, card_sets)
 
     def rename_table(self, table_id: Any, name: Any) -> Table:
         return registry.rename_table(self, table_id, name)
@@ -172,8 +175,8 @@ class HallService:
 
     # ------------------------------------------------------------ play
 
-    def move(self, token: Any, request_id: Any, move: Any) -> dict[str, Any]:
-        return play.move(self, token, request_id, move)
+    def move(self, token: Any, request_id: Any, move: Any, seq: Any = None) -> dict[str, Any]:
+        return play.move(self, token, request_id, move, seq)
 
     def adjust(self, table_id: Any, seat: Any, amount: Any, reason: Any) -> Table:
         return play.adjust(self, table_id, seat, amount, reason)

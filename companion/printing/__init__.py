@@ -1,6 +1,6 @@
-"""Printouts for the evening: plain data in, PDF bytes out (no Flask, no database)."""
+"""Printouts for the evening: plain data in, PDF bytes out (no Flask, no database, no game's
+rules: the hall builds the model, `companion/hall/printables.py`)."""
 
-from companion.printing import coop_setup  # noqa: F401  (registers the co-op setup sheet)
 from companion.printing.join_cards import join_cards
 from companion.printing.model import (
     Poster,
@@ -14,11 +14,10 @@ from companion.printing.model import (
 )
 from companion.printing.poster import poster
 from companion.printing.score_sheets import score_sheets
-from companion.printing.setup_sheets import SECTIONS, register, setup_sheets
+from companion.printing.setup_sheets import setup_sheets
 from companion.printing.standings import standings
 
 __all__ = [
-    "SECTIONS",
     "Poster",
     "ResultRow",
     "SeatCard",
@@ -29,7 +28,6 @@ __all__ = [
     "Wifi",
     "join_cards",
     "poster",
-    "register",
     "score_sheets",
     "setup_sheets",
     "standings",

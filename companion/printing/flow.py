@@ -11,6 +11,7 @@ from reportlab.platypus import Flowable, PageBreak, SimpleDocTemplate, Spacer, T
 
 from companion.printing.fonts import BOLD, REGULAR, register_fonts
 from companion.printing.layouts import page_spec
+from companion.printing.model import Column
 from companion.printing.textfit import base_direction, draw_line, wrap
 
 Cell: TypeAlias = str | Flowable
@@ -81,6 +82,12 @@ def table(
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]))
     return grid
+
+
+def shares(columns: Sequence[Column], width: float) -> list[float]:
+    """Columns' widths: their shares of a row, scaled to fill `width`."""
+    total = sum(column.width for column in columns) or 1.0
+    return [column.width / total * width for column in columns]
 
 
 def banner(lines: Sequence[tuple[str, bool]], rtl: bool, width: float) -> Table:

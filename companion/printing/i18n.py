@@ -1,4 +1,5 @@
-"""Every fixed string the printouts show, one small dict per language."""
+"""Every fixed string the printouts show, one small dict per language: the rulesets' words
+too (their `paper.py` names these keys; card names come from the catalog, in the model)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "each_player_takes": "Each player takes",
         "coins_n": "{n} coins",
         "landmarks_face_down": "the {n} landmarks, face down:",
+        "n_of": "{n} × {card}",
+        "card_cost": "◦ {card} ({cost})",
         "supply": "Supply, in activation order",
         "roll": "Roll",
         "card": "Card",
@@ -32,8 +35,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "back_in_box": "Back in the box",
         "nothing_back": "Nothing: all four seats play.",
         "landmark_sets_n": "{n} × set of landmarks",
-        "bank": "Bank",
-        "bank_coins": "{n} coins stay in the bank.",
+        "bank_left": "Bank: {n} coins stay in the bank.",
         "unknown_ruleset": "No setup sheet for ruleset {name}.",
         "results_title": "Table result",
         "results_in_play_title": "Scores so far",
@@ -44,7 +46,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "results_not_started_note": "Printed {time}, before the game started: fill in the "
                                     "places, landmarks and coins by hand when it is over.",
         "place": "Place",
-        "landmarks_built": "Landmarks built",
+        "landmarks": "Landmarks built",
         "coins": "Coins",
         "signature": "Signature",
         "standings_title": "Standings",
@@ -54,7 +56,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
                                   "when this was printed.",
         "rank": "Rank",
         "wins": "Wins",
-        # the co-op Tax Assessor's setup sheet (coop_setup.py)
+        # the co-op Tax Assessor's setup sheet (rules/coop/paper.py)
         "coop_title": "The Tax Assessor (co-op)",
         "coop_seating": "Play order: {first}, then {second}, then the Tax Assessor. {first} starts.",
         "coop_deck": "The assessor's deck: the {n} cards of the Assessor column, shuffled, face down",
@@ -85,6 +87,8 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "each_player_takes": "Iedere speler neemt",
         "coins_n": "{n} munten",
         "landmarks_face_down": "de {n} bezienswaardigheden, gesloten:",
+        "n_of": "{n} × {card}",
+        "card_cost": "◦ {card} ({cost})",
         "supply": "Voorraad, op activeringsgetal",
         "roll": "Worp",
         "card": "Kaart",
@@ -93,8 +97,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "back_in_box": "Terug in de doos",
         "nothing_back": "Niets: alle vier stoelen spelen.",
         "landmark_sets_n": "{n} × set bezienswaardigheden",
-        "bank": "Bank",
-        "bank_coins": "{n} munten blijven in de bank.",
+        "bank_left": "Bank: {n} munten blijven in de bank.",
         "unknown_ruleset": "Geen opzetblad voor spelregels {name}.",
         "results_title": "Uitslag van de tafel",
         "results_in_play_title": "Tussenstand",
@@ -106,7 +109,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
                                     "plaatsen, bezienswaardigheden en munten met de hand in als "
                                     "het spel voorbij is.",
         "place": "Plaats",
-        "landmarks_built": "Bezienswaardigheden",
+        "landmarks": "Bezienswaardigheden",
         "coins": "Munten",
         "signature": "Handtekening",
         "standings_title": "Stand",
@@ -116,7 +119,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
                                   "munten bij het afdrukken.",
         "rank": "Rang",
         "wins": "Zeges",
-        # the co-op Tax Assessor's setup sheet (coop_setup.py)
+        # the co-op Tax Assessor's setup sheet (rules/coop/paper.py)
         "coop_title": "De belastinginspecteur (coöperatief)",
         "coop_seating": "Speelvolgorde: {first}, dan {second}, dan de belastinginspecteur. "
                         "{first} begint.",
@@ -150,6 +153,8 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "each_player_takes": "כל שחקן לוקח",
         "coins_n": "{n} מטבעות",
         "landmarks_face_down": "{n} ציוני הדרך, הפוכים:",
+        "n_of": "{n} × {card}",
+        "card_cost": "◦ {card} ({cost})",
         "supply": "ערימות הקלפים, לפי מספר ההפעלה",
         "roll": "הטלה",
         "card": "קלף",
@@ -158,8 +163,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "back_in_box": "חוזר לקופסה",
         "nothing_back": "כלום: כל ארבעת הכיסאות משחקים.",
         "landmark_sets_n": "{n} × סט ציוני דרך",
-        "bank": "בנק",
-        "bank_coins": "{n} מטבעות נשארים בבנק.",
+        "bank_left": "בנק: {n} מטבעות נשארים בבנק.",
         "unknown_ruleset": "אין דף הכנה לחוקים {name}.",
         "results_title": "תוצאות השולחן",
         "results_in_play_title": "תוצאות ביניים",
@@ -169,7 +173,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "results_not_started_note": "הודפס {time}, לפני שהמשחק התחיל: ממלאים ביד את המקומות, "
                                     "ציוני הדרך והמטבעות כשהמשחק נגמר.",
         "place": "מקום",
-        "landmarks_built": "ציוני דרך שנבנו",
+        "landmarks": "ציוני דרך שנבנו",
         "coins": "מטבעות",
         "signature": "חתימה",
         "standings_title": "טבלת הדירוג",
@@ -179,7 +183,7 @@ STRINGS: dict[Lang, dict[str, str]] = {
                                   "בזמן ההדפסה.",
         "rank": "דירוג",
         "wins": "ניצחונות",
-        # the co-op Tax Assessor's setup sheet (coop_setup.py)
+        # the co-op Tax Assessor's setup sheet (rules/coop/paper.py)
         "coop_title": "גובה המסים (משחק שיתופי)",
         "coop_seating": "סדר התורות: {first}, אחריו {second}, ואחריהם גובה המסים. "
                         "התור הראשון: {first}.",

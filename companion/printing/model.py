@@ -1,4 +1,5 @@
-"""What the printing code draws: small frozen values the hall server builds from its database."""
+"""What the printing code draws: small frozen plain values the hall builds (`hall/printables.py`);
+no game's rules: a ruleset's words, columns and figures arrive here as values."""
 
 from __future__ import annotations
 
@@ -37,24 +38,91 @@ class Poster:
 
 
 @dataclass(frozen=True)
+class Column:
+    """A column of a score sheet, the standings or a grid: its key (a word of `i18n.py`) and
+    its width as a share of the row."""
+
+    key: str
+    width: float = 1.0
+
+
+@dataclass(frozen=True)
+class Name:
+    """A card's name in every language, `(lang, name)` pairs; a sheet says it in its own."""
+
+    by_lang: tuple[tuple[str, str], ...]
+
+    def said(self, lang: str) -> str:
+        names = dict(self.by_lang)
+        return names.get(lang) or names.get("en", "")
+
+
+Value = int | str | Name
+"""A value in a sheet's words or a grid's cell: a number, a card's name, or a string said as it
+is (in a line, a player's name, kept in its own direction)."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of a setup sheet: a key of `i18n.py`, the values of its `{name}` fields, and its
+    style: "bullet", "strong" (bold bullet), "small", "note" (small, before a grid), "plain"
+    or "apart" (plain, a little below the lines above)."""
+
+    key: str
+    values: tuple[tuple[str, Value], ...] = ()
+    style: str = "bullet"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A ruled table: its columns, rows of cells, the colour name of each row's first cell
+    ("blue", "green", "red", "purple"; "" for none) and the text size."""
+
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[Value, ...], ...]
+    tints: tuple[str, ...] = ()
+    size: float = 10
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of a setup sheet: a heading key ("" for none), lines, then a grid."""
+
+    heading: str = ""
+    lines: tuple[Line, ...] = ()
+    grid: Grid | None = None
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What a table's rules lay out below its seats: lines under the seats' table (who plays
+    when), then the parts in order."""
+
+    parts: tuple[Part, ...] = ()
+    seating: tuple[Line, ...] = ()
+
+
+@dataclass(frozen=True)
 class TableSheet:
-    """One table's setup sheet; `ruleset` picks the sections drawn for it."""
+    """One table's setup sheet: its seats, then what its ruleset lays out (`game`; None when
+    the ruleset has no setup sheet: the page says so)."""
 
     event_name: str
     table_name: str
     ruleset: str
     seats: tuple[str, ...]
     options: tuple[tuple[str, int], ...] = ()  # the ruleset's set-up options, e.g. assessor_coins
+    game: GameSetup | None = None
 
 
 @dataclass(frozen=True)
 class ResultRow:
-    """One player's line on a result sheet; None leaves the box blank to fill in by hand."""
+    """One player's line on a result sheet: the place, the name and the figures in the sheet's
+    columns; None leaves a box blank to fill in by hand."""
 
     place: int | None
     player_name: str
-    landmarks_built: int | None
-    coins: int | None
+    scores: tuple[int | None, ...] = ()
 
 
 RESULT = "result"  # the game is over: the sheet is its result, to sign
@@ -73,27 +141,28 @@ class TableResult:
     event_name: str = ""
     status: str = RESULT
     printed_at: str = ""
+    columns: tuple[Column, ...] = ()  # the ruleset's, between the player and the signature
 
 
 @dataclass(frozen=True)
 class StandingRow:
-    """One player's line in the event standings."""
+    """One player's line in the event standings: the figures in the standings' columns."""
 
     rank: int
     player_name: str
     table_name: str
     wins: int
-    landmarks_built: int
-    coins: int
+    scores: tuple[int, ...] = ()
     playing: bool = False  # the player's table is still playing: figures as they stood
 
 
 @dataclass(frozen=True)
 class Standing:
-    """The event standings, already ranked (`from_hall.event_standing`). `printed_at` is set
+    """The event standings, already ranked (`hall/printables.py`). `printed_at` is set
     when some table was still playing: the sheet is then marked in progress, with that time."""
 
     event_name: str
     rows: tuple[StandingRow, ...]
     title: str = ""
     printed_at: str = ""
+    columns: tuple[Column, ...] = ()  # the rulesets', after the wins

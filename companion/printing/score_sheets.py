@@ -1,4 +1,5 @@
-"""Result sheets: a Machi Koro table's places, landmarks and coins, signed by every player.
+"""Result sheets: a table's places and its ruleset's figures (landmarks and coins in Machi Koro),
+signed by every player.
 
 A sheet printed before the end says so: mid-game it is titled "Scores so far" and carries a
 boxed "in progress" notice with the time it was printed; before the start it is the form to
@@ -11,9 +12,9 @@ from collections.abc import Sequence
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from companion.printing.flow import banner, heading, one_page_each, para, table
+from companion.printing.flow import banner, heading, one_page_each, para, shares, table
 from companion.printing.i18n import is_rtl, text
-from companion.printing.model import NOT_STARTED, PLAYING, TableResult
+from companion.printing.model import NOT_STARTED, PLAYING, Column, ResultRow, TableResult
 from companion.printing.textfit import embed
 
 SIGNATURE_ROW = 13 * mm  # room to sign by hand
@@ -36,16 +37,22 @@ def _status_part(result: TableResult, lang: str, width: float) -> list[Flowable]
     return [Spacer(1, 4 * mm)]
 
 
+PLACE, PLAYER, SIGNATURE = Column("place", 0.1), Column("player", 0.3), Column("signature", 0.32)
+
+
+def _scores(row: ResultRow, count: int) -> list[str]:
+    """A row's figures in the sheet's `count` columns, blank where it has none."""
+    return [_blank(value) for value in (*row.scores, *[None] * count)[:count]]
+
+
 def _result_page(result: TableResult, lang: str, width: float) -> list[Flowable]:
-    """One table's result: a header and the ruled table with a signature box per player."""
+    """One table's result: a header and the ruled table with a signature box per player, the
+    ruleset's columns between the player and the signature."""
     rtl = is_rtl(lang)
-    keys = ("place", "player", "landmarks_built", "coins", "signature")
-    header = [text(lang, k) for k in keys]
-    rows = [
-        [_blank(r.place), r.player_name, _blank(r.landmarks_built), _blank(r.coins), ""]
-        for r in result.rows
-    ]
-    widths = [f * width for f in (0.1, 0.3, 0.16, 0.12, 0.32)]
+    columns = (PLACE, PLAYER, *result.columns, SIGNATURE)
+    header = [text(lang, column.key) for column in columns]
+    rows = [[_blank(r.place), r.player_name, *_scores(r, len(result.columns)), ""]
+            for r in result.rows]
     title = "results_in_play_title" if result.status == PLAYING else "results_title"
     story: list[Flowable] = []
     if result.event_name:
@@ -53,7 +60,7 @@ def _result_page(result: TableResult, lang: str, width: float) -> list[Flowable]
     story += [
         heading(f"{text(lang, title)}: {embed(result.table_name)}", rtl, 18),
         *_status_part(result, lang, width),
-        table(header, rows, widths, rtl, row_height=SIGNATURE_ROW, size=10),
+        table(header, rows, shares(columns, width), rtl, row_height=SIGNATURE_ROW, size=10),
     ]
     return story
 

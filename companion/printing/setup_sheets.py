@@ -1,12 +1,12 @@
-"""Setup sheets: one page per table, with the sections its ruleset registers.
+"""Setup sheets: one page per table, its seats and then what its ruleset lays out.
 
-`SECTIONS` is the extension point: a ruleset adds its list of section functions
-(sheet, lang, width) -> flowables with `register`, as coop_setup.py does for the co-op game.
-"""
+The printing knows no game: a sheet's `game` (built by the hall from the table's ruleset,
+`hall/printables.py`) is plain parts of lines and grids, drawn here in the page's language and
+direction. A ruleset without a setup sheet gets its seats and a note saying so."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -14,117 +14,94 @@ from reportlab.platypus import Flowable, Spacer
 
 from companion.printing.flow import heading, one_page_each, para, table
 from companion.printing.i18n import is_rtl, text
-from companion.printing.model import TableSheet
+from companion.printing.model import Grid, Line, Name, Part, TableSheet, Value
 from companion.printing.textfit import embed
-from companion.rules.machi_koro.catalog import Establishment, load_catalog
-
-Section = Callable[[TableSheet, str, float], list[Flowable]]
-"""A part of a setup sheet: (sheet, lang, frame width) -> flowables."""
-
-SECTIONS: dict[str, list[Section]] = {}
 
 TINTS = {"blue": "#dbe8fb", "green": "#dcf2dc", "red": "#fadcdc", "purple": "#eadcf5"}
+GAP = 5 * mm  # below the seats and between the parts
 
 
-def register(ruleset: str, *sections: Section) -> None:
-    """Make `ruleset`'s setup sheet the given sections, in order."""
-    SECTIONS[ruleset] = list(sections)
+def said(value: Value, lang: str) -> str | int:
+    """A line's value in `lang`: a card's name in it, a name in its own direction."""
+    if isinstance(value, Name):
+        return value.said(lang)
+    return embed(value) if isinstance(value, str) else value
 
 
-def seats_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
-    """Who sits where."""
+def cell(value: Value, lang: str) -> str:
+    """A grid's cell in `lang`: a number, a card's name, or a string as it is."""
+    return value.said(lang) if isinstance(value, Name) else str(value)
+
+
+def line_part(line: Line, lang: str) -> list[Flowable]:
+    """One line in its style."""
+    rtl = is_rtl(lang)
+    words = text(lang, line.key, **{name: said(value, lang) for name, value in line.values})
+    if line.style in ("bullet", "strong"):
+        return [para(f"• {words}", rtl, bold=line.style == "strong", after=1)]
+    if line.style in ("small", "note"):
+        return [para(words, rtl, size=9, after=3 if line.style == "note" else 0)]
+    if line.style == "apart":
+        return [Spacer(1, 3 * mm), para(words, rtl)]
+    return [para(words, rtl)]
+
+
+def grid_part(grid: Grid, lang: str, width: float) -> Flowable:
+    """A ruled table; a row's first cell tinted in its colour."""
+    rtl = is_rtl(lang)
+    header = [text(lang, column.key) for column in grid.columns]
+    rows = [[cell(value, lang) for value in row] for row in grid.rows]
+    drawn = table(header, rows, [column.width * width for column in grid.columns], rtl,
+                  size=grid.size)
+    first = len(header) - 1 if rtl else 0
+    drawn.setStyle([("BACKGROUND", (first, row), (first, row), colors.HexColor(TINTS[tint]))
+                    for row, tint in enumerate(grid.tints, start=1) if tint in TINTS])
+    return drawn
+
+
+def part(game_part: Part, lang: str, width: float) -> list[Flowable]:
+    """A heading, lines, then a grid."""
+    story: list[Flowable] = []
+    if game_part.heading:
+        story.append(heading(text(lang, game_part.heading), is_rtl(lang), 12))
+    for line in game_part.lines:
+        story.extend(line_part(line, lang))
+    if game_part.grid is not None:
+        story.append(grid_part(game_part.grid, lang, width))
+    return story
+
+
+def seats_part(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
+    """Who sits where, and what the rules say under it (who plays when)."""
     rtl = is_rtl(lang)
     rows = [[str(n), name] for n, name in enumerate(sheet.seats, start=1)]
-    widths = [0.15 * width, 0.85 * width]
+    seating = sheet.game.seating if sheet.game else ()
     return [
         heading(text(lang, "seats"), rtl, 12),
-        table([text(lang, "seat"), text(lang, "player")], rows, widths, rtl),
-        Spacer(1, 5 * mm),
+        table([text(lang, "seat"), text(lang, "player")], rows, [0.15 * width, 0.85 * width], rtl),
+        *[flowable for line in seating for flowable in line_part(line, lang)],
+        Spacer(1, GAP),
     ]
-
-
-def roll_range(card: Establishment) -> str:
-    """Activation numbers as a range: 2–3, 9–10."""
-    low, high = min(card.activation), max(card.activation)
-    return str(low) if low == high else f"{low}–{high}"
-
-
-def player_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
-    """What each player takes: the starting cards, the coins, the landmarks face down."""
-    rtl, catalog = is_rtl(lang), load_catalog()
-    lines = [f"{c.starting} × {c.names[lang]}" for c in catalog.establishments.values()
-             if c.starting]
-    lines.append(text(lang, "coins_n", n=catalog.starting_coins))
-    lines.append(text(lang, "landmarks_face_down", n=len(catalog.landmarks)))
-    landmarks = [f"◦ {m.names[lang]} ({m.cost})" for m in catalog.landmarks.values()]
-    return [
-        heading(text(lang, "each_player_takes"), rtl, 12),
-        *[para(f"• {line}", rtl, after=1) for line in lines],
-        *[para(line, rtl, size=9) for line in landmarks],
-        Spacer(1, 5 * mm),
-    ]
-
-
-def supply_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
-    """The supply stacks in activation order, with how many cards each holds."""
-    rtl, catalog = is_rtl(lang), load_catalog()
-    cards = list(catalog.establishments.values())  # the catalog keeps them in activation order
-    header = [text(lang, k) for k in ("roll", "card", "cost", "count")]
-    rows = [[roll_range(c), c.names[lang], str(c.cost), str(c.copies)] for c in cards]
-    grid = table(header, rows, [0.14 * width, 0.58 * width, 0.14 * width, 0.14 * width], rtl,
-                 size=9.5)
-    column = len(header) - 1 if rtl else 0
-    tints = [(i + 1, colors.HexColor(TINTS[c.colour])) for i, c in enumerate(cards)
-             if c.colour in TINTS]
-    grid.setStyle([("BACKGROUND", (column, row), (column, row), tint) for row, tint in tints])
-    return [heading(text(lang, "supply"), rtl, 12), grid, Spacer(1, 5 * mm)]
-
-
-def box_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
-    """What goes back in the box when fewer than all seats play, and what stays in the bank."""
-    catalog = load_catalog()
-    players = len(sheet.seats)
-    empty = max(0, catalog.players_max - players)
-    lines = [f"{c.starting * empty} × {c.names[lang]}" for c in catalog.establishments.values()
-             if c.starting and empty]
-    if empty:
-        lines.append(text(lang, "landmark_sets_n", n=empty))
-    return box_part(lang, lines, catalog.bank_coins - players * catalog.starting_coins)
-
-
-def box_part(lang: str, lines: list[str], bank: int) -> list[Flowable]:
-    """The "back in the box" part of a sheet: `lines` (or "nothing"), then the bank's coins."""
-    rtl = is_rtl(lang)
-    return [
-        heading(text(lang, "back_in_box"), rtl, 12),
-        *[para(f"• {line}", rtl, after=1) for line in lines or [text(lang, "nothing_back")]],
-        Spacer(1, 3 * mm),
-        para(f"{text(lang, 'bank')}: {text(lang, 'bank_coins', n=bank)}", rtl),
-    ]
-
-
-def unknown_section(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
-    """A note for rulesets that have no sections yet, so the rest of the event still prints."""
-    return [para(text(lang, "unknown_ruleset", name=sheet.ruleset), is_rtl(lang))]
-
-
-register("machi-koro", seats_section, player_section, supply_section, box_section)
 
 
 def _page(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
-    """One table's page: the header, then its ruleset's sections."""
+    """One table's page: the header, the seats, then its ruleset's parts."""
     rtl = is_rtl(lang)
-    sections = SECTIONS.get(sheet.ruleset, [seats_section, unknown_section])
     story: list[Flowable] = [
         para(sheet.event_name, rtl, size=10),
         heading(f"{text(lang, 'setup_title')}: {embed(sheet.table_name)}", rtl, 18),
+        *seats_part(sheet, lang, width),
     ]
-    for section in sections:
-        story.extend(section(sheet, lang, width))
+    if sheet.game is None:
+        return [*story, para(text(lang, "unknown_ruleset", name=sheet.ruleset), rtl)]
+    for n, game_part in enumerate(sheet.game.parts):
+        if n:
+            story.append(Spacer(1, GAP))
+        story.extend(part(game_part, lang, width))
     return story
 
 
 def setup_sheets(tables: Sequence[TableSheet], lang: str = "en", paper: str = "a4") -> bytes:
-    """Setup sheets for every table, one page each, drawn by the table's ruleset."""
+    """Setup sheets for every table, one page each."""
     title = tables[0].event_name if tables else text(lang, "setup_title")
     return one_page_each(tables, _page, lang, paper, title)

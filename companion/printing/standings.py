@@ -1,4 +1,5 @@
-"""The event standings sheet: every player's rank, table, wins, landmarks and coins.
+"""The event standings sheet: every player's rank, table, wins and the rulesets' figures
+(landmarks and coins in Machi Koro).
 
 Printed while some table still plays, the sheet says so in a boxed notice with the time it was
 printed, and those tables' players are ranked by their figures as they stood, marked * beside
@@ -10,12 +11,14 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from companion.printing.flow import banner, heading, para, render_story, table
+from companion.printing.flow import banner, heading, para, render_story, shares, table
 from companion.printing.i18n import is_rtl, text
 from companion.printing.layouts import page_spec
-from companion.printing.model import Standing, StandingRow
+from companion.printing.model import Column, Standing, StandingRow
 from companion.printing.textfit import embed
 
+COLUMNS = (Column("rank", 0.09), Column("player", 0.27), Column("table", 0.24),
+           Column("wins", 0.12))  # room for ניצחונות; the rulesets' columns follow
 PLAYING_MARK = " *"
 PLAYING_TINT = colors.Color(0.93, 0.93, 0.93)
 
@@ -29,15 +32,15 @@ def standings(standing: Standing, lang: str = "en", paper: str = "a4") -> bytes:
     rtl = is_rtl(lang)
     spec = page_spec(paper)
     width = spec.page[0] - 2 * spec.margin
-    keys = ("rank", "player", "table", "wins", "landmarks_built", "coins")
-    header = [text(lang, k) for k in keys]
+    columns = (*COLUMNS, *standing.columns)
+    header = [text(lang, column.key) for column in columns]
+    count = len(standing.columns)
     rows = [
-        [str(r.rank), r.player_name, _table_cell(r), str(r.wins), str(r.landmarks_built),
-         str(r.coins)]
+        [str(r.rank), r.player_name, _table_cell(r), str(r.wins),
+         *[str(value) for value in r.scores[:count]], *[""] * (count - len(r.scores))]
         for r in standing.rows
     ]
-    widths = [f * width for f in (0.09, 0.27, 0.24, 0.12, 0.16, 0.12)]  # room for ניצחונות
-    grid = table(header, rows, widths, rtl, size=10)
+    grid = table(header, rows, shares(columns, width), rtl, size=10)
     grid.setStyle([("BACKGROUND", (0, i), (-1, i), PLAYING_TINT)
                    for i, row in enumerate(standing.rows, start=1) if row.playing])
     story: list[Flowable] = [

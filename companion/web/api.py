@@ -13,7 +13,7 @@ from companion.hall.checks import N_, Detail, invalid, malformed, seat_number, u
 from companion.hall.model import Table
 from companion.hall.pin import PIN_DIGITS
 from companion.hall.registry import STATUS_ACTIONS
-from companion.hall.views import audit_json, hall_view, players_json, result_json, table_header
+from companion.hall.views import audit_json, hall_view, players_json, standings_rows, table_header
 from companion.web.auth import organizer_required, service
 from companion.web.errors import opened_in_browser
 from companion.web.pages import phone_base_url, qr_svg
@@ -92,13 +92,22 @@ def create_table(event_id: str) -> Any:
     data = body()
     table = service().create_table(event_id, data.get("name"), data.get("players"),
                                    data.get("ruleset", "machi-koro"), data.get("roll_mode", "hall"),
-                                   table_options(data))
+                                   table_options(data), data.get("card_sets"))
     return jsonify(table_json(table)), 201
 
 
-def table_options(data: dict[str, Any]) -> dict[str, Any] | None:
-    """The ruleset's set-up options a body names: the co-op game's `assessor_coins`."""
-    return {"assessor_coins": data["assessor_coins"]} if "assessor_coins" in data else None
+TABLE_FIELDS = frozenset({"name", "players", "ruleset", "roll_mode", "table_size", "name_prefix",
+                          "card_sets"})
+
+
+def table_options(data: dict[str, Any]) -> Any:
+    """The ruleset's set-up options a body names: its `options` object, or the fields beside
+    the table's own (`{"assessor_coins": 9}`, as the console sends them). The ruleset checks
+    them; a field it does not know is refused, not dropped."""
+    if "options" in data:
+        return data["options"]
+    options = {key: value for key, value in data.items() if key not in TABLE_FIELDS}
+    return options or None
 
 
 @bp.post("/api/events/<event_id>/seating")
@@ -109,7 +118,7 @@ def seat_players(event_id: str) -> Any:
     tables = service().seat_players(
         event_id, data.get("players"), data.get("ruleset", "machi-koro"),
         data.get("roll_mode", "hall"), data.get("table_size"), data.get("name_prefix", "Table"),
-        table_options(data))
+        table_options(data), data.get("card_sets"))
     return jsonify({"tables": [table_json(t) for t in tables]}), 201
 
 
@@ -161,7 +170,7 @@ def table_action(table_id: str, action: str) -> Any:
         table = hall.reassign_seat(table_id, data.get("seat"), data.get("name"))
     else:
         raise HallError("request/unknown_action",
-                        Detail(N_("unknown table action {action}"), {"action": repr(action)}), 404)
+                        Detail(N_("unknown table action {action}"), {"action": repr(action)}))
     return jsonify({**table_json(table), "players": players_json(table)})
 
 
@@ -188,7 +197,7 @@ def table_journal(table_id: str) -> Any:
     hall = service()
     with hall.lock:
         table = hall.table(table_id)
-        return jsonify(audit_json(table, hall.journal.read(table.stream), hall.catalog))
+        return jsonify(audit_json(table, hall.journal.read(table.stream)))
 
 
 @bp.get("/api/events/<event_id>/export")
@@ -202,7 +211,7 @@ def export(event_id: str) -> Any:
     with hall.lock:
         event = hall.event(event_id)
         tables = hall.tables_of(event)
-        results = [result_row(t, p) for t in tables for p in players_json(t)]
+        results = [result_row(t, row) for t in tables for row in standings_rows(t)]
         journal = [{"table": t.id, "seq": r.seq, "kind": r.kind, "author": r.author, "at": r.at,
                     "data": r.data} for t in tables for r in hall.journal.read(t.stream)
                    if r.kind not in ("table_created", "player_added", "seat_reassigned")]
@@ -227,11 +236,10 @@ def spreadsheet_text(value: Any) -> Any:
     return value
 
 
-def result_row(table: Table, player: dict[str, Any]) -> dict[str, Any]:
+def result_row(table: Table, row: dict[str, Any]) -> dict[str, Any]:
     """One player's line of the results; `result` is "won", "lost" (a co-op pair shares
     theirs) or "" while the game runs."""
-    result = result_json(table)
-    outcome = result["outcomes"][player["seat"]] if result else ""
-    return dict(zip(RESULT_COLUMNS, (table.name, player["seat"], player["name"], player["coins"],
-                                     len(player["landmarks"]), outcome == "won", outcome),
+    outcome = row.get("outcome") or ""
+    return dict(zip(RESULT_COLUMNS, (table.name, row["seat"], row["name"], row.get("coins"),
+                                     row.get("landmarks"), outcome == "won", outcome),
                     strict=True))

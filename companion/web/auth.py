@@ -36,7 +36,7 @@ def organizer_required(view: Callable[..., Any]) -> Callable[..., Any]:
         header = request.headers.get("Authorization", "")
         key = header[7:] if header.startswith("Bearer ") else None
         if not (is_organizer_key(key) or is_signed_in_organizer()):
-            raise HallError("auth/organizer", "this needs the organizer's key", 401)
+            raise HallError("auth/organizer", "this needs the organizer's key")
         return view(*args, **kwargs)
 
     return wrapped

@@ -136,7 +136,7 @@ def catalog_json(lang: str) -> Any:
     messages = current_app.extensions["i18n_messages"]
     if lang not in messages:
         raise HallError("request/unknown_language",
-                        Detail(N_("there is no language {lang}"), {"lang": repr(lang)}), 404)
+                        Detail(N_("there is no language {lang}"), {"lang": repr(lang)}))
     chosen = messages[lang]
     if request.args.get("areas") is not None:
         areas = current_app.extensions["i18n_areas"].get(lang, {})

@@ -10,11 +10,10 @@ from flask import Blueprint, current_app, redirect, render_template, request, se
 from flask_babel import gettext as _
 
 from companion.hall.checks import ROLL_MODES, RULESETS
-from companion.printing.from_hall import KINDS as PRINT_KINDS
-from companion.printing.from_hall import PrintOptions, phones_cannot_open, unreachable
+from companion.hall.printables import KINDS as PRINT_KINDS
+from companion.hall.printables import PrintOptions, phones_cannot_open, unreachable
 from companion.printing.layouts import card_papers, page_papers
-from companion.rules.coop.assessor import ASSESSOR_COINS
-from companion.rules.coop.state import ASSESSOR_COINS_RANGE
+from companion.rules.registry import ruleset as ruleset_of
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.errors import message_page
 from companion.web.guesses import GuessGuard, guard_from_config
@@ -62,14 +61,13 @@ def console() -> Any:
     with hall.lock:
         events = [{"id": e.id, "name": e.name} for e in hall.events.values()]
     base = phone_base_url()
-    low, high = ASSESSOR_COINS_RANGE
     data = {
         "events": events, "rulesets": ruleset_names(), "roll_modes": list(ROLL_MODES),
         "players_min": hall.catalog.players_min, "players_max": hall.catalog.players_max,
         "pin_set": hall.organizer_pin_set, "print_kinds": list(PRINT_KINDS),
         "papers": {kind: list(card_papers() if kind == "join-cards" else page_papers())
                    for kind in PRINT_KINDS},
-        "assessor_coins": {"low": low, "high": high, "default": ASSESSOR_COINS},
+        "ruleset_options": ruleset_options(),
         "card_names": card_names(current_language()),
         # Served on loopback (`serve --host 127.0.0.1`) pages.phone_base_url keeps that
         # address: the console says so, and does not offer the printouts the download refuses.
@@ -80,10 +78,20 @@ def console() -> Any:
     return render_template("organizer/console.html", data=data)
 
 
+def ruleset_options() -> dict[str, list[dict[str, Any]]]:
+    """Each ruleset's set-up options for the console's form, labelled in the page's language."""
+    options = {}
+    for name in RULESETS:
+        specs = [spec.json() for spec in ruleset_of(name).option_specs()]
+        for spec in specs:
+            spec["label"] = _(spec["label"], low=spec.get("min"), high=spec.get("max"))
+        options[name] = specs
+    return options
+
+
 def ruleset_names() -> dict[str, str]:
     """Each ruleset the hall can seat, by id, with its name in the page's language."""
-    names = {"machi-koro": _("Machi Koro"), "machi-koro-coop": _("Machi Koro co-op (Tax Assessor)")}
-    return {ruleset: names.get(ruleset, ruleset) for ruleset in RULESETS}
+    return {ruleset: _(ruleset_of(ruleset).title) for ruleset in RULESETS}
 
 
 def card_names(lang: str) -> dict[str, str]:

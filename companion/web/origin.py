@@ -79,7 +79,7 @@ def refused() -> Any:
     """The refusal as the request expects it: JSON for the API, a page for a browser's form."""
     if wants_json():
         raise HallError("auth/origin", Detail(N_(
-            "this request came from a page of another site; nothing changed")), 403)
+            "this request came from a page of another site; nothing changed")))
     return message_page(_("Error"), _(
         "This form was sent from a page of another site, so nothing changed. Open the page "
         "on this server and send it again."), 403)

@@ -16,10 +16,10 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from companion.hall import HallError, join_codes
-from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.registry import Catalog
 from companion.web import i18n
 from companion.web.auth import service
-from companion.web.errors import message_page
+from companion.web.errors import message_page, status_of
 from companion.web.guesses import GuessGuard, guard_from_config
 
 bp = Blueprint("pages", __name__)
@@ -85,7 +85,7 @@ def join_by_code(typed: str, refuse: Callable[[str, int], Any]) -> Any:
     try:
         token = service().token_for_code(typed)
     except HallError as error:
-        return refuse(code_refusal(error.code), error.status)
+        return refuse(code_refusal(error.code), status_of(error.code))
     guard.right(address, now)
     return sit_down(token)
 

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, current_app, request, send_file
 
 from companion.hall.checks import HallError, invalid
-from companion.printing.from_hall import (
+from companion.hall.printables import (
     PrintOptions,
     filename,
     hall_wifi,
@@ -40,7 +40,7 @@ def options(kind: str) -> PrintOptions:
         raise invalid(found)
     no_phone = unreachable(chosen)
     if no_phone is not None:
-        raise HallError("print/unreachable", no_phone, 409)
+        raise HallError("print/unreachable", no_phone)
     return chosen
 
 

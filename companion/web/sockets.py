@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterable
+from contextvars import ContextVar
 from typing import Any
 
 from flask import request, session
@@ -17,6 +18,7 @@ from flask_socketio import ConnectionRefusedError, emit, join_room
 from companion.hall import HallError, HallService
 from companion.hall.checks import refusal, unicode_only
 from companion.hall.model import Change
+from companion.hall.play import STALE
 from companion.hall.views import encoded_seat_views
 from companion.web import socketio
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
@@ -24,6 +26,9 @@ from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 log = logging.getLogger("companion")
 YIELD_EVERY = 25  # emits between yields in a fan-out
 connections: dict[str, tuple[str, str]] = {}  # sid -> ("seat", token) | ("hall", id) | ("organizer", "")
+# The connection whose move is being answered: its ack carries its view, so the publishing of
+# that move skips it (one view per move for the mover; its seat's other devices get theirs).
+mover: ContextVar[str | None] = ContextVar("mover", default=None)
 
 
 @socketio.on("connect")
@@ -72,18 +77,22 @@ def disconnect(*_: Any) -> None:
 
 @socketio.on("move")
 def move(payload: Any = None, *extra: Any) -> dict[str, Any]:
-    """The ack: `{"ok": true, "view": ...}` or `{"ok": false, "code", "message"}`. (`extra`:
-    a client may send more arguments; without it the call would fail with a traceback.)"""
+    """The ack: `{"ok": true, "view": ...}` or `{"ok": false, "code", "message"}`, and the
+    fresh view also with `move/stale`. The mover's connection gets its view in the ack only
+    (`mover`): one view per move. (`extra`: a client may send more arguments; without it the
+    call would fail with a traceback.)"""
     kind, token = connections.get(request.sid, ("", ""))
     if kind != "seat":
         return refusal("auth/not_a_seat", "only a seat's phone can make moves")
     if extra or not isinstance(payload, dict):
         return refusal("request/malformed", "a move is {\"request_id\": ..., \"move\": {...}}")
     hall = service()
+    moving = mover.set(request.sid)
     try:
         unicode_only(payload)
-        answer = dict(hall.move(token, payload.get("request_id"), payload.get("move")))
-        if answer.get("ok"):
+        answer = dict(hall.move(token, payload.get("request_id"), payload.get("move"),
+                                payload.get("seq")))
+        if answer.get("ok") or answer.get("code") == STALE:
             answer["view"] = hall.seat_view(*hall.seat_for(token))
         return answer
     except HallError as error:
@@ -91,6 +100,8 @@ def move(payload: Any = None, *extra: Any) -> dict[str, Any]:
     except Exception:
         log.exception("move failed")
         return refusal("server/error", "something went wrong on the server; try again")
+    finally:
+        mover.reset(moving)
 
 
 def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
@@ -106,15 +117,15 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
         # Table by table, the lock held only while one table's views are built: a hall roll
         # changes hundreds of tables, and a move must not wait for all of their views. A table
         # moved on meanwhile sends its newer views (a phone keeps the highest seq).
-        sent = 0
+        sent, skip = 0, mover.get()
         for table_id in change.tables:
             with hall.lock:
                 table = hall.tables[table_id]
                 rooms = [f"token:{seat.token}" for seat in table.seats]
-                views = encoded_seat_views(table, hall.catalog,
+                views = encoded_seat_views(table,
                                            choice_seconds=hall.choice_seconds(table))
             for room, view in zip(rooms, views, strict=True):
-                socketio.emit("view", view, to=room)
+                socketio.emit("view", view, to=room, skip_sid=skip)
                 sent += 1
                 if sent % YIELD_EVERY == 0:
                     socketio.sleep(0)  # let sending start and moves be answered during a fan-out

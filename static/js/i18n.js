@@ -37,6 +37,7 @@ const REFUSALS = {
   "rule/game_over": t("The game is over."),
   "rule/invalid": t("The rules do not allow that."),
   "move/invalid": t("The rules do not allow that."),
+  "move/stale": t("The table changed; check and tap again."),
   "seat/unknown_token": t("This join link is not (or no longer) valid. Ask the organizer for your seat's card."),
   "table/not_running": t("The table is not running right now."),
   "table/hall_roll": t("This table rolls with the hall: wait for the hall roll."),

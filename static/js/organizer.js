@@ -196,7 +196,7 @@ async function seatPlayers(event) {
   const form = event.target;
   const players = names(form.elements.players.value);
   const common = { players, ruleset: form.elements.ruleset.value, roll_mode: form.elements.roll_mode.value };
-  if (common.ruleset === "machi-koro-coop") common.assessor_coins = Number(form.elements.assessor_coins.value);
+  Object.assign(common, rulesetOptions(common.ruleset));
   const eventPath = `/api/events/${encodeURIComponent(state.eventId)}`;
   const at = submitter(event);
   let answer;
@@ -216,8 +216,20 @@ async function seatPlayers(event) {
   }
 }
 
-function showCoopOptions() {
-  $("coop-options").hidden = $("seating-form").elements.ruleset.value !== "machi-koro-coop";
+// The chosen ruleset's set-up options (the server lists each ruleset's; the console has no
+// game of its own), shown only for that ruleset and sent with its tables.
+function showRulesetOptions() {
+  const chosen = $("seating-form").elements.ruleset.value;
+  for (const box of document.querySelectorAll(".ruleset-options")) box.hidden = box.dataset.ruleset !== chosen;
+}
+
+function rulesetOptions(ruleset) {
+  const box = document.querySelector(`.ruleset-options[data-ruleset="${CSS.escape(ruleset)}"]`);
+  const options = {};
+  for (const input of box ? box.querySelectorAll("[data-kind]") : []) {
+    options[input.name] = { int: () => Number(input.value), bool: () => input.checked }[input.dataset.kind]?.() ?? input.value;
+  }
+  return options;
 }
 
 async function startAll(event) {
@@ -363,7 +375,7 @@ function start() {
   $("event-form").addEventListener("submit", createEvent);
   $("settings-form").addEventListener("submit", saveSettings);
   $("seating-form").addEventListener("submit", seatPlayers);
-  $("seating-form").elements.ruleset.addEventListener("change", showCoopOptions);
+  $("seating-form").elements.ruleset.addEventListener("change", showRulesetOptions);
   $("start-all").addEventListener("click", startAll);
   for (const id of ["paper", "wifi-ssid", "wifi-password"]) $(id).addEventListener("input", drawLinks);
   $("pin-form").addEventListener("submit", setPin);
@@ -381,7 +393,7 @@ function start() {
   }, true);
   $("qr-close").addEventListener("click", () => $("qr-dialog").close());
   drawPin(data.pin_set);
-  showCoopOptions();
+  showRulesetOptions();
   const asked = new URL(window.location.href).searchParams.get("event");
   const known = data.events.map((event) => String(event.id));
   const first = known.includes(asked) ? asked : known[known.length - 1];

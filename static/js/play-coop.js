@@ -5,7 +5,8 @@
 
 import { t } from "./i18n.js";
 import { $, activation, fill, h, num, reducedMotion, tx } from "./dom.js";
-import { act, buildButton, cardName, cards, data, landmarkCount } from "./play.js";
+import { act, cardName, cards, data, landmarkCount } from "./play.js";
+import { buildCard, isOpen, optionsByCard, turnReason } from "./play-build.js";
 import { outcomeDetail, outcomeHeadline, stepLine } from "./coop-words.js";
 
 const STEP_MS = 700; // the assessor's steps appear one after another, as if drawn by hand
@@ -80,15 +81,18 @@ $("coop-give-button").addEventListener("click", async () => {
   button.disabled = false;
 });
 
+// The row's cards with their options of `builds`: open, or closed with the reason, under the
+// card, or once above the base list (#build-note) when it is the turn's. (A row card missing
+// from `builds` is closed with a code this page does not know: the general sentence.)
 function drawRow(coop) {
-  const buyable = new Set(view.choices.filter((c) => c.kind === "build").map((c) => c.card));
-  const myBuild = view.active === view.seat && view.phase === "build" && !view.built;
+  const options = optionsByCard(view);
+  const row = coop.market.row.map((id) => [cards.get(id), options.get(id) ?? { card: id, why: "unlisted" }]);
+  const shared = turnReason(row.map(([, option]) => option));
   const piles = t("Market deck {deck} · discards {discards}", coop.market);
-  $("coop-market-note").textContent = myBuild ? `${piles} · ${t("Tap a card to buy it.")}` : piles;
-  fill($("coop-row"), coop.market.row.map((id) => {
-    const card = cards.get(id);
-    return h("li", { class: `card ${card.colour}` }, buildButton(card, buyable.has(id), num(activation(card.activation))));
-  }));
+  const open = row.some(([, option]) => isOpen(option));
+  $("coop-market-note").textContent = open ? `${piles} · ${t("Tap a card to buy it.")}` : piles;
+  fill($("coop-row"), row.map(([card, option], i) => buildCard(card, option, num(activation(card.activation)), act,
+    { reasonId: shared ? "build-note" : `why-row-${i}`, shared })));
 }
 
 function drawSteps(coop) {

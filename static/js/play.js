@@ -6,19 +6,18 @@ import {
   $, activation, bdi, diceSum, die, fill, followConnection, h, num, paidWords, requestId, signed, signedText, tx,
 } from "./dom.js";
 import { confirmWith } from "./feedback.js";
+import { coinWords as coins, drawBuilds } from "./play-build.js";
 
-// The page's data and its cards, for play-coop.js too, and how coins read.
+// The page's data and its cards, for play-coop.js too.
 export const data = JSON.parse($("page-data").textContent);
 export const cards = new Map(data.cards.map((card) => [card.id, card]));
 export const cardName = (id) => cards.get(id)?.name ?? id;
-const coins = (n) => (n === 1 ? t("1 coin") : tx("{n} coins", { n: num(n) }));
 const landmarks = data.cards.filter((c) => c.kind === "landmark");
 export const landmarkCount = landmarks.length;
 const landmarkWith = (effect) => landmarks.find((c) => c.effect === effect);
 
 let view = null;
 let viewAt = 0; // performance.now() when the view arrived, for the choice timer
-let pending = null; // the card waiting for the build confirmation
 
 // ------------------------------------------------------------------ connection
 
@@ -39,8 +38,10 @@ document.addEventListener("visibilitychange", () => {
 async function send(move) {
   if (!socket.connected) return { ok: false, code: "client/offline" };
   try {
-    const answer = await socket.timeout(8000).emitWithAck("move", { request_id: requestId(), move });
-    if (answer.ok && answer.view) receive(answer.view);
+    // With the seq of the view the tap was made on: a table that changed since in a way that
+    // matters refuses it `move/stale` with the fresh view, drawn here like an accepted move's.
+    const answer = await socket.timeout(8000).emitWithAck("move", { request_id: requestId(), seq: view?.seq, move });
+    if (answer.view) receive(answer.view);
     return answer;
   } catch {
     return { ok: false, code: "client/timeout" };
@@ -118,7 +119,7 @@ function draw() {
   fill($("status"), statusLine());
   drawPrompt();
   drawLastRoll();
-  drawMarket();
+  drawBuilds(view, cards, act);
   drawCity(me);
   drawOthers();
 }
@@ -385,74 +386,6 @@ function drawLastRoll() {
   fill($("breakdown"), mine.length ? mine : (view.dice.length ? h("li", { class: "none" }, t("Nothing for you this roll.")) : null));
   fill($("table-feed"), [...view.entries.map(feedLine).filter(Boolean), ...undoneFeed]);
 }
-
-// ------------------------------------------------------------------ building
-
-// Why nothing can be built now (said once, above the list), or null in my build phase.
-function whyNone() {
-  if (view.winner !== null && view.winner !== undefined) return t("The game is over.");
-  if (view.table.status !== "running") return t("The table is not running right now.");
-  if (view.active !== view.seat) return t("On your turn, after the roll.");
-  if (view.phase !== "build") return t("After the roll.");
-  if (view.built) return t("You have already built this turn.");
-  return null;
-}
-
-// Why this card cannot be built in my build phase (said under the card).
-function whyNot(card, me) {
-  if (card.kind === "landmark" && me.landmarks.includes(card.id)) return t("Built.");
-  if (card.kind === "establishment" && !(view.supply[card.id] > 0)) return t("Sold out.");
-  if (card.colour === "purple" && me.cards[card.id]) return t("You own one already.");
-  const short = card.cost - me.coins;
-  if (short > 0) return short === 1 ? t("1 more coin needed.") : t("{n} more coins needed.", { n: short });
-  return t("Not possible now.");
-}
-
-function drawMarket() {
-  const me = view.players[view.seat];
-  const buildable = new Set(kinds("build").map((m) => m.card));
-  const none = whyNone();
-  $("build-note").textContent = none ?? t("Tap a card to build it.");
-  const items = data.cards.filter((card) => !(card.kind === "landmark" && me.landmarks.includes(card.id)))
-    .map((card) => {
-      const ok = buildable.has(card.id);
-      const reasonId = none ? "build-note" : `why-${card.id}`;
-      const details = card.kind === "landmark" ? t("Landmark") : num(activation(card.activation));
-      const stock = card.kind === "establishment" ? t("{n} left", { n: view.supply[card.id] ?? 0 }) : "";
-      return h("li", { class: `card ${card.colour ?? "landmark"}` },
-        buildButton(card, ok, [details, stock ? ` · ${stock}` : ""], { "aria-describedby": ok ? null : reasonId }),
-        ok || none ? null : h("p", { class: "why", id: reasonId }, whyNot(card, me)));
-    });
-  fill($("market"), items);
-}
-
-// A card of a build list (this one, the co-op market row): its name, cost and `details`;
-// a tap asks to confirm the build.
-export function buildButton(card, ok, details, attrs = {}) {
-  return h("button", {
-    type: "button", class: "build-card", disabled: !ok, "data-card": card.id, ...attrs,
-    onclick: () => confirmBuild(card),
-  },
-  h("span", { class: "name" }, card.name),
-  h("span", { class: "cost" }, coins(card.cost)),
-  h("span", { class: "meta" }, details));
-}
-
-function confirmBuild(card) {
-  pending = card;
-  $("confirm-text").textContent = card.cost === 1 ? t("Build {card} for 1 coin?", { card: card.name })
-    : t("Build {card} for {cost} coins?", { card: card.name, cost: card.cost });
-  $("confirm").showModal();
-}
-
-$("confirm-cancel").addEventListener("click", () => $("confirm").close());
-$("confirm-ok").addEventListener("click", async () => {
-  $("confirm").close();
-  const card = pending;
-  pending = null;
-  if (!card) return;
-  await act({ kind: "build", card: card.id }, t("Built: {card}.", { card: card.name }));
-});
 
 // ------------------------------------------------------------------ cities
 

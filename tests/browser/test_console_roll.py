@@ -212,7 +212,7 @@ def test_console_dice_by_hand_wifi_a3_and_coop_difficulty(screen, lan_server, sn
     assert "paper=a3" in poster and page.request.get(hall.url + poster).status == 200
 
     form = page.locator("#seating-form")
-    expect(page.locator("#coop-options")).to_be_hidden()
+    expect(page.locator("#options-machi-koro-coop")).to_be_hidden()
     form.locator("select[name=ruleset]").select_option("machi-koro-coop")
     difficulty = page.get_by_label("The Tax Assessor's coins at the start (8 to 20): fewer is harder")
     expect(difficulty).to_have_value("13")

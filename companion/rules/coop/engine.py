@@ -11,6 +11,7 @@ record, so a replay never shuffles.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from companion.rules.coop.assessor import classify
 from companion.rules.coop.events import (
@@ -49,6 +50,7 @@ from companion.rules.machi_koro import engine, options
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.machi_koro.events import EstablishmentBought, Event, GameWon, LandmarkBuilt, TurnEnded
 from companion.rules.machi_koro.moves import Build, EndTurn, Move
+from companion.rules.machi_koro.options import Closed, Why
 from companion.rules.machi_koro.state import BANK
 
 CoopMove = Move | GiveAssessor
@@ -107,34 +109,39 @@ def decide(
 
 def _give(state: CoopState, seat: int, move: GiveAssessor) -> list[AnyEvent]:
     """On their own turn, in any phase, a player may give coins to the assessor (RULES.md 17)."""
-    if not is_whole_number(seat) or not 0 <= seat < len(state.players):
+    table = state.table
+    if not is_whole_number(seat) or not 0 <= seat < len(table.players):
         raise NotYourTurn(f"there is no seat {seat!r} at this table")
-    if seat != state.active:
-        raise NotYourTurn(f"only {state.roller.name} may give coins now, on their own turn")
+    if seat != table.active:
+        raise NotYourTurn(f"only {table.roller.name} may give coins now, on their own turn")
     amount = move.amount
     if not is_whole_number(amount):
         raise BadMove(f"'amount' must be a whole number of coins, not {amount!r}")
     if amount < 1:
         raise InvalidChoice(f"give at least 1 coin, not {amount!r}")
-    if amount > state.roller.coins:
-        raise CannotAfford(f"{state.roller.name} has {state.roller.coins} coins, not {amount}")
+    if amount > table.roller.coins:
+        raise CannotAfford(f"{table.roller.name} has {table.roller.coins} coins, not {amount}")
     return [AssessorCoinsTransferred(seat, ASSESSOR, amount, "gift", "gift")]
 
 
 def _build(state: CoopState, seat: int, move: Build, catalog: Catalog) -> list[AnyEvent]:
     """Buy from the row (its card is replaced at once) or build a landmark; the game is won
-    the moment both cities are complete (RULES.md 16, 19)."""
-    try:
-        base_events = engine.decide(state.table, seat, move, catalog)
-    except SoldOut:
+    the moment both cities are complete (RULES.md 16, 19). The base engine refuses the other
+    closed builds with its own errors."""
+    closed = build_refusal(state, seat, move.card, catalog)
+    if closed is not None and closed.why is Why.NOT_SHOWN:
         shown = ", ".join(state.market_row) or "nothing"
-        raise SoldOut(f"the market row shows no {move.card!r} (it shows {shown})") from None
+        raise SoldOut(f"the market row shows no {move.card!r} (it shows {shown})")
+    base_events = engine.decide(state.table, seat, move, catalog)
     events: list[AnyEvent] = [e for e in base_events if not isinstance(e, GameWon)]
     if any(isinstance(e, EstablishmentBought) for e in events):
         events += refill(len(state.market_row) - 1, state.market_deck)
     if any(isinstance(e, LandmarkBuilt) for e in events):
-        goal = len(catalog.landmarks)
-        done = [len(p.landmarks) + (i == seat) for i, p in enumerate(state.players)]
+        goal = len(catalog.landmarks_to_win)
+        done = [
+            len(catalog.landmarks_to_win & (p.landmarks | {move.card} if i == seat else p.landmarks))
+            for i, p in enumerate(state.table.players)
+        ]
         if all(count == goal for count in done):
             events.append(CoopGameEnded(Outcome.WON, EndReason.CITIES_COMPLETE))
     return events
@@ -203,9 +210,33 @@ def legal_moves(state: CoopState, seat: int, catalog: Catalog) -> list[CoopMove]
     if state.outcome is not None or not state.dealt:
         return []
     moves: list[CoopMove] = list(options.legal_moves(state.table, seat, catalog))
-    if seat == state.active:
-        moves += [GiveAssessor(n) for n in range(1, state.players[seat].coins + 1)]
+    if seat == state.table.active:
+        moves += [GiveAssessor(n) for n in range(1, state.table.players[seat].coins + 1)]
     return moves
+
+
+def build_refusal(state: CoopState, seat: int, card_id: str, catalog: Catalog) -> Closed | None:
+    """Why `seat` may not build `card_id` now, or None when it may: the base game's reasons
+    (`options.build_refusal`), a game that is over or not dealt, and an establishment the
+    market row does not show (the base supply holds only the row's cards)."""
+    if state.outcome is not None:
+        return Closed(Why.GAME_OVER)
+    if not state.dealt:
+        return Closed(Why.NOT_BUILD_PHASE)
+    closed = options.build_refusal(state.table, seat, card_id, catalog)
+    if closed is not None and closed.why is Why.SOLD_OUT:
+        return Closed(Why.NOT_SHOWN)
+    return closed
+
+
+def build_options(
+    state: CoopState, seat: int, catalog: Catalog, *, running: bool,
+) -> list[dict[str, Any]]:
+    """The build list of `seat` in the form of `options.build_options`: every card, the
+    establishments not in the row closed as `not_shown`."""
+    if running or state.outcome is not None:
+        return options.market_options(catalog, lambda card: build_refusal(state, seat, card, catalog))
+    return options.not_running_options(catalog)
 
 
 def default_move(state: CoopState) -> Move | None:

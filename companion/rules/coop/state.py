@@ -1,15 +1,14 @@
 """The co-op Tax Assessor table (seed 004, RULES.md 16-19): the base table plus the assessor's
 coins and deck, the array of assessed taxes, the market deck and its row of four.
 
-The base `TableState` inside is played by the base engine; its `supply` is kept equal to the
-cards in the market row, so the base engine's build checks and options are the market's.
-`CoopState` reads like a `TableState` (players, active, phase, ...) so the hall's code and
-views that read a table work for both rulesets.
+The base `TableState` inside (`table`) is played by the base engine; its `supply` is kept equal
+to the cards in the market row, so the base engine's build checks and options are the market's.
+The base game's fields (players, active, phase, ...) are read from `table`: a co-op table is a
+base table plus the assessor, not a copy of one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
@@ -17,7 +16,7 @@ from typing import Literal
 from companion.rules.coop.assessor import ASSESSOR_COINS, ASSESSOR_DECK
 from companion.rules.errors import RuleError, is_whole_number
 from companion.rules.machi_koro.catalog import Catalog
-from companion.rules.machi_koro.state import Choice, Phase, Player, TableState, frozen_counts, new_table
+from companion.rules.machi_koro.state import TableState, frozen_counts, new_table
 
 RULESET = "machi-koro-coop"
 ASSESSOR: Literal["assessor"] = "assessor"
@@ -104,68 +103,6 @@ class CoopState:
     def total_coins(self) -> int:
         """Coins of the players, the bank and the assessor: constant for a table."""
         return self.table.total_coins() + self.assessor_coins
-
-    # The base table's fields, read through (the hall and its views read these).
-    @property
-    def ruleset(self) -> str:
-        return self.table.ruleset
-
-    @property
-    def players(self) -> tuple[Player, ...]:
-        return self.table.players
-
-    @property
-    def roller(self) -> Player:
-        return self.table.roller
-
-    @property
-    def bank(self) -> int:
-        return self.table.bank
-
-    @property
-    def supply(self) -> Mapping[str, int]:
-        return self.table.supply
-
-    @property
-    def active(self) -> int:
-        return self.table.active
-
-    @property
-    def phase(self) -> Phase:
-        return self.table.phase
-
-    @property
-    def turn(self) -> int:
-        return self.table.turn
-
-    @property
-    def dice(self) -> tuple[int, ...]:
-        return self.table.dice
-
-    @property
-    def rerolled(self) -> bool:
-        return self.table.rerolled
-
-    @property
-    def built(self) -> bool:
-        return self.table.built
-
-    @property
-    def extra_turn(self) -> bool:
-        return self.table.extra_turn
-
-    @property
-    def bonus_turn(self) -> bool:
-        return self.table.bonus_turn
-
-    @property
-    def pending(self) -> tuple[Choice, ...]:
-        return self.table.pending
-
-    @property
-    def winner(self) -> int | None:
-        """Nobody wins alone in the co-op game: see `outcome`."""
-        return self.table.winner
 
 
 def new_coop_table(

@@ -17,6 +17,7 @@ from companion.rules.errors import (
     GameOver,
     InvalidChoice,
     NotYourTurn,
+    RuleError,
     SoldOut,
     UnknownCard,
     WrongPhase,
@@ -52,6 +53,7 @@ from companion.rules.machi_koro.moves import (
     SwapEstablishments,
     TargetTvStation,
 )
+from companion.rules.machi_koro.options import Closed, Why, build_refusal
 from companion.rules.machi_koro.state import BANK, Choice, Phase, Player, TableState
 
 # ---------------------------------------------------------------- decide
@@ -163,29 +165,45 @@ def _decline(state: TableState, move: DeclineSwap, catalog: Catalog) -> list[Eve
 
 
 def _build(state: TableState, move: Build, catalog: Catalog) -> list[Event]:
-    _need_phase(state, Phase.BUILD)
-    if state.built:
-        raise AlreadyBuilt("one build per turn: this turn's build is done")
+    closed = build_refusal(state, state.active, move.card, catalog)
+    if closed is not None:
+        raise _build_refused(state, move.card, closed)
     player, seat = state.roller, state.active
     if move.card in catalog.landmarks:
-        landmark = catalog.landmarks[move.card]
-        if move.card in player.landmarks:
-            raise AlreadyOwned(f"{player.name} has already built the {move.card!r}")
-        _need_coins(player, landmark.cost, move.card)
-        built = LandmarkBuilt(seat, move.card)
-        events: list[Event] = [CoinsTransferred(seat, BANK, landmark.cost, move.card), built]
-        if len(player.landmarks) + 1 == len(catalog.landmarks):
+        cost = catalog.landmarks[move.card].cost
+        events: list[Event] = [CoinsTransferred(seat, BANK, cost, move.card), LandmarkBuilt(seat, move.card)]
+        if catalog.landmarks_to_win <= player.landmarks | {move.card}:
             events.append(GameWon(seat))
         return events
-    if move.card not in catalog.establishments:
-        raise UnknownCard(f"unknown card {move.card!r}")
-    card = catalog.establishments[move.card]
-    if state.supply.get(move.card, 0) <= 0:
-        raise SoldOut(f"the supply has no {move.card!r} left")
-    if card.is_purple and player.owns(move.card):
-        raise AlreadyOwned(f"{player.name} already owns a {move.card!r}")
-    _need_coins(player, card.cost, move.card)
-    return [CoinsTransferred(seat, BANK, card.cost, move.card), EstablishmentBought(seat, move.card)]
+    cost = catalog.establishments[move.card].cost
+    return [CoinsTransferred(seat, BANK, cost, move.card), EstablishmentBought(seat, move.card)]
+
+
+_BUILD_ERRORS: dict[Why, type[RuleError]] = {
+    Why.NOT_BUILD_PHASE: WrongPhase,
+    Why.BUILT_THIS_TURN: AlreadyBuilt,
+    Why.BUILT: AlreadyOwned,
+    Why.UNKNOWN: UnknownCard,
+    Why.SOLD_OUT: SoldOut,
+    Why.OWN_ONE: AlreadyOwned,
+    Why.COINS: CannotAfford,
+}
+
+
+def _build_refused(state: TableState, card: str, closed: Closed) -> RuleError:
+    """The error of a refused build, by its reason, naming the values. `decide` refuses a
+    finished game and another seat's move before it asks (GameOver, NotYourTurn)."""
+    name, coins = state.roller.name, state.roller.coins
+    messages = {
+        Why.NOT_BUILD_PHASE: f"this is the {state.phase.value} phase, not {Phase.BUILD.value}",
+        Why.BUILT_THIS_TURN: "one build per turn: this turn's build is done",
+        Why.BUILT: f"{name} has already built the {card!r}",
+        Why.UNKNOWN: f"unknown card {card!r}",
+        Why.SOLD_OUT: f"the supply has no {card!r} left",
+        Why.OWN_ONE: f"{name} already owns a {card!r}",
+        Why.COINS: f"{card!r} costs {coins + closed.short}, {name} has {coins}",
+    }
+    return _BUILD_ERRORS[closed.why](messages[closed.why])
 
 
 def _end_turn(state: TableState, move: EndTurn, catalog: Catalog) -> list[Event]:
@@ -216,11 +234,6 @@ def _need_choice(state: TableState, choice: Choice) -> None:
     if state.phase is not Phase.CHOOSE or state.pending[0] is not choice:
         asked = state.pending[0].value if state.pending else "nothing"
         raise WrongPhase(f"the table waits for {asked}, not a {choice.value} answer")
-
-
-def _need_coins(player: Player, cost: int, card: str) -> None:
-    if player.coins < cost:
-        raise CannotAfford(f"{card!r} costs {cost}, {player.name} has {player.coins}")
 
 
 def _check_dice(dice: tuple[int, ...], count: int) -> None:

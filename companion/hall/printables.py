@@ -2,40 +2,34 @@
 
 The one bridge between the hall and the drawing code: `companion print` calls `render`, the
 organizer's downloads `prepare` (then draw off the server's event loop). The hall's lock is held
-only while the values are copied out, never while drawing (1,100 join cards take seconds)."""
+only while the values are copied out, never while drawing (1,100 join cards take seconds).
+
+The printing knows no game: what a setup sheet says of a table's game, the score sheets'
+columns and each seat's figures and place come from the table's ruleset (its `paper.py`,
+through the registry) and are copied here into the printing's plain model."""
 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
+from typing import Any
 from urllib.parse import urlsplit
 
 from companion.hall.checks import N_, Detail
 from companion.hall.model import HallEvent, Table
 from companion.hall.service import HallService
-from companion.hall.views import result_json
-from companion.printing import (
-    Poster,
-    ResultRow,
-    SeatCard,
-    Standing,
-    StandingRow,
-    TableResult,
-    TableSheet,
-    Wifi,
-    join_cards,
-    poster,
-    score_sheets,
-    setup_sheets,
-    standings,
-)
+from companion.printing import join_cards, poster, score_sheets, setup_sheets, standings
+from companion.printing import model as drawn  # what the printing draws
 from companion.printing.i18n import STRINGS, text
 from companion.printing.layouts import card_papers, page_papers
-from companion.printing.model import NOT_STARTED, PLAYING, RESULT
-from companion.rules.coop.state import RULESET as COOP_RULESET
+from companion.printing.model import NOT_STARTED, PLAYING, RESULT, Column, TableSheet, Wifi
+from companion.rules import paper as said  # what a ruleset says of its paper
+from companion.rules.errors import RuleError
+from companion.rules.paper import competition_ranks
+from companion.rules.registry import AnyRuleset, Catalog, ruleset
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
 WITH_ADDRESS = ("join-cards", "poster")  # the kinds that print the base URL, as text and QR
@@ -150,7 +144,7 @@ def prepare(hall: HallService, event_id: str, options: PrintOptions,
     with hall.lock:
         event = hall.event(event_id)
         stamp = printed_at(now or datetime.now())
-        return _drawing(event, hall.tables_of(event), options, stamp)
+        return _drawing(event, hall.tables_of(event), hall.catalog, options, stamp)
 
 
 def printed_at(now: datetime) -> str:
@@ -159,14 +153,14 @@ def printed_at(now: datetime) -> str:
     return now.strftime("%Y-%m-%d %H:%M")
 
 
-def _drawing(event: HallEvent, tables: Sequence[Table], o: PrintOptions,
+def _drawing(event: HallEvent, tables: Sequence[Table], catalog: Catalog, o: PrintOptions,
              stamp: str) -> Callable[[], bytes]:
     """The values copied out of the hall now, bound to the function that draws them later."""
     base = o.base_url.rstrip("/")
     if o.kind == "join-cards":
         return partial(join_cards, seat_cards(event, tables, base), o.paper, o.lang, o.wifi)
     if o.kind == "setup-sheets":
-        return partial(setup_sheets, table_sheets(event, tables), o.lang, o.paper)
+        return partial(setup_sheets, table_sheets(event, tables, catalog), o.lang, o.paper)
     if o.kind == "score-sheets":
         return partial(score_sheets, table_results(event, tables, stamp), o.lang, o.paper)
     if o.kind == "standings":
@@ -180,67 +174,102 @@ def filename(event_id: str, options: PrintOptions) -> str:
     return f"event-{safe_id}-{options.kind}-{options.paper}-{options.lang}.pdf"
 
 
-# ------------------------------------------------------------ the values drawn
+# ------------------------------------------------------------ join cards and the poster
 
 
-def seat_cards(event: HallEvent, tables: Sequence[Table], base: str) -> list[SeatCard]:
+def seat_cards(event: HallEvent, tables: Sequence[Table], base: str) -> list[drawn.SeatCard]:
     """A card per seat, tables in the event's order: the QR of the seat's join URL
     `BASE/j/TOKEN`, and the short URL to type `HOST/j/CODE` (the seat's join code)."""
     host = base.split("://", 1)[-1]
     return [
-        SeatCard(event.name, table.name, number, seat.name or None,
-                 base + seat.join_path, host + seat.code_path)
+        drawn.SeatCard(event.name, table.name, number, seat.name or None,
+                       base + seat.join_path, host + seat.code_path)
         for table in tables
         for number, seat in enumerate(table.seats, start=1)
     ]
 
 
-def table_sheets(event: HallEvent, tables: Sequence[Table]) -> list[TableSheet]:
-    return [TableSheet(event.name, t.name, t.ruleset, tuple(s.name for s in t.seats),
-                       tuple(sorted(t.options.items())))
+def hall_poster(event: HallEvent, base: str) -> drawn.Poster:
+    return drawn.Poster(event.name, f"{base}{JOIN_PATH}", f"{base}/hall/{event.id}")
+
+
+# ------------------------------------------------------------ setup sheets
+
+
+def table_sheets(event: HallEvent, tables: Sequence[Table], catalog: Catalog) -> list[TableSheet]:
+    """A setup sheet per table, with what its ruleset lays out for it."""
+    return [table_sheet(event.name, t.name, t.ruleset, [s.name for s in t.seats], t.options,
+                        catalog)
             for t in tables]
 
 
-def hall_poster(event: HallEvent, base: str) -> Poster:
-    return Poster(event.name, f"{base}{JOIN_PATH}", f"{base}/hall/{event.id}")
+def table_sheet(event_name: str, table_name: str, ruleset_name: str, seats: Sequence[str],
+                options: Mapping[str, Any], catalog: Catalog) -> TableSheet:
+    """One table's setup sheet: its seats, then its ruleset's setup section as plain values
+    (none for a ruleset the registry does not know: the sheet says so)."""
+    try:
+        rules: AnyRuleset | None = ruleset(ruleset_name)
+    except RuleError:
+        rules = None
+    game = (None if rules is None
+            else game_setup(rules.setup_section(catalog, options, len(seats)), seats))
+    return TableSheet(event_name, table_name, ruleset_name, tuple(seats),
+                      tuple(sorted(options.items())), game)
+
+
+def game_setup(section: said.SetupSection, seats: Sequence[str]) -> drawn.GameSetup:
+    """A ruleset's setup section in the printing's model, the seats' names filled in."""
+    def value(v: said.Value) -> int | str | drawn.Name:
+        if isinstance(v, said.Name):
+            return drawn.Name(v.by_lang)
+        if isinstance(v, said.SeatName):
+            return seats[v.seat] if 0 <= v.seat < len(seats) else "?"
+        return v
+
+    def lines(found: Sequence[said.Line]) -> tuple[drawn.Line, ...]:
+        return tuple(drawn.Line(v.key, tuple((name, value(x)) for name, x in v.values), v.style)
+                     for v in found)
+
+    def grid(v: said.Grid | None) -> drawn.Grid | None:
+        if v is None:
+            return None
+        rows = tuple(tuple(value(x) for x in row) for row in v.rows)
+        return drawn.Grid(columns(v.columns), rows, v.tints, v.size)
+
+    parts = tuple(drawn.Part(p.heading, lines(p.lines), grid(p.grid)) for p in section.parts)
+    return drawn.GameSetup(parts, lines(section.seating))
+
+
+def columns(found: Sequence[said.Column]) -> tuple[Column, ...]:
+    """A ruleset's score or grid columns in the printing's model."""
+    return tuple(Column(c.key, c.width) for c in found)
+
+
+# ------------------------------------------------------------ score sheets and standings
 
 
 def is_final(table: Table) -> bool:
     """A result is recorded: the game is won (or a co-op game lost), or the organizer ended a
     started table."""
     state = table.state
-    return state is not None and (result_json(table) is not None or table.status == "ended")
+    return state is not None and (table.rules.result(state) is not None
+                                  or table.status == "ended")
 
 
-def places(table: Table) -> list[int]:
-    """Each seat's place: the winner first, then by landmarks built, then coins; equal
-    players share a place (1, 2, 2, 4). A co-op pair shares one place (docs/rules.md): 1st
-    when they won together, else 2nd, behind the assessor."""
-    assert table.state is not None
-    players = table.state.players
-    result = result_json(table)  # who won, as the screens and the export say it
-    won = [outcome == "won" for outcome in result["outcomes"]] if result else [False] * len(players)
-    if table.ruleset == COOP_RULESET:
-        return [1 if won[0] else 2] * len(players)
-    return competition_ranks(
-        [(w, len(p.landmarks), p.coins) for w, p in zip(won, players, strict=True)])
-
-
-def competition_ranks(keys: Sequence[tuple[int | bool, int, int]]) -> list[int]:
-    """Rank 1 for the greatest key; equal keys share a rank and the next rank skips."""
-    first: dict[tuple[int | bool, int, int], int] = {}
-    for position, key in enumerate(sorted(keys, reverse=True), start=1):
-        first.setdefault(key, position)
-    return [first[key] for key in keys]
+def figures(table: Table) -> list[dict[str, Any]]:
+    """One row per seat from the table's ruleset: the player's `name`, the seat's `place` as
+    the game stands and its figures in the ruleset's score columns, by their keys."""
+    return table.rules.standings_rows(table.story())
 
 
 def table_results(event: HallEvent, tables: Sequence[Table],
-                  stamp: str | None = None) -> list[TableResult]:
-    """A result sheet per table: places, landmarks and coins once the game is over, the
+                  stamp: str | None = None) -> list[drawn.TableResult]:
+    """A result sheet per table: places and the ruleset's figures once the game is over, the
     figures as they stand while it runs, empty boxes before it starts; the last two say so,
     with `stamp`, the time they were printed (default: now)."""
     stamp = stamp or printed_at(datetime.now())
-    return [TableResult(t.name, result_rows(t), event.name, result_status(t), stamp)
+    return [drawn.TableResult(t.name, result_rows(t), event.name, result_status(t), stamp,
+                              columns(t.rules.score_columns()))
             for t in tables]
 
 
@@ -251,43 +280,48 @@ def result_status(table: Table) -> str:
     return RESULT if is_final(table) else PLAYING
 
 
-def result_rows(table: Table) -> tuple[ResultRow, ...]:
-    state = table.state
-    if state is None:
-        return tuple(ResultRow(None, seat.name, None, None) for seat in table.seats)
-    rows = [ResultRow(None, p.name, len(p.landmarks), p.coins) for p in state.players]
+def result_rows(table: Table) -> tuple[drawn.ResultRow, ...]:
+    """The players in seat order while the game runs (no places), by place once it is over."""
+    if table.state is None:
+        return tuple(drawn.ResultRow(None, seat.name) for seat in table.seats)
+    keys = [c.key for c in table.rules.score_columns()]
+    found = figures(table)
+    rows = [drawn.ResultRow(None, row["name"], tuple(row.get(key) for key in keys))
+            for row in found]
     if not is_final(table):
         return tuple(rows)
-    ranked = zip(places(table), rows, strict=True)
-    return tuple(ResultRow(place, r.player_name, r.landmarks_built, r.coins)
-                 for place, r in sorted(ranked, key=lambda pair: pair[0]))
+    ranked = sorted(zip((row["place"] for row in found), rows, strict=True),
+                    key=lambda pair: pair[0])
+    return tuple(replace(r, place=place) for place, r in ranked)
 
 
 def event_standing(event: HallEvent, tables: Sequence[Table], lang: str,
-                   stamp: str | None = None) -> Standing:
-    """Every player of a started table, ranked by wins, landmarks, coins. A table's win is
-    its first place; a table still playing has none yet, and its players are ranked by their
-    figures as they stand, marked playing. The title says how many tables finished; while
-    some still play the sheet carries `stamp`, the time it was printed (default: now)."""
+                   stamp: str | None = None) -> drawn.Standing:
+    """Every player of a started table, ranked by wins, then by the figures of the score
+    columns in order (landmarks, coins). A table's win is its first place; a table still
+    playing has none yet, and its players are ranked by their figures as they stand, marked
+    playing. The title says how many tables finished; while some still play the sheet carries
+    `stamp`, the time it was printed (default: now). The columns are the first table's."""
+    shown = columns(tables[0].rules.score_columns()) if tables else ()
     final = [t for t in tables if is_final(t)]
     counted = [t for t in tables if t.state is not None or t.status != "ended"]
-    entries = [entry for table in tables for entry in standing_entries(table)]
-    ranks = competition_ranks([(e.wins, e.landmarks_built, e.coins) for e in entries])
+    entries = [entry for table in tables for entry in standing_entries(table, shown)]
+    ranks = competition_ranks([(e.wins, *e.scores) for e in entries])
     rows = tuple(sorted((replace(e, rank=rank) for e, rank in zip(entries, ranks, strict=True)),
                         key=lambda row: row.rank))
     if len(final) == len(counted):
-        return Standing(event.name, rows)
+        return drawn.Standing(event.name, rows, columns=shown)
     title = text(lang, "standings_partial", done=len(final), total=len(counted))
-    return Standing(event.name, rows, title, stamp or printed_at(datetime.now()))
+    return drawn.Standing(event.name, rows, title, stamp or printed_at(datetime.now()), shown)
 
 
-def standing_entries(table: Table) -> list[StandingRow]:
+def standing_entries(table: Table, shown: Sequence[Column]) -> list[drawn.StandingRow]:
     """A table's players, not ranked yet: one win for a first place once the game is over;
-    while it runs no wins, the figures as they stand, marked playing. None before the start."""
-    state = table.state
-    if state is None:
+    while it runs no wins, the figures as they stand, marked playing. None before the start.
+    A figure the table's ruleset does not have counts 0."""
+    if table.state is None:
         return []
     done = is_final(table)
-    wins = [int(place == 1) for place in places(table)] if done else [0] * len(state.players)
-    return [StandingRow(0, p.name, table.name, won, len(p.landmarks), p.coins, not done)
-            for won, p in zip(wins, state.players, strict=True)]
+    return [drawn.StandingRow(0, row["name"], table.name, int(done and row["place"] == 1),
+                              tuple(int(row.get(c.key) or 0) for c in shown), not done)
+            for row in figures(table)]

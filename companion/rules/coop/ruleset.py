@@ -1,0 +1,172 @@
+"""The co-op Tax Assessor game (seed 004) behind the one door: the base game's rules and views
+for the cities inside, and the assessor's own around them (by composition)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from companion.rules.coop import codec, engine, paper, staleness, views
+from companion.rules.coop import evolve as coop_evolve
+from companion.rules.coop.assessor import ASSESSOR_COINS
+from companion.rules.coop.engine import CoopMove
+from companion.rules.coop.events import AnyEvent
+from companion.rules.coop.state import (
+    ASSESSOR_COINS_RANGE,
+    RULESET,
+    SEATS,
+    CoopState,
+    check_assessor_coins,
+    new_coop_table,
+)
+from companion.rules.machi_koro import codec as base_codec
+from companion.rules.machi_koro import views as base_views
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.options import not_running_options
+from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions
+from companion.rules.ruleset import (
+    N_,
+    Column,
+    Json,
+    OptionSpec,
+    Played,
+    Result,
+    Ruleset,
+    Seats,
+    SetupSection,
+    Shuffle,
+    Story,
+)
+
+
+class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
+    """Two players against the Tax Assessor: a market row, gifts, the assessor's turns."""
+
+    name: ClassVar[str] = RULESET
+    title: ClassVar[str] = N_("Machi Koro co-op (Tax Assessor)")
+    event_kinds: ClassVar[frozenset[str]] = frozenset(codec.EVENT_KINDS)
+    base = MACHI_KORO  # the cities' rules and views
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        low, high = ASSESSOR_COINS_RANGE
+        label = N_("The Tax Assessor's coins at the start (%(low)s to %(high)s): fewer is harder")
+        return (OptionSpec("assessor_coins", "int", ASSESSOR_COINS, label, low, high),)
+
+    def check_options(self, raw: Mapping[str, Any]) -> Json:
+        unknown = sorted(set(raw) - {"assessor_coins"})
+        if unknown:
+            raise BadOptions(f"the co-op game's only option is assessor_coins, not {unknown!r}")
+        return {"assessor_coins": check_assessor_coins(raw.get("assessor_coins", ASSESSOR_COINS))}
+
+    def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
+        return Seats(SEATS, SEATS)
+
+    def start(self, catalog: Catalog, names: tuple[str, ...], options: Mapping[str, Any]) -> CoopState:
+        return new_coop_table(catalog, names, stake=options.get("assessor_coins", ASSESSOR_COINS))
+
+    def deal(self, state: CoopState, catalog: Catalog, shuffle: Shuffle | None) -> list[AnyEvent]:
+        return engine.deal(state, catalog, shuffle)
+
+    def parse_move(self, wire: Any, dice: tuple[int, ...]) -> CoopMove:
+        return codec.parse_move(wire, dice)
+
+    def dice_for(self, state: CoopState, seat: int, wire: Any) -> int:
+        return self.base.dice_for(state.table, seat, wire)
+
+    def hall_rolls(self, wire: Any) -> bool:
+        return self.base.hall_rolls(wire)
+
+    def decide(self, state: CoopState, seat: int, move: CoopMove, catalog: Catalog,
+               shuffle: Shuffle | None) -> list[AnyEvent]:
+        return engine.decide(state, seat, move, catalog, shuffle)
+
+    def evolve(self, state: CoopState, events: Iterable[AnyEvent]) -> CoopState:
+        return coop_evolve.evolve_all(state, events)
+
+    def adjust(self, state: CoopState, seat: Any, amount: Any, reason: Any) -> list[AnyEvent]:
+        return list(engine.adjust(state, seat, amount, reason))
+
+    def turn(self, state: CoopState) -> int:
+        return state.table.turn
+
+    def stale(self, seen: CoopState, now: CoopState, seat: int, wire: Any) -> bool:
+        return staleness.stale(seen, now, seat, wire)
+
+    def choice_open(self, state: CoopState) -> bool:
+        return self.base.choice_open(state.table)
+
+    def default_move(self, state: CoopState) -> tuple[int, CoopMove] | None:
+        move = engine.default_move(state)
+        return None if move is None else (state.table.active, move)
+
+    def hall_turn(self, state: CoopState, dice: tuple[int, int], catalog: Catalog,
+                  shuffle: Shuffle | None) -> list[list[AnyEvent]]:
+        """As in the base game (closing the turn runs the assessor's turn when it is due)."""
+        from companion.rules.machi_koro.moves import EndTurn, Roll
+        from companion.rules.machi_koro.state import Phase
+
+        groups: list[list[AnyEvent]] = []
+        closing: list[AnyEvent] = []
+        while state.outcome is None and state.table.phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
+            move: CoopMove = engine.default_move(state) or EndTurn()
+            events = self.decide(state, state.table.active, move, catalog, shuffle)
+            closing += events
+            state = self.evolve(state, events)
+        if closing:
+            groups.append(closing)
+        if state.outcome is None and state.table.phase is Phase.ROLL:
+            thrown = dice[:1] if state.table.roller.dice_count == 1 else dice
+            groups.append(self.decide(state, state.table.active, Roll(thrown), catalog, shuffle))
+        return groups
+
+    def encode_event(self, event: AnyEvent) -> tuple[str, Json]:
+        return base_codec.encode_event(event)
+
+    def decode_event(self, kind: str, data: Mapping[str, Any]) -> AnyEvent:
+        return codec.decode_event(kind, dict(data))
+
+    def result(self, state: CoopState) -> Result | None:
+        return views.result(state)
+
+    def common_view(self, story: Story[CoopState, AnyEvent]) -> Json:
+        result = self.result(story.state) if story.state is not None else None
+        return {"players": base_views.players_json(story), **base_views.game_json(story, result),
+                "entries": base_views.turn_entries(story, self.turn_entry),
+                "undone": base_views.undone_json(story, self.move_summary),
+                **base_views.market_json(story)}
+
+    def seat_view(self, story: Story[CoopState, AnyEvent], seat: int, catalog: Catalog) -> Json:
+        choices = base_views.choices_json(story, seat, catalog) if self.playing(story) else []
+        return {"choices": choices + views.gift_choices(story, seat),
+                "builds": engine.build_options(story.state, seat, catalog, running=story.running)
+                if story.state is not None else not_running_options(catalog),
+                **views.coop_fields(story)}
+
+    def tile_view(self, story: Story[CoopState, AnyEvent]) -> Json:
+        result = self.result(story.state) if story.state is not None else None
+        return {**base_views.tile_json(story, result), **views.coop_fields(story)}
+
+    def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
+        result = self.result(story.state) if story.state is not None else None
+        return paper.standings_rows(story.names, story.state, result)
+
+    def turn_entry(self, story: Story[Any, Any], event: object) -> Json | None:
+        return self.base.turn_entry(story, event) or views.gift_entry(story, event)
+
+    def move_summary(self, move: Played[Any, Any]) -> Json:
+        def summary_of(event: object, active: int) -> Json | None:
+            return views.gift_summary(event, active) or self.base.event_summary(event, active)
+        return base_views.move_summary(move, summary_of)
+
+    def playing(self, story: Story[CoopState, AnyEvent]) -> bool:
+        """Whether the game is on: dealt and not yet won or lost."""
+        return story.state is not None and story.state.dealt and story.state.outcome is None
+
+    def score_columns(self) -> tuple[Column, ...]:
+        return paper.score_columns()
+
+    def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
+        return paper.setup_section(catalog, options, seats)
+
+
+COOP = Coop()

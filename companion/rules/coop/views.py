@@ -1,0 +1,117 @@
+"""The co-op Tax Assessor's part of the views (docs/api.md, "The co-op game"): the market row,
+the assessor's coins, deck and array, the value sought next, its last turn step by step, and
+the shared win or loss with its reason. Pure functions of a `Story`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules.coop.events import (
+    AssessorCardDrawn,
+    AssessorCoinsTransferred,
+    AssessorDeckShuffled,
+    CoopGameEnded,
+    FinalRoundBegan,
+)
+from companion.rules.coop.state import CoopState
+from companion.rules.machi_koro.views import events_since_roll, parties
+from companion.rules.ruleset import Json, Played, Result, Story
+
+CoopStory = Story[CoopState, Any]
+
+
+def coop_fields(story: CoopStory) -> Json:
+    """`{"coop": {...}}`: what every seat and the hall see of the co-op game (None before the
+    start)."""
+    state = story.state
+    if state is None:
+        return {"coop": None}
+    return {"coop": {
+        "market": {"row": list(state.market_row), "deck": len(state.market_deck),
+                   "discards": len(state.market_discards)},
+        "assessor": {
+            "coins": state.assessor_coins, "stake": state.stake,
+            "deck": len(state.assessor_deck), "discards": len(state.assessor_discards),
+            "assessed": list(state.assessed),
+            "sought": None if state.final_round or state.outcome else state.sought,
+        },
+        "final_round": state.final_round,
+        "outcome": state.outcome.value if state.outcome else None,
+        "reason": state.reason.value if state.reason else None,
+        "last_assessor_turn": last_assessor_turn(story),
+        "assessor_entries": assessor_entries(story),
+    }}
+
+
+def result(state: CoopState) -> Result | None:
+    """A finished co-op game's result: both seats share one outcome (won or lost) and its
+    reason; a won pair shares the first place, a lost one the second."""
+    if state.outcome is None:
+        return None
+    seats = len(state.table.players)
+    place = 1 if state.outcome.value == "won" else 2  # a lost pair shares the place below a win
+    return Result(state.reason.value if state.reason else "", (state.outcome.value,) * seats,
+                  (place,) * seats)
+
+
+def gift_choices(story: CoopStory, seat: int) -> list[Json]:
+    """The co-op move beside the base game's choices: a gift of 1 to `max` coins, offered to
+    the active seat in any phase of its turn (RULES.md 17)."""
+    state = story.state
+    if state is None or not story.running or state.outcome is not None or seat != state.table.active:
+        return []
+    coins = state.table.players[seat].coins
+    return [{"kind": "give_assessor", "max": coins}] if coins else []
+
+
+def last_assessor_turn(story: CoopStory) -> Json | None:
+    """The latest assessor turn (or the end of the final round) as steps a screen can play
+    one by one: draw (card, value sought, tax | supplemental | miss | unpaid, amount),
+    reshuffle, final_round, end."""
+    for move in reversed(story.moves):
+        steps = _steps(move)
+        if steps:
+            return {"move": move.number, "turn": move.before.table.turn, "steps": steps}
+    return None
+
+
+def _steps(move: Played[CoopState, Any]) -> list[Json]:
+    steps: list[Json] = []
+    for event in move.events:
+        if isinstance(event, AssessorCardDrawn):
+            steps.append({"step": "draw", "card": event.card, "sought": event.sought,
+                          "result": event.result, "amount": event.amount})
+        elif isinstance(event, AssessorDeckShuffled) and move.author != "dealer":
+            steps.append({"step": "reshuffle", "cards": len(event.order)})
+        elif isinstance(event, FinalRoundBegan):
+            steps.append({"step": "final_round"})
+        elif isinstance(event, CoopGameEnded) and (steps or event.outcome.value == "lost"):
+            steps.append({"step": "end", "outcome": event.outcome.value,
+                          "reason": event.reason.value})
+    return steps
+
+
+def assessor_entries(story: CoopStory) -> list[Json]:
+    """The assessor's coin movements since the latest roll (gifts, taxes), like `entries`."""
+    return [_entry(story, e) for e in events_since_roll(story)
+            if isinstance(e, AssessorCoinsTransferred)]
+
+
+def _entry(story: CoopStory, event: AssessorCoinsTransferred) -> Json:
+    return {**parties(story, event.source, event.target), "amount": event.amount,
+            "card": event.card, "kind": event.kind}
+
+
+def gift_entry(story: CoopStory, event: object) -> Json | None:
+    """A seat's gift to the assessor as a line of the seat view's `entries`."""
+    if isinstance(event, AssessorCoinsTransferred) and isinstance(event.source, int):
+        return {**parties(story, event.source, event.target), "amount": event.amount,
+                "card": event.card, "copies": 0, "mall_bonus": 0, "forgiven": 0}
+    return None
+
+
+def gift_summary(event: object, active: int) -> Json | None:
+    """A gift's summary for the undone list (the base game's events say the rest)."""
+    if isinstance(event, AssessorCoinsTransferred) and isinstance(event.source, int):
+        return {"move": "gift", "seat": event.source, "amount": event.amount}
+    return None

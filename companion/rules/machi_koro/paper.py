@@ -1,0 +1,121 @@
+"""What Machi Koro's paper says: the setup sheet's parts (what each player takes, the supply in
+activation order, what goes back in the box) and the score sheet's columns and rows (landmarks
+built, coins). Pure functions of the catalog, the options and a state; `printing/` lays them
+out (`companion/rules/paper.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.rules.machi_koro.catalog import Catalog, Establishment
+from companion.rules.machi_koro.state import TableState
+from companion.rules.paper import (
+    APART,
+    SMALL,
+    Column,
+    Grid,
+    Line,
+    Name,
+    Part,
+    SetupSection,
+    competition_ranks,
+    line,
+)
+from companion.rules.ruleset import Json, Result
+
+SCORE_COLUMNS = (Column("landmarks", 0.16), Column("coins", 0.12))
+
+
+def score_columns() -> tuple[Column, ...]:
+    """The score sheet's and the standings' columns: landmarks built, then coins (the order
+    that ranks players after a win)."""
+    return SCORE_COLUMNS
+
+
+def standings_row(state: TableState, seat: int) -> dict[str, int]:
+    """A seat's figures in the columns of `score_columns`, as they stand."""
+    player = state.players[seat]
+    return {"landmarks": len(player.landmarks), "coins": player.coins}
+
+
+def places(state: TableState) -> tuple[int, ...]:
+    """Each seat's place were the game over now: the winner first, then by landmarks built,
+    then coins; equal players share a place (1, 2, 2, 4)."""
+    return tuple(competition_ranks([
+        (seat == state.winner, len(player.landmarks), player.coins)
+        for seat, player in enumerate(state.players)]))
+
+
+def standings_rows(names: Sequence[str], state: TableState | None, result: Result | None,
+                   shared: Sequence[int] | None = None) -> list[Json]:
+    """One row per seat for the standings, the score sheets and the export: its `seat`, the
+    player's `name`, its figures in the columns of `score_columns` (before the start: no coins,
+    no landmarks), its `outcome` once there is a result, and its `place` as the game stands
+    (None before the start): the paper prints it once the game is over, a result or a table
+    the organizer ended. `shared`: the places a variant decides instead (`coop/paper.py`)."""
+    if state is None:
+        return [{"seat": seat, "name": name, "landmarks": 0, "coins": None, "outcome": None,
+                 "place": None} for seat, name in enumerate(names)]
+    ranked = places(state) if shared is None else shared
+    return [{"seat": seat, "name": player.name, **standings_row(state, seat),
+             "outcome": result.outcomes[seat] if result else None, "place": place}
+            for seat, (player, place) in enumerate(zip(state.players, ranked, strict=True))]
+
+
+# ------------------------------------------------------------ the setup sheet
+
+
+def setup_section(catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
+    """A base-game table of `seats` players: what each takes, the supply, the box and the
+    bank."""
+    return SetupSection((player_part(catalog), supply_part(catalog),
+                         box_part(unused_seats(catalog, seats),
+                                  catalog.bank_coins - seats * catalog.starting_coins)))
+
+
+def roll_range(card: Establishment) -> str:
+    """Activation numbers as a range: 2–3, 9–10."""
+    low, high = min(card.activation), max(card.activation)
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def player_part(catalog: Catalog) -> Part:
+    """What each player takes: the starting cards, the coins, the landmarks face down."""
+    lines = [line("n_of", n=c.starting, card=Name.of(c.names))
+             for c in catalog.establishments.values() if c.starting]
+    lines.append(line("coins_n", n=catalog.starting_coins))
+    lines.append(line("landmarks_face_down", n=len(catalog.landmarks)))
+    lines += [line("card_cost", SMALL, card=Name.of(m.names), cost=m.cost)
+              for m in catalog.landmarks.values()]
+    return Part("each_player_takes", tuple(lines))
+
+
+TINTED = frozenset({"blue", "green", "red", "purple"})
+
+
+def supply_part(catalog: Catalog) -> Part:
+    """The supply stacks in activation order (the catalog's), with how many cards each holds;
+    the roll's cell in the card's colour."""
+    cards = list(catalog.establishments.values())
+    columns = (Column("roll", 0.14), Column("card", 0.58), Column("cost", 0.14),
+               Column("count", 0.14))
+    rows = tuple((roll_range(c), Name.of(c.names), c.cost, c.copies) for c in cards)
+    tints = tuple(c.colour if c.colour in TINTED else "" for c in cards)
+    return Part("supply", grid=Grid(columns, rows, tints, size=9.5))
+
+
+def unused_seats(catalog: Catalog, seats: int) -> list[Line]:
+    """The starting cards and landmark sets of the seats nobody takes; "nothing" when every
+    seat plays."""
+    empty = max(0, catalog.players_max - seats)
+    if not empty:
+        return [line("nothing_back")]
+    lines = [line("n_of", n=c.starting * empty, card=Name.of(c.names))
+             for c in catalog.establishments.values() if c.starting]
+    return [*lines, line("landmark_sets_n", n=empty)]
+
+
+def box_part(lines: Sequence[Line], bank: int) -> Part:
+    """What goes back in the box, then the coins the bank keeps."""
+    return Part("back_in_box", (*lines, line("bank_left", APART, n=bank)))

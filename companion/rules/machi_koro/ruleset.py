@@ -1,0 +1,171 @@
+"""Machi Koro, the base game, behind the one door (`companion.rules.ruleset.Ruleset`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from companion.rules.errors import RuleError
+from companion.rules.machi_koro import codec, engine, evolve, paper, staleness, views
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.events import Event
+from companion.rules.machi_koro.moves import EndTurn, Move, Roll
+from companion.rules.machi_koro.state import Phase, TableState, new_table
+from companion.rules.ruleset import (
+    N_,
+    Column,
+    Json,
+    OptionSpec,
+    Played,
+    Result,
+    Ruleset,
+    Seats,
+    SetupSection,
+    Shuffle,
+    Story,
+)
+
+
+class BadOptions(RuleError):
+    code = "rule/bad_options"
+
+
+class MachiKoro(Ruleset[TableState, Move, Event]):
+    """The base game: 2-4 cities, one roll at a time, the first to build every landmark wins."""
+
+    name: ClassVar[str] = "machi-koro"
+    title: ClassVar[str] = N_("Machi Koro")
+    event_kinds: ClassVar[frozenset[str]] = frozenset(codec.EVENT_TYPES)
+
+    # ------------------------------------------------------------ set-up
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        return ()
+
+    def check_options(self, raw: Mapping[str, Any]) -> Json:
+        if raw:
+            raise BadOptions(f"this ruleset takes no options, not {sorted(raw)!r}")
+        return {}
+
+    def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
+        return Seats(catalog.players_min, catalog.players_max)
+
+    def start(self, catalog: Catalog, names: tuple[str, ...], options: Mapping[str, Any]) -> TableState:
+        return new_table(catalog, names, ruleset=self.name)
+
+    def deal(self, state: TableState, catalog: Catalog, shuffle: Shuffle | None) -> list[Event]:
+        return []
+
+    # ------------------------------------------------------------ play
+
+    def parse_move(self, wire: Any, dice: tuple[int, ...]) -> Move:
+        return codec.parse_move(wire, dice)
+
+    def dice_for(self, state: TableState, seat: int, wire: Any) -> int:
+        """A roll throws the seat's chosen dice; a reroll (Radio Tower) as many as were thrown."""
+        kind = wire.get("kind") if isinstance(wire, dict) else None
+        if kind == "roll":
+            return state.players[seat].dice_count if 0 <= seat < len(state.players) else 1
+        if kind == "reroll":
+            return len(state.dice)
+        return 0
+
+    def hall_rolls(self, wire: Any) -> bool:
+        return isinstance(wire, dict) and wire.get("kind") == "roll"
+
+    def decide(self, state: TableState, seat: int, move: Move, catalog: Catalog,
+               shuffle: Shuffle | None) -> list[Event]:
+        return engine.decide(state, seat, move, catalog)
+
+    def evolve(self, state: TableState, events: Iterable[Event]) -> TableState:
+        return evolve.evolve_all(state, events)
+
+    def adjust(self, state: TableState, seat: Any, amount: Any, reason: Any) -> list[Event]:
+        return engine.adjust(state, seat, amount, reason)
+
+    def turn(self, state: TableState) -> int:
+        return state.turn
+
+    def stale(self, seen: TableState, now: TableState, seat: int, wire: Any) -> bool:
+        return staleness.stale(seen, now, seat, wire)
+
+    # ------------------------------------------------------------ waiting and the hall roll
+
+    def choice_open(self, state: TableState) -> bool:
+        return state.phase in (Phase.REROLL, Phase.CHOOSE)
+
+    def default_move(self, state: TableState) -> tuple[int, Move] | None:
+        move = engine.default_move(state)
+        return None if move is None else (state.active, move)
+
+    def hall_turn(self, state: TableState, dice: tuple[int, int], catalog: Catalog,
+                  shuffle: Shuffle | None) -> list[list[Event]]:
+        """Close the previous turn (defaults for open choices, end of the build phase), then
+        roll the first die, or both for a seat that rolls two (RULES.md 10-12)."""
+        groups: list[list[Event]] = []
+        closing: list[Event] = []
+        while state.phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
+            move = engine.default_move(state) or EndTurn()
+            events = self.decide(state, state.active, move, catalog, shuffle)
+            closing += events
+            state = self.evolve(state, events)
+        if closing:
+            groups.append(closing)
+        if state.phase is Phase.ROLL:
+            thrown = dice[:1] if state.roller.dice_count == 1 else dice
+            groups.append(self.decide(state, state.active, Roll(thrown), catalog, shuffle))
+        return groups
+
+    # ------------------------------------------------------------ the journal
+
+    def encode_event(self, event: Event) -> tuple[str, Json]:
+        return codec.encode_event(event)
+
+    def decode_event(self, kind: str, data: Mapping[str, Any]) -> Event:
+        return codec.decode_event(kind, dict(data))
+
+    # ------------------------------------------------------------ views
+
+    def result(self, state: TableState) -> Result | None:
+        return views.base_result(state)
+
+    def common_view(self, story: Story[TableState, Event]) -> Json:
+        result = self.result(story.state) if story.state is not None else None
+        return {"players": views.players_json(story), **views.game_json(story, result),
+                "entries": views.turn_entries(story, self.turn_entry),
+                "undone": views.undone_json(story, self.move_summary),
+                **views.market_json(story)}
+
+    def seat_view(self, story: Story[TableState, Event], seat: int, catalog: Catalog) -> Json:
+        return {"choices": views.choices_json(story, seat, catalog),
+                "builds": views.builds_json(story, seat, catalog)}
+
+    def tile_view(self, story: Story[TableState, Event]) -> Json:
+        result = self.result(story.state) if story.state is not None else None
+        return views.tile_json(story, result)
+
+    def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
+        result = self.result(story.state) if story.state is not None else None
+        return paper.standings_rows(story.names, story.state, result)
+
+    # the parts of the views a variant extends (the co-op game's gifts)
+
+    def turn_entry(self, story: Story[Any, Any], event: object) -> Json | None:
+        return views.turn_entry(story, event)
+
+    def move_summary(self, move: Played[Any, Any]) -> Json:
+        return views.move_summary(move, self.event_summary)
+
+    def event_summary(self, event: object, active: int) -> Json | None:
+        return views.event_summary(event, active)
+
+    # ------------------------------------------------------------ paper
+
+    def score_columns(self) -> tuple[Column, ...]:
+        return paper.score_columns()
+
+    def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
+        return paper.setup_section(catalog, options, seats)
+
+
+MACHI_KORO = MachiKoro()

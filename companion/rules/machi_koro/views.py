@@ -1,0 +1,243 @@
+"""What Machi Koro's screens show of a table (docs/api.md): the players, the game's position,
+the coin movements with their reasons, the undone moves, the market, and each seat's options
+open or closed with the reason. Pure functions of a `Story`, the hall's memory of a table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from companion.rules.machi_koro import events as ev
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.codec import wire_move
+from companion.rules.machi_koro.moves import ChooseDice, Roll
+from companion.rules.machi_koro.options import build_options, legal_moves, not_running_options
+from companion.rules.machi_koro.state import BANK, Phase, TableState
+from companion.rules.ruleset import Json, Played, Result, Story
+
+MkStory = Story[Any, Any]
+EntryOf = Callable[[MkStory, object], "Json | None"]
+
+
+def base_of(state: Any) -> TableState:
+    """The base game's table in a state: the state itself, or the one a variant is built on."""
+    return state if isinstance(state, TableState) else state.table
+
+
+def parties(story: MkStory, source: int | str, target: int | str) -> Json:
+    """A ledger entry's two parties by account (a seat, "bank", "assessor") and by name."""
+    def name(account: int | str) -> str:
+        return account if isinstance(account, str) else story.names[account]
+
+    return {"from": name(source), "to": name(target), "from_seat": source, "to_seat": target}
+
+
+def events_since_roll(story: MkStory) -> list[object]:
+    """The table's events from its latest roll (not a reroll) on, or all of them before any
+    roll: what the screens show as the last roll's coin movements."""
+    found: list[object] = []
+    for move in reversed(story.moves):
+        for event in reversed(move.events):
+            found.append(event)
+            if isinstance(event, ev.DiceRolled) and not event.reroll:
+                return found[::-1]
+    return found[::-1]
+
+
+def last_roll_entries(story: MkStory) -> list[Json]:
+    """The coin movements since the latest roll (income, payments, builds, corrections): the
+    hall screen's lines of a table."""
+    return [entry_json(story, e) for e in events_since_roll(story)
+            if isinstance(e, ev.CoinsTransferred | ev.CoinsAdjusted)]
+
+
+def turn_moves(story: MkStory) -> Sequence[Played[Any, Any]]:
+    """The moves of the current turn: from the one that ended the last turn on (a hall roll's
+    closing of that turn, with the defaults it applied, included), or all of them in the first
+    turn. A new turn starts the phones' lines afresh."""
+    moves = story.moves
+    for index in range(len(moves) - 1, -1, -1):
+        if any(isinstance(event, ev.TurnEnded) for event in moves[index].events):
+            return moves[index:]
+    return moves
+
+
+def turn_entries(story: MkStory, entry_of: EntryOf) -> list[Json]:
+    """Every change of a player's coins or cards this turn, in order, with its reason: the
+    seat view's `entries` (docs/api.md). A choice's default says who applied it."""
+    entries = []
+    for move in turn_moves(story):
+        default = default_by(move)
+        for event in move.events:
+            entry = entry_of(story, event)
+            if entry is not None:
+                if default:
+                    entry["default"] = default
+                entries.append(entry)
+    return entries
+
+
+def default_by(move: Played[Any, Any]) -> str | None:
+    """"timer" when the move is a choice's default at its time-out, "hall" when the hall roll
+    closed the turn (the defaults of its open choices), else None."""
+    if move.author == "timer":
+        return "timer"
+    if move.author == "hall" and not any(isinstance(e, ev.DiceRolled) for e in move.events):
+        return "hall"
+    return None
+
+
+def turn_entry(story: MkStory, event: object) -> Json | None:
+    """A line of the seat view's `entries` for an event that changes a player's coins or cards:
+    a coin movement, a correction, a Business Center swap; None for the others."""
+    if isinstance(event, ev.CoinsTransferred | ev.CoinsAdjusted):
+        return entry_json(story, event)
+    if isinstance(event, ev.EstablishmentsSwapped):
+        return {**parties(story, event.seat, event.other), "amount": 0, "card": "business_center",
+                "copies": 0, "mall_bonus": 0, "forgiven": 0, "give": event.give, "take": event.take}
+    return None
+
+
+def undone_json(story: MkStory, summary: Callable[[Played[Any, Any]], Json]) -> list[Json]:
+    """The moves the organizer undid since the current turn began, oldest first: what each was
+    and what its undo changed in every player's coins, cards and landmarks (docs/api.md)."""
+    return [{**summary(move), "author": move.author, "changes": changes(after, move.before)}
+            for move, after in story.undone]
+
+
+def move_summary(move: Played[Any, Any], summary_of: Callable[[object, int], Json | None]) -> Json:
+    """What a move was, from its first event that says so (`summary_of`): its kind, whose it
+    was, and its card, reason or dice."""
+    active = base_of(move.before).active
+    for event in move.events:
+        summary = summary_of(event, active)
+        if summary is not None:
+            return summary
+    return {"move": "move", "seat": active}
+
+
+def event_summary(event: object, active: int) -> Json | None:
+    """A move's summary as one of its events says it, or None for an event that does not."""
+    match event:
+        case ev.CoinsAdjusted(seat=seat, amount=amount, reason=reason):
+            return {"move": "correction", "seat": seat, "amount": amount, "reason": reason}
+        case ev.EstablishmentBought(seat=seat, card=card) | ev.LandmarkBuilt(seat=seat, landmark=card):
+            return {"move": "build", "seat": seat, "card": card}
+        case ev.EstablishmentsSwapped(seat=seat, other=other, give=give, take=take):
+            return {"move": "swap", "seat": seat, "with": other, "give": give, "take": take}
+        case ev.DiceRolled(seat=seat, dice=dice):
+            return {"move": "roll", "seat": seat, "dice": list(dice)}
+        case ev.DiceCountChosen(seat=seat, count=count):
+            return {"move": "dice_count", "seat": seat, "count": count}
+        case ev.ChoiceAnswered(choice=choice):
+            return {"move": "choice", "seat": active, "card": choice.value}
+        case ev.TurnEnded():
+            return {"move": "end_turn", "seat": active}
+    return None
+
+
+def changes(old: Any, new: Any) -> list[Json]:
+    """Each player whose coins, cards or landmarks differ from `old` to `new`, by how much."""
+    found = []
+    for seat, (was, now) in enumerate(zip(base_of(old).players, base_of(new).players, strict=True)):
+        cards = {card: now.owns(card) - was.owns(card) for card in sorted({*was.cards, *now.cards})
+                 if now.owns(card) != was.owns(card)}
+        landmarks = {lm: 1 if lm in now.landmarks else -1 for lm in sorted(was.landmarks ^ now.landmarks)}
+        if now.coins != was.coins or cards or landmarks:
+            found.append({"seat": seat, "coins": now.coins - was.coins, "cards": cards,
+                          "landmarks": landmarks})
+    return found
+
+
+def entry_json(story: MkStory, event: ev.CoinsTransferred | ev.CoinsAdjusted) -> Json:
+    if isinstance(event, ev.CoinsAdjusted):
+        source, target = (BANK, event.seat) if event.amount > 0 else (event.seat, BANK)
+        return {**parties(story, source, target), "amount": abs(event.amount), "card": "adjustment",
+                "copies": 0, "mall_bonus": 0, "forgiven": 0, "reason": event.reason}
+    return {**parties(story, event.source, event.target), "amount": event.amount, "card": event.card,
+            "copies": event.copies, "mall_bonus": event.mall_bonus, "forgiven": event.forgiven}
+
+
+def players_json(story: MkStory) -> list[Json]:
+    if story.state is None:
+        return [{"seat": i, "name": name, "coins": None, "cards": {}, "landmarks": [],
+                 "dice_count": 1} for i, name in enumerate(story.names)]
+    return [{"seat": i, "name": p.name, "coins": p.coins, "cards": dict(p.cards),
+             "landmarks": sorted(p.landmarks), "dice_count": p.dice_count}
+            for i, p in enumerate(base_of(story.state).players)]
+
+
+def game_json(story: MkStory, result: Result | None) -> Json:
+    state = base_of(story.state) if story.state is not None else None
+    return {
+        "active": state.active if state else None,
+        "phase": state.phase.value if state else "setup",
+        "turn": state.turn if state else 0,
+        "dice": list(state.dice) if state else [],
+        "pending": [c.value for c in state.pending] if state else [],
+        "extra_turn": state.extra_turn if state else False,
+        "winner": state.winner if state else None,
+        "result": result.json() if result else None,
+    }
+
+
+def base_result(state: TableState) -> Result | None:
+    """The base game's end: the first to build every landmark won, the others lost."""
+    if state.winner is None:
+        return None
+    seats = range(len(state.players))
+    return Result("landmarks_complete",
+                  tuple("won" if seat == state.winner else "lost" for seat in seats),
+                  tuple(1 if seat == state.winner else 2 for seat in seats))
+
+
+def market_json(story: MkStory) -> Json:
+    """What the phone's build list needs beyond `builds`: the stock left of each card."""
+    state = base_of(story.state) if story.state is not None else None
+    return {"supply": dict(state.supply) if state else {}}
+
+
+def choices_json(story: MkStory, seat: int, catalog: Catalog) -> list[Json]:
+    """The moves this seat may make now, in the wire form of docs/api.md."""
+    if story.state is None or not story.running:
+        return []
+    state = base_of(story.state)
+    choices = []
+    for move in legal_moves(state, seat, catalog):
+        if isinstance(move, Roll) and story.roll_mode == "hall":
+            continue
+        if isinstance(move, ChooseDice) and move.count == state.players[seat].dice_count:
+            continue
+        choices.append(wire_move(move))
+    return choices
+
+
+def builds_json(story: MkStory, seat: int, catalog: Catalog) -> list[Json]:
+    """Every card of the market for this seat, open to build now or closed with the reason
+    (`rules.machi_koro.options.build_options`): the phone's build list shows these as they are.
+    Before the table starts every card is closed `not_running`."""
+    if story.state is None:
+        return not_running_options(catalog)
+    return build_options(base_of(story.state), seat, catalog, running=story.running)
+
+
+def waiting_for(state: Any) -> str | None:
+    """The open choice a tile names: "reroll", or the purple card that waits."""
+    base = base_of(state)
+    if base.phase is Phase.REROLL:
+        return "reroll"
+    if base.phase is Phase.CHOOSE:
+        return base.pending[0].value
+    return None
+
+
+def tile_json(story: MkStory, result: Result | None) -> Json:
+    """One tile of the hall screen: the players' coins and landmarks, the game's position, the
+    last roll's coin movements, the choice that waits and whose turn it is."""
+    state = base_of(story.state) if story.state is not None else None
+    return {"players": [{k: p[k] for k in ("seat", "name", "coins", "landmarks")}
+                        for p in players_json(story)],
+            **game_json(story, result),
+            "entries": last_roll_entries(story),
+            "waiting": waiting_for(state) if state is not None else None,
+            "active_name": story.names[state.active] if state is not None else None}

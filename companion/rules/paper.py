@@ -1,0 +1,103 @@
+"""What a ruleset's paper says, in plain values: the words a setup sheet lays out for its game
+and the columns of its score sheets and standings. A ruleset computes them (its `paper.py`);
+the hall copies them into the printing's model (`hall/printables.py`) and the printing lays
+them out, knowing no game. Nothing here draws.
+
+A sheet's words are `Line`s: a key of the printouts' strings (`printing/i18n.py`) and the
+values of its `{name}` fields. A value is a number, a card's `Name` in every language (the
+sheet says it in its own) or a `SeatName`, the name of the player in a seat (the hall knows
+it; the rules know only how many seats there are)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a score sheet or a grid: its key (a word the printing translates) and its
+    width as a share of the sheet's row (a score sheet's own columns take the rest)."""
+
+    key: str
+    width: float = 1.0
+
+
+@dataclass(frozen=True)
+class Name:
+    """A card's name in every language, as the catalog has it: `(lang, name)` pairs."""
+
+    by_lang: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, names: Mapping[str, str]) -> Name:
+        return cls(tuple(names.items()))
+
+
+@dataclass(frozen=True)
+class SeatName:
+    """The name of the player in seat `seat` (0 is the first), filled in by the hall."""
+
+    seat: int
+
+
+Value = int | str | Name | SeatName
+
+BULLET, STRONG, SMALL, NOTE, PLAIN, APART = "bullet", "strong", "small", "note", "plain", "apart"
+STYLES = (BULLET, STRONG, SMALL, NOTE, PLAIN, APART)
+"""How a line is set: a bullet, a bold bullet, small print, a small note before a grid, a
+plain line, a plain line set a little apart from the lines above it."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a setup sheet: a key of the printouts' strings, its values and its style."""
+
+    key: str
+    values: tuple[tuple[str, Value], ...] = ()
+    style: str = BULLET
+
+
+def line(key: str, style: str = BULLET, **values: Value) -> Line:
+    """A line with its values named: `line("coins_n", n=3)`."""
+    return Line(key, tuple(values.items()), style)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A ruled table: its columns (header keys and widths), rows of cells (a number, a card's
+    name, or a string printed as it is), the colour of each row's first cell ("blue", ...;
+    "" for none) and the text size."""
+
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[Value, ...], ...]
+    tints: tuple[str, ...] = ()
+    size: float = 10
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of a setup sheet: a heading (a key; "" for none), lines, then a grid."""
+
+    heading: str = ""
+    lines: tuple[Line, ...] = ()
+    grid: Grid | None = None
+
+
+@dataclass(frozen=True)
+class SetupSection:
+    """What a table's setup sheet says about its game, below the seats: `seating` lines under
+    the seats' table (who plays when), then the parts in order (what each player takes, the
+    supply, the decks, what goes back in the box)."""
+
+    parts: tuple[Part, ...] = ()
+    seating: tuple[Line, ...] = ()
+
+
+def competition_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:
+    """Rank 1 for the greatest key; equal keys share a rank and the next rank skips
+    (1, 2, 2, 4)."""
+    first: dict[tuple[int, ...], int] = {}
+    for position, key in enumerate(sorted(keys, reverse=True), start=1):
+        first.setdefault(key, position)
+    return [first[key] for key in keys]

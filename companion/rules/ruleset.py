@@ -1,0 +1,248 @@
+"""The one door from the hall to a game's rules (docs/architecture.md).
+
+A `Ruleset` is everything the hall, the web layer and printing may know of a game: its set-up
+options, its seats, how a table starts, decides and evolves, what a seat may do now (and why
+an option is closed), the choice that waits on a timer and its default, what a hall roll does
+at one of its tables, the views its screens show, and what its paper needs. The hall holds a
+table's state, moves and journal records without looking inside them; everything it shows or
+decides about a game it asks its ruleset for.
+
+A new game is a package under `companion/rules/` with one subclass of `Ruleset`, registered in
+`companion/rules/registry.py`. `mypy --strict` checks every subclass against these signatures.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.paper import Column as Column
+from companion.rules.paper import SetupSection as SetupSection
+
+State = TypeVar("State")
+Move = TypeVar("Move")
+Fact = TypeVar("Fact")  # a domain event: what a decided move did (journalled as a record)
+
+Shuffle = Callable[[tuple[str, ...]], Sequence[str]]
+"""Cards in, the same cards in a random order out: the service's (rules take randomness as an
+input, and the events record the order, so a replay never shuffles)."""
+
+Json = dict[str, Any]
+
+
+def N_(text: str) -> str:  # noqa: N802 - gettext's name for a string marked, not translated
+    """Mark an English string the pages translate (a ruleset's title, its options' labels):
+    the catalogs' scanner finds it here; the web layer translates it where it is shown."""
+    return text
+
+
+@dataclass
+class Played(Generic[State, Fact]):
+    """One accepted move at a table: its number in the table's journal, who made it (a seat,
+    the organizer, the hall, the timer, the dealer), its events and the state before it."""
+
+    number: int
+    author: str
+    events: list[Fact]
+    before: State
+
+
+@dataclass(frozen=True)
+class Story(Generic[State, Fact]):
+    """What a table's views are made from: the hall's memory of it, read-only. `moves` are the
+    latest kept moves (oldest first); `undone` the moves the organizer undid since the turn
+    began, each with the state it had made."""
+
+    names: tuple[str, ...]
+    state: State | None
+    moves: Sequence[Played[State, Fact]] = ()
+    undone: Sequence[tuple[Played[State, Fact], State]] = ()
+    running: bool = False
+    roll_mode: str = "hall"  # "hall": the hall rolls for the table; "own": its seats roll
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended, the same for every ruleset: its reason, each seat's outcome ("won",
+    "lost") and each seat's place (1 is first; equal places share)."""
+
+    reason: str
+    outcomes: tuple[str, ...]
+    places: tuple[int, ...] = ()
+
+    def json(self) -> Json:
+        places = list(self.places) or [1 if o == "won" else 2 for o in self.outcomes]
+        return {"reason": self.reason, "outcomes": list(self.outcomes), "places": places}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One set-up option of a ruleset, for the console's form and the API's check."""
+
+    name: str
+    kind: str  # "int" | "bool" | "choice"
+    default: Any
+    label: str  # the console's label, in English (the pages translate it; %(low)s, %(high)s)
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def accepts(self, value: Any) -> bool:
+        """Whether `value` is one this option takes (the ruleset's own check says why not)."""
+        if self.kind == "int":
+            whole = isinstance(value, int) and not isinstance(value, bool)
+            return whole and (self.minimum is None or self.minimum <= value) and (
+                self.maximum is None or value <= self.maximum)
+        if self.kind == "bool":
+            return isinstance(value, bool)
+        return value in self.choices
+
+    def json(self) -> Json:
+        spec: Json = {"name": self.name, "kind": self.kind, "default": self.default,
+                      "label": self.label}
+        if self.minimum is not None:
+            spec["min"], spec["max"] = self.minimum, self.maximum
+        if self.choices:
+            spec["choices"] = list(self.choices)
+        return spec
+
+
+@dataclass(frozen=True)
+class Seats:
+    """How many seats a table of the ruleset takes, and each seat's role when it has one
+    (Catan's Sun and Moon); an empty `roles` means every seat plays the same part."""
+
+    least: int
+    most: int
+    roles: tuple[str, ...] = field(default=())
+
+
+class Ruleset(ABC, Generic[State, Move, Fact]):
+    """A game's rules, as the hall sees them. States, moves and events are the ruleset's own
+    immutable values; the hall stores, journals and shows them only through these methods."""
+
+    name: ClassVar[str]  # the id tables, the API and the journal name it by
+    title: ClassVar[str]  # its name on screens and paper, in English (translated by the pages)
+    event_kinds: ClassVar[frozenset[str]]  # the journal record kinds of this ruleset's events
+
+    # ------------------------------------------------------------ set-up
+
+    @abstractmethod
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """The set-up options the organizer may pick for a table."""
+
+    @abstractmethod
+    def check_options(self, raw: Mapping[str, Any]) -> Json:
+        """The checked options (defaults filled in); RuleError naming the option if not."""
+
+    @abstractmethod
+    def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
+        """How many seats a table takes, and their roles."""
+
+    @abstractmethod
+    def start(self, catalog: Catalog, names: tuple[str, ...], options: Mapping[str, Any]) -> State:
+        """The state at a table's start: starting cards and coins, nothing shuffled yet."""
+
+    @abstractmethod
+    def deal(self, state: State, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
+        """The events of the deal that follows the start (decks shuffled); [] for none."""
+
+    # ------------------------------------------------------------ play
+
+    @abstractmethod
+    def parse_move(self, wire: Any, dice: tuple[int, ...]) -> Move:
+        """A phone's move from its wire form, with the dice the service drew for it."""
+
+    @abstractmethod
+    def dice_for(self, state: State, seat: int, wire: Any) -> int:
+        """How many dice the service draws for this wire move (0: none)."""
+
+    @abstractmethod
+    def hall_rolls(self, wire: Any) -> bool:
+        """Whether this wire move is a roll that a table rolling with the hall never makes."""
+
+    @abstractmethod
+    def decide(self, state: State, seat: int, move: Move, catalog: Catalog,
+               shuffle: Shuffle | None) -> list[Fact]:
+        """The events of `seat`'s move; RuleError (nothing changes) if the rules refuse it."""
+
+    @abstractmethod
+    def evolve(self, state: State, events: Iterable[Fact]) -> State:
+        """The state after the events, in order (replay is the same fold from the start)."""
+
+    @abstractmethod
+    def adjust(self, state: State, seat: Any, amount: Any, reason: Any) -> list[Fact]:
+        """The organizer's correction of a seat's coins, with its reason."""
+
+    @abstractmethod
+    def turn(self, state: State) -> int:
+        """The turn the state is in (a new turn forgets the last one's undone moves)."""
+
+    @abstractmethod
+    def stale(self, seen: State, now: State, seat: int, wire: Any) -> bool:
+        """Whether a move made from the view of `seen` could have a different outcome now:
+        then the hall refuses it `move/stale` with the fresh view (docs/api.md)."""
+
+    # ------------------------------------------------------------ waiting and the hall roll
+
+    @abstractmethod
+    def choice_open(self, state: State) -> bool:
+        """Whether a seat's choice is open and waits on the event's timer."""
+
+    @abstractmethod
+    def default_move(self, state: State) -> tuple[int, Move] | None:
+        """The seat and move that close an open choice when its time is up; None if none."""
+
+    @abstractmethod
+    def hall_turn(self, state: State, dice: tuple[int, int], catalog: Catalog,
+                  shuffle: Shuffle | None) -> list[list[Fact]]:
+        """The moves a hall roll of `dice` makes at a table of this ruleset (each a list of
+        events, applied in order); [] when the table has nothing to roll (its game is over)."""
+
+    # ------------------------------------------------------------ the journal
+
+    @abstractmethod
+    def encode_event(self, event: Fact) -> tuple[str, Json]:
+        """An event's journal record: its stable kind and its data."""
+
+    @abstractmethod
+    def decode_event(self, kind: str, data: Mapping[str, Any]) -> Fact:
+        """The event a journal record holds."""
+
+    # ------------------------------------------------------------ views
+
+    @abstractmethod
+    def result(self, state: State) -> Result | None:
+        """How the game ended; None while it runs."""
+
+    @abstractmethod
+    def common_view(self, story: Story[State, Fact]) -> Json:
+        """The fields of a table's seat views that every seat shares (docs/api.md)."""
+
+    @abstractmethod
+    def seat_view(self, story: Story[State, Fact], seat: int, catalog: Catalog) -> Json:
+        """One seat's own fields: what it may do now, each option open or closed with the
+        reason (the phone renders these and decides nothing)."""
+
+    @abstractmethod
+    def tile_view(self, story: Story[State, Fact]) -> Json:
+        """One tile of the hall screen."""
+
+    @abstractmethod
+    def standings_rows(self, story: Story[State, Fact]) -> list[Json]:
+        """One row per seat for the event's standings and score sheets, in the columns of
+        `score_columns`, with each seat's place when the game is over."""
+
+    # ------------------------------------------------------------ paper
+
+    @abstractmethod
+    def score_columns(self) -> tuple[Column, ...]:
+        """The columns of this ruleset's score sheets and standings."""
+
+    @abstractmethod
+    def setup_section(self, catalog: Catalog, options: Mapping[str, Any],
+                      seats: int) -> SetupSection:
+        """What a table's setup sheet lays out for this game."""
