@@ -169,6 +169,9 @@ class _Worker:
             return
         ok = isinstance(answer, dict) and bool(answer.get("ok"))
         self.acks.append(Ack(started, (time.monotonic() - started) * 1000, ok, move["kind"]))
+        view = answer.get("view") if isinstance(answer, dict) else None
+        if isinstance(view, dict) and (phone.view is None or view["seq"] >= phone.view["seq"]):
+            phone.on_view(view)  # the mover's view comes in its ack, not the broadcast
 
     def report(self, starts: list[float], dice: list[list[int]]) -> dict[str, Any]:
         by_roll: list[list[float]] = [[] for _ in starts]
