@@ -48,6 +48,9 @@ class HallService:
         self.organizer_key = ""
         self.organizer_pin: dict[str, Any] | None = None  # the hash of the console PIN
         self._load()
+        # Tournaments (hall/tournament.py), rebuilt from their `tournament:EVENT_ID` streams.
+        from companion.hall.tournament import Tournament, load_tournaments
+        self.tournaments: dict[str, Tournament] = load_tournaments(self.journal)
 
     def _load(self) -> None:
         for stream in self.journal.streams():

@@ -122,7 +122,7 @@ class ResultRow:
 
     place: int | None
     player_name: str
-    scores: tuple[int | None, ...] = ()
+    scores: tuple[int | str | None, ...] = ()  # str: a tournament's points (3.33)
 
 
 RESULT = "result"  # the game is over: the sheet is its result, to sign

@@ -20,7 +20,7 @@ from companion.printing.textfit import embed
 SIGNATURE_ROW = 13 * mm  # room to sign by hand
 
 
-def _blank(value: int | None) -> str:
+def _blank(value: int | str | None) -> str:
     """A number, or nothing so the box can be filled in by hand."""
     return "" if value is None else str(value)
 

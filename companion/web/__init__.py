@@ -53,6 +53,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(organizer.bp)  # before pages: it owns /organizer
     app.register_blueprint(pages.bp)
     app.register_blueprint(prints.bp)
+    from companion.web import tournament  # a tournament's API, pages and paper
+    app.register_blueprint(tournament.bp)
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=MAX_BODY,
                       ping_interval=10, ping_timeout=20, serializer=JsonFirstPacket)
     sockets.subscribe(service, hall_seconds=app.config["HALL_PUBLISH_SECONDS"])

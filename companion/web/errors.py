@@ -91,6 +91,9 @@ STATUS_OF_CODE = {
     "auth/origin": 403, "seat/unknown_token": 403,
     "event/unknown": 404, "table/unknown": 404, "seat/unknown_code": 404,
     "request/unknown_language": 404, "request/unknown_action": 404,
+    "tournament/unknown": 404, "tournament/unknown_player_token": 404,
+    "tournament/invalid": 400, "tournament/cannot_seat": 400, "tournament/duplicate_name": 400,
+    "tournament/keep_apart": 400, "tournament/unknown_player": 400,
 }
 STATUS_OF_AREA = {"request": 400, "rule": 400, "move": 400}  # a request or a move the rules refuse
 

@@ -1,0 +1,103 @@
+"""A tournament's paper (RULES.md 25-29): the seating of a round by table and by name (an
+alphabetical list to pin on the wall), and the standings after a round. Its score sheets are
+the result sheets of `score_sheets.py` with the players in start order and a points column."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, PageBreak, Spacer
+
+from companion.printing.flow import heading, para, render_story, shares, table
+from companion.printing.i18n import is_rtl, text
+from companion.printing.layouts import page_spec
+from companion.printing.model import Column
+
+
+@dataclass(frozen=True)
+class SeatedTable:
+    """One table of a round: its name and its players in start order (the first starts)."""
+
+    name: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundSeating:
+    """A round's seating: `round` is the round's label in the sheet's language."""
+
+    event_name: str
+    round: str
+    tables: tuple[SeatedTable, ...]
+
+
+@dataclass(frozen=True)
+class TournamentLine:
+    rank: int
+    player_name: str
+    wins: int
+    points: str
+    landmarks: int
+    coins: int
+    tables: int
+
+
+@dataclass(frozen=True)
+class TournamentStanding:
+    event_name: str
+    title: str
+    rows: tuple[TournamentLine, ...]
+
+
+def _width(paper: str) -> float:
+    spec = page_spec(paper)
+    return float(spec.page[0] - 2 * spec.margin)
+
+
+def seating_sheets(seatings: tuple[RoundSeating, ...], lang: str = "en", paper: str = "a4") -> bytes:
+    """For each round: the tables with their players in start order, then every player by
+    name with their table and start position, each on pages of its own."""
+    rtl, width = is_rtl(lang), _width(paper)
+    story: list[Flowable] = []
+    for seating in seatings:
+        if story:
+            story.append(PageBreak())
+        most = max((len(t.players) for t in seating.tables), default=4)
+        columns = (Column("table", 0.16), *[Column("player", 0.21)] * most)
+        header = [text(lang, "table"), *[f"{n}" for n in range(1, most + 1)]]
+        rows = [[t.name, *t.players, *[""] * (most - len(t.players))] for t in seating.tables]
+        story += [para(seating.event_name, rtl),
+                  heading(text(lang, "seating_by_table", round=seating.round), rtl, 18),
+                  Spacer(1, 3 * mm),
+                  table(header, rows, shares(columns, width), rtl, row_height=9 * mm, size=11),
+                  PageBreak()]
+        by_name = sorted(((name, t.name, position) for t in seating.tables
+                          for position, name in enumerate(t.players, start=1)),
+                         key=lambda entry: (entry[0].casefold(), entry[0]))
+        columns = (Column("player", 0.55), Column("table", 0.25), Column("start_position", 0.2))
+        story += [para(seating.event_name, rtl),
+                  heading(text(lang, "seating_by_name", round=seating.round), rtl, 18),
+                  Spacer(1, 3 * mm),
+                  table([text(lang, c.key) for c in columns],
+                        [[name, table_name, str(position)] for name, table_name, position in by_name],
+                        shares(columns, width), rtl, size=11)]
+    title = seatings[0].event_name if seatings else ""
+    return render_story(paper, title or "seating", story or [Spacer(1, 1)])
+
+
+STANDING_COLUMNS = (Column("rank", 0.09), Column("player", 0.33), Column("wins", 0.11),
+                    Column("points", 0.11), Column("landmarks", 0.16), Column("coins", 0.1),
+                    Column("played_tables", 0.1))
+
+
+def tournament_standings(standing: TournamentStanding, lang: str = "en", paper: str = "a4") -> bytes:
+    """The standings: rank, player, wins, points, landmarks and coins over the rounds."""
+    rtl, width = is_rtl(lang), _width(paper)
+    header = [text(lang, c.key) for c in STANDING_COLUMNS]
+    rows = [[str(r.rank), r.player_name, str(r.wins), r.points, str(r.landmarks), str(r.coins),
+             str(r.tables)] for r in standing.rows]
+    story: list[Flowable] = [para(standing.event_name, rtl), heading(standing.title, rtl, 18),
+                             Spacer(1, 3 * mm),
+                             table(header, rows, shares(STANDING_COLUMNS, width), rtl, size=10)]
+    return render_story(paper, standing.event_name or standing.title, story)
