@@ -69,6 +69,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--demo", action="store_true", help="create a demo event first")
     serve.add_argument("--base-url", metavar="URL", help="where phones reach the server, for join "
                        "links and QR codes (default: http://ADDRESS:PORT, the first LAN address)")
+    serve.add_argument("--message-queue", metavar="URL", help="redis://HOST:PORT/N: share "
+                       "Socket.IO rooms with the other server processes (docs/scaling.md)")
+    serve.add_argument("--workers", type=COUNT, default=1, help="start N server processes on "
+                       "ports PORT.. (needs --db postgresql://... and --message-queue)")
     serve.set_defaults(run=_serve)
 
     demo = commands.add_parser("demo", help="create the demo event and print it as JSON")
@@ -141,6 +145,23 @@ def _read_scenario(source: str) -> Any:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    # (companion.journal is not imported here: gevent must patch threading before it is.)
+    postgres = bool(args.db) and args.db.lower().startswith(("postgresql://", "postgres://"))
+    if args.message_queue and not args.message_queue.startswith(("redis://", "rediss://",
+                                                                 "unix://")):
+        return _refuse(f"serve: --message-queue is a redis:// URL, not {args.message_queue!r}")
+    if args.workers > 1:
+        if not (postgres and args.message_queue):
+            return _refuse("serve: --workers needs --db postgresql://... (one journal for every "
+                           "process) and --message-queue redis://... (their Socket.IO rooms)")
+        if args.demo:
+            return _refuse("serve: --demo runs with one process; create the demo first")
+        from companion.server import serve_workers
+
+        argv = ["--host", args.host, "--db", args.db, "--message-queue", args.message_queue]
+        if args.base_url:
+            argv += ["--base-url", args.base_url]
+        return serve_workers(args.workers, argv, args.port)
     # gevent must patch the standard library before anything imports threading or socket users.
     import signal
 
@@ -159,7 +180,8 @@ def _serve(args: argparse.Namespace) -> int:
         return _refuse(f"serve: --base-url must start with http:// or https:// and name the "
                        f"server, like http://192.168.1.20:5000, not {args.base_url!r}")
     try:
-        return serve(args.host, args.port, args.db, demo=args.demo, public_url=args.base_url)
+        return serve(args.host, args.port, args.db, demo=args.demo, public_url=args.base_url,
+                     message_queue=args.message_queue)
     except (sqlite3.Error, JournalError) as exc:  # not a database, not writable, or a newer one
         named = f" {args.db!r}" if args.db else ""
         return _refuse(f"serve: cannot use the database{named}: {exc}")

@@ -14,6 +14,7 @@ from flask import Flask
 
 from companion.hall.demo import create_demo
 from companion.hall.printables import phones_cannot_open
+from companion.journal import is_postgres_url
 from companion.web import SERVED_ASYNC_MODE, create_app, guard, hall_service, socketio
 
 # How often a served hall's screens get the hall view at most (see web.sockets.subscribe).
@@ -76,24 +77,80 @@ def http_url(address: str, port: int) -> str:
     return f"http://[{address}]:{port}" if ":" in address else f"http://{address}:{port}"
 
 
-def choice_timer(app: Flask) -> None:
-    """Every second, apply the defaults to choices that waited too long (RULES.md 11)."""
+def choice_timer(app: Flask, lease: TimerLease | None = None) -> None:
+    """Every second, apply the defaults to choices that waited too long (RULES.md 11). With a
+    shared journal only the process holding the `lease` does, on tables caught up from the
+    journal (deadlines count from the records' times): one timer worker at a time."""
     while True:
         socketio.sleep(1)
         try:
-            hall_service(app).expire_choices()
+            hall = hall_service(app)
+            if lease is not None:
+                if not lease.held():
+                    continue
+                hall.sweep()
+            hall.expire_choices()
         except Exception:  # the timer must outlive any one failure; it is logged
             app.logger.exception("choice timer")
 
 
+class TimerLease:
+    """The right to run the choice timer among processes sharing one PostgreSQL journal: a
+    session advisory lock (`pg_try_advisory_lock`) on a connection of its own. Whoever holds it
+    keeps it while its connection lives; a process that dies (even SIGKILL) loses its session,
+    so the lock, and the next process to try takes over within a second."""
+
+    KEY = (0x54494D52, 0)  # "TIMR": apart from the journal's own lock classes
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self.conn: Any = None
+        self.holding = False
+
+    def held(self) -> bool:
+        import psycopg
+
+        try:
+            if self.conn is None or self.conn.broken or self.conn.closed:
+                self.holding = False
+                self.conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=5,
+                                            application_name="companion timer")
+            if self.holding:
+                self.conn.execute("SELECT 1")  # the session (and its lock) is still there
+            else:
+                row = self.conn.execute("SELECT pg_try_advisory_lock(%s, %s)", self.KEY).fetchone()
+                self.holding = bool(row and row[0])
+        except psycopg.Error:
+            self.holding = False
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+        return self.holding
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+        self.holding = False
+
+
 def serve(host: str, port: int, db: str | None, *, demo: bool = False,
-          public_url: str | None = None) -> int:
+          public_url: str | None = None, message_queue: str | None = None) -> int:
     """Serve until interrupted. gevent's monkey-patching must already have run (cli does it).
     `public_url` is where phones reach this server when its own addresses are not (a router's
-    forwarded port, a name on the hall's network); join links, cards and QR codes use it."""
+    forwarded port, a name on the hall's network); join links, cards and QR codes use it.
+    `message_queue` (redis://...) joins this process's Socket.IO rooms to those of the other
+    processes on the same queue (docs/scaling.md)."""
+    if message_queue:
+        # Given to the Socket.IO server create_app makes (Flask-SocketIO passes a client
+        # manager in its options on): the library's Redis manager, keeping encode-once.
+        from companion.web.sockets import EncodedOnceRedisManager
+
+        socketio.server_options["client_manager"] = EncodedOnceRedisManager(
+            message_queue, channel="companion")
     app = create_app({"DATABASE": db, "ASYNC_MODE": SERVED_ASYNC_MODE,
                       "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS, "BASE_URL": public_url,
-                      "LISTEN_HOST": host})
+                      "LISTEN_HOST": host, "MESSAGE_QUEUE": message_queue})
     hall = hall_service(app)
     guard.close_on_bad_packets(socketio.server)
     hosts = phone_hosts(host)
@@ -116,7 +173,8 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False,
             print(f"join: {base}{seat['join_path']}  (table {seat['table']}, {seat['name']}, "
                   f"code {seat['join_code']})", flush=True)
     quiet_collector()
-    socketio.start_background_task(choice_timer, app)
+    lease = TimerLease(db) if db and is_postgres_url(db) else None
+    socketio.start_background_task(choice_timer, app, lease)
     wsgi_server(guard.checked(app, socketio.server), host, port).serve_forever()
     return 0
 
@@ -166,3 +224,43 @@ def wsgi_server(app: Any, host: str, port: int) -> Any:
 
     return NoDelayServer((host, port), app, handler_class=Handler, log=None)
 
+
+
+def serve_workers(workers: int, argv: list[str], port: int) -> int:
+    """`serve --workers N`: N server processes (each `companion serve` with the same options)
+    on ports PORT to PORT+N-1, behind a proxy with sticky sessions (docs/scaling.md). Runs
+    until interrupted or until one of them ends; then ends the others."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    procs = []
+    for i in range(workers):
+        command = [sys.executable, "-m", "companion", "serve", *argv, "--port", str(port + i)]
+        procs.append(subprocess.Popen(command))
+    print(f"companion: {workers} server processes on ports {port} to {port + workers - 1}",
+          flush=True)
+
+    def stop(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    code = 0
+    try:
+        while all(proc.poll() is None for proc in procs):
+            time.sleep(0.5)
+        code = next(proc.returncode for proc in procs if proc.poll() is not None) or 1
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    return code

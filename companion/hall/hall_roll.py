@@ -16,7 +16,7 @@ from companion.hall import checks
 from companion.hall import dice as hall_dice
 from companion.hall.checks import N_, Detail, HallError
 from companion.hall.model import Change, HallEvent, Table
-from companion.hall.play import commit, evolve, move_records, next_move_number
+from companion.hall.play import commit, evolve, move_records, next_move_number, out_of_step
 from companion.hall.replay import apply_event_record, apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal, Record, StaleSequence
@@ -45,12 +45,17 @@ def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any =
     dice = checks.hall_dice(dice)
     confirm = roll_confirm(confirm)
     with hall.lock:
-        event = hall.event(event_id)
+        event = hall.catch_up_event(hall.event(event_id))
+        if hall.shared:  # the tables as their journals have them (moves made on other processes)
+            hall.discover()
+            for table in hall.tables_of(event):
+                hall.catch_up(table)
         if confirm is False:
             refuse_too_soon(hall.journal, event, now or datetime.now(UTC))
         event_records, (d1, d2), from_deck = draw(event, dice)
         plans, skipped = plan_turns(hall, event, d1, d2)
         number = len(event.rolls) + 1
+        retried: set[str] = set()
         while True:
             roll_data = {"dice": [d1, d2], "from_deck": from_deck,
                          "tables": [table.id for table, _ in plans]}
@@ -63,9 +68,22 @@ def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any =
                 break
             except StaleSequence as stale:
                 table = next((t for t, _ in plans if t.stream == stale.stream), None)
+                if table is not None and hall.shared:
+                    hall.reload(table)
                 if table is None:  # the event's own stream moved on: nothing to leave out
+                    if hall.shared:  # another process rolled this event meanwhile
+                        hall.catch_up_event(event)
+                        raise out_of_step() from None
                     raise
                 plans = [(t, groups) for t, groups in plans if t is not table]
+                if hall.shared and table.id not in retried:
+                    # Another process moved the table on (commit's reload has it as its journal
+                    # has it): plan its turn again, once.
+                    retried.add(table.id)
+                    replanned, failed = plan_turns(hall, event, d1, d2, only=table)
+                    plans += replanned
+                    skipped += failed
+                    continue
                 skipped.append(skip(hall, table, "table/out_of_step", stale))
         event.seq = results[0].last_seq
         for kind, data in records:
@@ -140,7 +158,11 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
     has anything after the roll in its journal (a move, a correction, a pause), and once: the
     roll before it stays. A pair dealt from the balanced deck goes back into it."""
     with hall.lock:
-        event = hall.event(event_id)
+        event = hall.catch_up_event(hall.event(event_id))
+        if hall.shared:
+            hall.discover()
+            for table in hall.tables_of(event):
+                hall.catch_up(table)
         last = latest_roll(hall.journal, event)
         if last is None or not event.rolls:
             raise HallError("roll/nothing_to_undo", "there is no hall roll to undo")
@@ -209,12 +231,13 @@ def deck_with(deck: list[list[int]], pair: list[int]) -> list[list[int]]:
 
 
 def plan_turns(
-    hall: HallService, event: HallEvent, d1: int, d2: int,
+    hall: HallService, event: HallEvent, d1: int, d2: int, only: Table | None = None,
 ) -> tuple[list[tuple[Table, list[list[Any]]]], list[dict[str, Any]]]:
-    """Each running hall-mode table's moves for this roll, and the tables that failed to plan
-    theirs. A table whose rules have nothing to do (a won game) is in neither."""
+    """Each running hall-mode table's moves for this roll (or only `only`'s), and the tables
+    that failed to plan theirs. A table whose rules have nothing to do (a won game) is in
+    neither."""
     plans, skipped = [], []
-    for table in hall.tables_of(event):
+    for table in hall.tables_of(event) if only is None else [only]:
         if table.roll_mode != "hall" or table.status != "running":
             continue
         try:
@@ -284,16 +307,24 @@ def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
                 if expire_choice(hall, table, now):
                     changed.append(table.id)
                 hall.failing_defaults.pop(table.id, None)
+            except StaleSequence:
+                if not hall.shared:
+                    log_failing_default(hall, table)
+                # else another process moved the table (commit caught it up): the next round
+                # judges its choice again, on the table as its journal has it
             except Exception:  # one broken table must not hold up every other table's choice
-                # logged once per state of the table, not every second the timer runs
-                if hall.failing_defaults.get(table.id) != table.seq:
-                    hall.failing_defaults[table.id] = table.seq
-                    log.exception("the timed-out choice at table %s could not take its default",
-                                  table.id)
+                log_failing_default(hall, table)
     if changed:
         hall.publish(Change(tables=changed,
                             events=sorted({hall.tables[t].event_id for t in changed})))
     return changed
+
+
+def log_failing_default(hall: HallService, table: Table) -> None:
+    """Logged once per state of the table, not every second the timer runs (in an except)."""
+    if hall.failing_defaults.get(table.id) != table.seq:
+        hall.failing_defaults[table.id] = table.seq
+        log.exception("the timed-out choice at table %s could not take its default", table.id)
 
 
 def expire_choice(hall: HallService, table: Table, now: float) -> bool:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
 from companion.hall.checks import HallError, invalid, refusal
 from companion.hall.model import MOVES_KEPT, Move, Table, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
+from companion.journal import AppendResult, Journal, StaleSequence
 from companion.rules.errors import RuleError
 
 Event = Any  # a ruleset's own event (the hall keeps and journals it as the rules say)
@@ -21,6 +22,30 @@ if TYPE_CHECKING:
 
 REFUSALS_KEPT = 500
 STALE = "move/stale"  # the refusal of a move made from a view the table has left behind
+OUT_OF_STEP = "table/out_of_step"  # another process kept moving the table while this one decided
+
+
+T = TypeVar("T")
+
+
+def twice(hall: HallService, action: Callable[[], T]) -> T:
+    """Run an organizer's action; when its append finds the table moved on by another process
+    (StaleSequence: the commit caught the table up), decide it again once, then refuse
+    `table/out_of_step`. One process: the StaleSequence is raised as it always was."""
+    try:
+        return action()
+    except StaleSequence:
+        if not hall.shared:
+            raise
+    try:
+        return action()
+    except StaleSequence:
+        raise out_of_step() from None
+
+
+def out_of_step() -> HallError:
+    return HallError(OUT_OF_STEP, "the table changed on another server while this was decided: "
+                                  "check the new view and try again")
 
 
 def next_move_number(table: Table) -> int:
@@ -36,25 +61,83 @@ def move_records(
 
 
 def commit(hall: HallService, table: Table, events: list[Event], author: str,
-           request_id: str | None = None, answer: dict[str, Any] | None = None) -> None:
-    """Append one move's events, then (only after the commit) evolve the table."""
+           request_id: str | None = None, answer: dict[str, Any] | None = None) -> AppendResult:
+    """Append one move's events, then (only after the commit) evolve the table. A request id
+    the journal had already (another process committed it) is not applied again: the table
+    is caught up from the journal instead, and the result says `duplicate`. A stale append
+    raises StaleSequence; several processes: with the table caught up first."""
     assert table.state is not None
     note_state(table)
     number = next_move_number(table)
-    result = hall.journal.append(table.stream, table.seq,
-                                 move_records(events, number, rules_of(table).encode_event),
-                                 request_id=request_id, author=author, answer=answer)
+    try:
+        result = hall.journal.append(table.stream, table.seq,
+                                     move_records(events, number, rules_of(table).encode_event),
+                                     request_id=request_id, author=author, answer=answer)
+    except StaleSequence:
+        if hall.shared:
+            hall.reload(table)
+        raise
+    if result.duplicate:
+        hall.reload(table)
+        return result
     table.seq = result.last_seq
     evolve(table, number, author, events)
+    return result
 
 
 def commit_record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
     """Append one of the organizer's registry records (a name, seats, a status, an undo) to the
-    table's stream, then (only after the commit) apply it."""
+    table's stream, then (only after the commit) apply it. Stale: as `commit`."""
     note_state(table)
-    result = hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
+    try:
+        result = hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
+    except StaleSequence:
+        if hall.shared:
+            hall.reload(table)
+        raise
     table.seq = result.last_seq
     apply_record(table, kind, data)
+    note_state(table)
+
+
+def catch_up_table(journal: Journal, table: Table) -> None:
+    """Apply the records of the table's stream after its seq (another process wrote them), as
+    a restart's replay does, in place; a choice they opened is timed from the last one's
+    time. Anything the moves kept in memory cannot follow (an undo past them) rebuilds the
+    table from its whole stream."""
+    from companion.hall.service import time_from_journal
+
+    records = journal.read(table.stream, table.seq)
+    if not records:
+        return
+    was_choosing = table.choosing
+    try:
+        rules = rules_of(table)
+        for record in records:
+            if record.kind in rules.event_kinds:
+                assert table.state is not None
+                event = rules.decode_event(record.kind, record.data)
+                number = record.data["move"]
+                if not table.moves or table.moves[-1].number != number:
+                    table.moves.append(Move(number, record.author, [], table.state))
+                table.moves[-1].events.append(event)
+                table.move_to(rules.evolve(table.state, (event,)))
+            elif record.kind == "reverted" and not table.moves:
+                raise LookupError("an undo past the moves kept in memory")
+            else:
+                apply_record(table, record.kind, record.data)
+            table.seq = record.seq
+        table.forget_old_moves()
+    except (LookupError, AssertionError):
+        fresh = rebuild_table(journal.read(table.stream))
+        fresh.forget_old_moves()
+        vars(table).update(vars(fresh))
+        was_choosing = False
+    fresh_window = any(r.kind in ("status", "reverted") for r in records)
+    if not table.choosing:
+        table.waiting_since = None
+    elif fresh_window or not was_choosing or table.waiting_since is None:
+        time_from_journal(table, records[-1].at)
     note_state(table)
 
 
@@ -117,15 +200,31 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
             table.stream, request_id)
         if first is not None:
             return first
-        try:
-            check_seen(table, seat, seq, move)
-            events = decide_move(hall, table, seat, move)
-        except (RuleError, HallError) as error:
-            answer = refusal(error.code, error.message)
-            remember_refusal(hall, table.id, request_id, answer)
-            return answer
-        answer = {"ok": True}
-        commit(hall, table, events, f"seat {seat}", request_id, answer)
+        for attempt in range(2):
+            try:
+                check_seen(table, seat, seq, move)
+                events = decide_move(hall, table, seat, move)
+            except (RuleError, HallError) as error:
+                answer = refusal(error.code, error.message)
+                remember_refusal(hall, table.id, request_id, answer)
+                return answer
+            try:
+                result = commit(hall, table, events, f"seat {seat}", request_id, {"ok": True})
+                break
+            except StaleSequence:
+                # Another process moved the table on (several processes; commit caught it up):
+                # decide again, once, on the table as its journal has it, with the seat checked
+                # again (the seat may have been reassigned meanwhile).
+                if not hall.shared or attempt == 1:
+                    if hall.shared:
+                        return refusal(OUT_OF_STEP, out_of_step().message)
+                    raise
+                found = hall.tokens.get(token)
+                if found is None or found[0] != table.id:
+                    return refusal("seat/unknown_token",
+                                   "this join link is not (or no longer) valid")
+                seat = found[1]
+        answer = dict(result.answer)
     hall.publish(table_changed(table))
     return answer
 
@@ -184,7 +283,7 @@ def remember_refusal(hall: HallService, table_id: str, request_id: str,
 # ------------------------------------------------------------ the organizer's corrections
 
 def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any) -> Table:
-    with hall.lock:
+    def act() -> Table:
         table = playing(hall, table_id)
         assert table.state is not None
         try:
@@ -192,13 +291,17 @@ def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any
         except RuleError as error:
             raise HallError(error.code, error.message) from None
         commit(hall, table, events, "organizer")
+        return table
+
+    with hall.lock:
+        table = twice(hall, act)
     hall.publish(table_changed(table))
     return table
 
 
 def undo(hall: HallService, table_id: Any) -> Table:
     """Append the reversal of the table's last move: nothing in the past is edited."""
-    with hall.lock:
+    def act() -> Table:
         table = playing(hall, table_id)
         kept = table.moves
         if len(kept) == 1 and table.forgot_moves:  # the next undo needs older moves
@@ -207,16 +310,27 @@ def undo(hall: HallService, table_id: Any) -> Table:
             if not table.moves or table.moves[-1].author == "dealer":
                 raise HallError("table/nothing_to_undo", "this table has no move to undo")
             commit_record(hall, table, "reverted", {"move": table.moves[-1].number})
-        except Exception:  # nothing committed: memory keeps what it kept (MOVES_KEPT)
+        except HallError:  # nothing committed: memory keeps what it kept (MOVES_KEPT)
+            table.moves = kept
+            raise
+        except StaleSequence:  # several processes: the commit caught the table up
+            if not hall.shared:
+                table.moves = kept
+            raise
+        except Exception:
             table.moves = kept
             raise
         table.forget_old_moves()
+        return table
+
+    with hall.lock:
+        table = twice(hall, act)
     hall.publish(table_changed(table))
     return table
 
 
 def playing(hall: HallService, table_id: Any) -> Table:
-    table = hall.table(table_id)
+    table = hall.catch_up(hall.table(table_id))
     if table.state is None:
         raise HallError("table/not_started", "the table has not started")
     return table

@@ -5,18 +5,17 @@ record, applied after its commit and published once the hall's lock is released.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.hall import checks, seating
 from companion.hall.checks import HallError, clean_name
 from companion.hall.join_codes import join_code
 from companion.hall.model import Change, HallEvent, Seat, Table, table_changed
-from companion.hall.play import commit_record, evolve, move_records
+from companion.hall.play import commit_record, evolve, move_records, twice
 from companion.hall.replay import apply_event_record, apply_record, rules_of, start_state
 from companion.hall.shuffle import secure_shuffle
-from companion.journal import AppendRequest
+from companion.journal import AppendRequest, StaleSequence
 from companion.rules.registry import catalog as catalog_of
 
 if TYPE_CHECKING:
@@ -54,23 +53,38 @@ def index_tokens(tokens: dict[str, tuple[str, int]], codes: dict[str, set[str]],
 def create_event(hall: HallService, name: Any, dice_mode: Any = "random") -> HallEvent:
     name = clean_name(name, "event name")
     dice_mode = checks.dice_mode(dice_mode)
-    with hall.lock:
+    def act() -> HallEvent:
+        # The id is the next one the journal has: its stream is appended at seq 0, so another
+        # process that took it first makes this a StaleSequence, and the next id is tried.
+        hall.discover()
         event = HallEvent(str(len(hall.events) + 1), name, dice_mode)
         data = {"id": event.id, "name": name, "dice_mode": dice_mode}
         event.seq = hall.journal.append(event.stream, 0, [("event_created", data)],
                                         author="organizer").last_seq
         hall.events[event.id] = event
+        return event
+
+    with hall.lock:
+        event = twice(hall, act)
     hall.publish(Change(events=[event.id]))
     return event
 
 
 def update_event(hall: HallService, event_id: Any, settings: dict[str, Any]) -> HallEvent:
     data = checks.event_settings(settings)
-    with hall.lock:
-        event = hall.event(event_id)
-        event.seq = hall.journal.append(event.stream, event.seq, [("settings", data)],
-                                        author="organizer").last_seq
+    def act() -> HallEvent:
+        event = hall.catch_up_event(hall.event(event_id))
+        try:
+            event.seq = hall.journal.append(event.stream, event.seq, [("settings", data)],
+                                            author="organizer").last_seq
+        except StaleSequence:
+            hall.catch_up_event(event)
+            raise
         apply_event_record(event, "settings", data)
+        return event
+
+    with hall.lock:
+        event = twice(hall, act)
     hall.publish(Change(events=[event.id]))
     return event
 
@@ -87,8 +101,8 @@ def create_table(
     sets = checks.card_sets(card_sets)
     checks.player_count(rules, catalog_of(*sets), ruleset, names)
     with hall.lock:
-        [table] = add_tables(hall, hall.event(event_id), [(name, names)], ruleset, roll_mode,
-                             settings, sets)
+        [table] = twice(hall, lambda: add_tables(hall, hall.event(event_id), [(name, names)],
+                                                 ruleset, roll_mode, settings, sets))
     hall.publish(table_changed(table))
     return table
 
@@ -112,12 +126,17 @@ def seat_players(
         raise unseated(ruleset, len(names), low, size, fixed=low == high)
     prefix = clean_name(name_prefix, "table name")
     settings = checks.table_options(rules, options)
-    with hall.lock:
+    def act() -> tuple[HallEvent, list[Table]]:
+        hall.discover()
         event = hall.event(event_id)
         first = len(event.tables) + 1
-        table_names = [clean_name(f"{prefix} {first + i}", "table name") for i in range(len(sizes))]
+        table_names = [clean_name(f"{prefix} {first + i}", "table name")
+                       for i in range(len(sizes))]
         groups = list(zip(table_names, seating.split_players(names, sizes), strict=True))
-        tables = add_tables(hall, event, groups, ruleset, roll_mode, settings, sets)
+        return event, add_tables(hall, event, groups, ruleset, roll_mode, settings, sets)
+
+    with hall.lock:
+        event, tables = twice(hall, act)
     hall.publish(Change(tables=[t.id for t in tables], events=[event.id]))
     return tables
 
@@ -144,15 +163,22 @@ def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list
                ruleset: str, roll_mode: str, settings: dict[str, Any],
                card_sets: tuple[str, ...] = DEFAULT_SETS) -> list[Table]:
     """Commit checked new tables of the event, `(name, players)` each, in one transaction,
-    then register them and their seats' tokens (the caller holds the hall's lock)."""
+    then register them and their seats' tokens (the caller holds the hall's lock). Ids are
+    the next the journal has: each stream is appended at seq 0, so ids another process took
+    first make a StaleSequence (after which `discover` has loaded those tables)."""
+    hall.discover()
     first = len(hall.tables) + 1
     tables = [Table(str(first + i), event.id, name, ruleset, roll_mode,
                     [Seat(n, new_token()) for n in names], options=dict(settings),
                     card_sets=card_sets)
               for i, (name, names) in enumerate(groups)]
-    results = hall.journal.append_many([
-        AppendRequest(t.stream, 0, [("table_created", created_record(t))], author="organizer")
-        for t in tables])
+    try:
+        results = hall.journal.append_many([
+            AppendRequest(t.stream, 0, [("table_created", created_record(t))], author="organizer")
+            for t in tables])
+    except StaleSequence:
+        hall.discover()
+        raise
     for table, result in zip(tables, results, strict=True):
         table.seq = result.last_seq
         hall.tables[table.id] = table
@@ -174,19 +200,25 @@ def created_record(table: Table) -> dict[str, Any]:
     return data
 
 
-@contextmanager
-def changing(hall: HallService, table_id: Any) -> Iterator[Table]:
-    """The table, for a change checked and committed under the hall's lock; published once the
-    lock is released, with the seat tokens it revoked (a reassigned or removed seat), so their
-    phones can be told at once. A refusal raised inside publishes nothing."""
-    with hall.lock:
-        table = hall.table(table_id)
+def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) -> Table:
+    """Run `action`, a change of the table checked and committed under the hall's lock, on the
+    table as its journal has it (decided again once if another process moved it on meanwhile);
+    published once the lock is released, with the seat tokens it revoked (a reassigned or
+    removed seat), so their phones can be told at once. A refusal raised inside publishes
+    nothing."""
+    def act() -> tuple[Table, list[str]]:
+        table = hall.catch_up(hall.table(table_id))
         before = [seat.token for seat in table.seats]
-        yield table
+        action(table)
+        return table, before
+
+    with hall.lock:
+        table, before = twice(hall, act)
         kept = {seat.token for seat in table.seats}
     change = table_changed(table)
     change.revoked = [token for token in before if token not in kept]
     hall.publish(change)
+    return table
 
 
 def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
@@ -198,23 +230,27 @@ def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> 
 
 def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
     name = clean_name(name, "table name")
-    with changing(hall, table_id) as table:
+
+    def act(table: Table) -> None:
         record(hall, table, "renamed", {"name": name})
-    return table
+
+    return changing(hall, table_id, act)
 
 
 def set_status(hall: HallService, table_id: Any, action: str) -> Table:
     """Start, pause, resume or end a table (STATUS_ACTIONS), each only from its own statuses:
     Resume must not start a table still being set up."""
     status, allowed = STATUS_ACTIONS[action]
-    with changing(hall, table_id) as table:
+
+    def act(table: Table) -> None:
         if table.status not in allowed:
             raise HallError("table/status", f"a {table.status} table cannot become {status}")
         if status == "running" and table.state is None:
             start(hall, table)
         else:
             record(hall, table, "status", {"status": status})
-    return table
+
+    return changing(hall, table_id, act)
 
 
 def start(hall: HallService, table: Table) -> None:
@@ -228,7 +264,12 @@ def start(hall: HallService, table: Table) -> None:
     if deal:
         batch.append(AppendRequest(table.stream, table.seq + 1,
                                    move_records(deal, 1, rules.encode_event), author="dealer"))
-    table.seq = hall.journal.append_many(batch)[-1].last_seq
+    try:
+        table.seq = hall.journal.append_many(batch)[-1].last_seq
+    except StaleSequence:
+        if hall.shared:
+            hall.reload(table)
+        raise
     apply_record(table, "status", {"status": "running"})
     if deal:
         evolve(table, 1, "dealer", deal)
@@ -238,29 +279,33 @@ def start(hall: HallService, table: Table) -> None:
 
 def add_player(hall: HallService, table_id: Any, name: Any) -> Table:
     name = clean_name(name, "player name")
-    with changing(hall, table_id) as table:
+
+    def act(table: Table) -> None:
         check_in_setup(table)
         high = rules_of(table).seats(table.catalog, table.options).most
         if len(table.seats) >= high:
             raise HallError("table/full", f"a table seats at most {high}")
         record(hall, table, "player_added", {"name": name, "token": new_token()})
-    return table
+
+    return changing(hall, table_id, act)
 
 
 def remove_player(hall: HallService, table_id: Any, seat: Any) -> Table:
-    with changing(hall, table_id) as table:
+    def act(table: Table) -> None:
         check_in_setup(table)
         number = checks.seat_number(len(table.seats), seat)
         low = rules_of(table).seats(table.catalog, table.options).least
         if len(table.seats) <= low:
             raise HallError("table/too_few", f"a table seats at least {low}")
         record(hall, table, "player_removed", {"seat": number})
-    return table
+
+    return changing(hall, table_id, act)
 
 
 def reassign_seat(hall: HallService, table_id: Any, seat: Any, name: Any = None) -> Table:
     """A new token for a seat (a lost phone, a new player); the old one stops at once."""
-    with changing(hall, table_id) as table:
+
+    def act(table: Table) -> None:
         number = checks.seat_number(len(table.seats), seat)
         old_name = table.seats[number].name
         new_name = old_name if name is None else clean_name(name, "player name")
@@ -268,7 +313,8 @@ def reassign_seat(hall: HallService, table_id: Any, seat: Any, name: Any = None)
             raise HallError("table/started", "a started table keeps its players' names")
         record(hall, table, "seat_reassigned",
                {"seat": number, "name": new_name, "token": new_token()})
-    return table
+
+    return changing(hall, table_id, act)
 
 
 def check_in_setup(table: Table) -> None:

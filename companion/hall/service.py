@@ -6,6 +6,12 @@ PIN) and the one lock that makes every action atomic; it rebuilds that state fro
 at start. The actions live with their kind: `registry` (the organizer's events, tables and
 seats), `play` (a seat's move, the organizer's corrections, and the commit every move takes)
 and `hall_roll` (the hall's roll and the defaults of choices that waited too long).
+
+Several processes (a shared journal: PostgreSQL, `shared`): the journal is the truth of each
+table. Memory is a cache that catches up before it is used (`catch_up`, one `last_seq` read),
+finds tables and events other processes created (`discover`: ids are dense, so one read of
+the next id's stream), and is reloaded when an append finds the stream moved on
+(`StaleSequence`). With SQLite and one process none of this runs (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
@@ -22,19 +29,25 @@ from companion.hall import hall_roll, join_codes, play, registry, views
 from companion.hall import pin as hall_pin
 from companion.hall.checks import HallError, invalid
 from companion.hall.model import Change, HallEvent, Table
-from companion.hall.replay import rebuild_event, rebuild_table
-from companion.journal import Journal
+from companion.hall.replay import apply_event_record, rebuild_event, rebuild_table
+from companion.journal import Journal, Record, SqliteJournal, StaleSequence
 from companion.rules.registry import Catalog
 from companion.rules.registry import catalog as default_catalog
 
 log = logging.getLogger("companion")
 
+SWEEP_SECONDS = 1.0  # the least time between two sweeps for tokens this process does not know
+
 
 class HallService:
     """All tables of all events on one journal; one lock makes every action atomic."""
 
-    def __init__(self, journal: Journal, catalog: Catalog | None = None) -> None:
+    def __init__(self, journal: Journal, catalog: Catalog | None = None,
+                 shared: bool | None = None) -> None:
         self.journal = journal
+        # Whether other processes may write the same journal (anything but a SQLite file).
+        self.shared = not isinstance(journal, SqliteJournal) if shared is None else shared
+        self._swept = 0.0  # monotonic time of the last sweep a token miss made
         self.catalog = catalog or default_catalog()
         self.lock = threading.RLock()
         self.events: dict[str, HallEvent] = {}
@@ -53,12 +66,11 @@ class HallService:
         self.tournaments: dict[str, Tournament] = load_tournaments(self.journal)
 
     def _load(self) -> None:
+        last_at: dict[str, str] = {}
         for stream in self.journal.streams():
             records = self.journal.read(stream)
             if stream == "hall":
-                self.organizer_key = records[0].data["key"]
-                pins = [r.data for r in records if r.kind == "organizer_pin"]
-                self.organizer_pin = (pins[-1] or None) if pins else None
+                self._load_hall(records)
             elif stream.startswith("event:"):
                 event = rebuild_event(records)
                 if event is not None:
@@ -67,14 +79,89 @@ class HallService:
                 table = rebuild_table(records)
                 table.forget_old_moves()
                 self.tables[table.id] = table
+                last_at[table.id] = records[-1].at
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
             self.events[table.event_id].tables.append(table.id)
             registry.index_tokens(self.tokens, self.codes, table)
-            table.time_choice(fresh=True)
+            time_from_journal(table, last_at[table.id])
         if not self.organizer_key:
-            key = secrets.token_urlsafe(16)
+            self._first_key()
+
+    def _load_hall(self, records: list[Record]) -> None:
+        self.organizer_key = records[0].data["key"]
+        pins = [r.data for r in records if r.kind == "organizer_pin"]
+        self.organizer_pin = (pins[-1] or None) if pins else None
+
+    def _first_key(self) -> None:
+        """The organizer key of a new journal: the first record of the hall's stream. Two
+        processes starting on a new database both try; the loser reads the winner's key."""
+        key = secrets.token_urlsafe(16)
+        try:
             self.journal.append("hall", 0, [("organizer_key", {"key": key})], author="server")
             self.organizer_key = key
+        except StaleSequence:
+            self._load_hall(self.journal.read("hall"))
+
+    # ------------------------------------------------------------ the journal as the truth
+
+    def catch_up(self, table: Table) -> Table:
+        """The table as its journal has it (several processes: one `last_seq` read, and the
+        records another process appended applied); with one process, the table as it is."""
+        if self.shared and self.journal.last_seq(table.stream) != table.seq:
+            self.reload(table)
+        return table
+
+    def reload(self, table: Table) -> Table:
+        """Apply what the table's journal holds beyond its seq (another process's appends),
+        in place: whoever holds the table sees it. Its seat tokens are indexed anew."""
+        with self.lock:
+            play.catch_up_table(self.journal, table)
+            registry.index_tokens(self.tokens, self.codes, table)
+        return table
+
+    def catch_up_event(self, event: HallEvent) -> HallEvent:
+        """The event as its journal has it (its settings, rolls and deck), as `catch_up`."""
+        if self.shared and self.journal.last_seq(event.stream) != event.seq:
+            with self.lock:
+                for record in self.journal.read(event.stream, event.seq):
+                    apply_event_record(event, record.kind, record.data)
+                    event.seq = record.seq
+        return event
+
+    def discover(self) -> bool:
+        """Load the events and tables other processes created since (several processes only);
+        whether there were any. Ids are dense (the next id is taken by appending to its stream
+        at seq 0), so a look at the next id's stream finds them."""
+        if not self.shared:
+            return False
+        found = False
+        with self.lock:
+            while records := self.journal.read(f"event:{len(self.events) + 1}"):
+                event = rebuild_event(records)
+                if event is None:
+                    break
+                self.events[event.id] = event
+                found = True
+            while records := self.journal.read(f"table:{len(self.tables) + 1}"):
+                table = rebuild_table(records)
+                table.forget_old_moves()
+                self.tables[table.id] = table
+                self.events[table.event_id].tables.append(table.id)
+                registry.index_tokens(self.tokens, self.codes, table)
+                time_from_journal(table, records[-1].at)
+                found = True
+        return found
+
+    def sweep(self) -> None:
+        """Catch up every event and table (several processes): the timer worker's round, and
+        a token this process does not know (a seat reassigned elsewhere)."""
+        if not self.shared:
+            return
+        self.discover()
+        for event in list(self.events.values()):
+            self.catch_up_event(event)
+        for table in list(self.tables.values()):
+            self.catch_up(table)
 
     def publish(self, change: Change) -> None:
         """Tell the listeners what an action changed; called only after its commit. A listener
@@ -90,12 +177,16 @@ class HallService:
 
     def event(self, event_id: Any) -> HallEvent:
         event = self.events.get(str(event_id))
+        if event is None and self.discover():
+            event = self.events.get(str(event_id))
         if event is None:
             raise HallError("event/unknown", f"there is no event {event_id!r}")
         return event
 
     def table(self, table_id: Any) -> Table:
         table = self.tables.get(str(table_id))
+        if table is None and self.discover():
+            table = self.tables.get(str(table_id))
         if table is None:
             raise HallError("table/unknown", f"there is no table {table_id!r}")
         return table
@@ -108,10 +199,29 @@ class HallService:
         return self.events[table.event_id].choice_seconds
 
     def seat_for(self, token: Any) -> tuple[Table, int]:
+        """The table and seat a token opens. Several processes: the table caught up first (a
+        seat reassigned on another process no longer opens with its old token), and a token
+        not known here looked for in the journal (new tables, seats reassigned elsewhere)."""
         found = self.tokens.get(token) if isinstance(token, str) else None
+        if self.shared and isinstance(token, str):
+            if found is not None:
+                self.catch_up(self.tables[found[0]])
+            elif self._may_sweep():
+                self.sweep()
+            found = self.tokens.get(token)
         if found is None:
             raise HallError("seat/unknown_token", "this join link is not (or no longer) valid")
         return self.tables[found[0]], found[1]
+
+    def _may_sweep(self) -> bool:
+        """A sweep on an unknown token at most every SWEEP_SECONDS: unknown tokens are mostly
+        made-up ones, and each sweep reads every table's last seq."""
+        now = time.monotonic()
+        if now - self._swept < SWEEP_SECONDS:
+            self.discover()  # still cheap: a new table's tokens
+            return False
+        self._swept = now
+        return True
 
     def token_for_code(self, typed: Any) -> str:
         """The token of the one seat whose join code `typed` reads as (join_codes.read_code).
@@ -219,4 +329,24 @@ class HallService:
         return self.organizer_pin_set
 
     def check_organizer_pin(self, pin: Any) -> bool:
+        if self.shared:  # another process may have set or cleared it
+            with self.lock:
+                self._load_hall(self.journal.read("hall"))
         return hall_pin.pin_matches(self.organizer_pin, pin)
+
+
+def time_from_journal(table: Table, last_at: str) -> None:
+    """The clock of a choice open when the table was read from the journal: from the time of
+    its last record (the choice opened then, or earlier), so a restart gives no fresh window."""
+    table.time_choice(fresh=True)
+    if table.waiting_since is not None:
+        table.waiting_since = time.monotonic() - seconds_since(last_at)
+
+
+def seconds_since(at: str) -> float:
+    """Seconds from a journal record's `at` (ISO-8601 UTC) to now, never below zero."""
+    try:
+        then = datetime.fromisoformat(at)
+    except ValueError:
+        return 0.0
+    return max(0.0, (datetime.now(then.tzinfo) - then).total_seconds())

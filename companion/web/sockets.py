@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from contextvars import ContextVar
 from typing import Any
 
+import socketio as python_socketio
 from flask import request, session
 from flask_socketio import ConnectionRefusedError, emit, join_room
 
@@ -19,7 +20,7 @@ from companion.hall import HallError, HallService
 from companion.hall.checks import refusal, unicode_only
 from companion.hall.model import Change
 from companion.hall.play import STALE
-from companion.hall.views import encoded_seat_views
+from companion.hall.views import EncodedView, encoded_seat_views
 from companion.web import socketio
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 
@@ -46,6 +47,7 @@ def connect(auth: Any = None) -> None:
             raise ConnectionRefusedError("the organizer key is not valid")
         connections[request.sid] = ("organizer", "")
         join_room("organizer")
+        hall.discover()  # events other processes created
         with hall.lock:
             views = [hall.hall_view(event) for event in hall.events.values()]
         for view in views:
@@ -58,7 +60,7 @@ def connect(auth: Any = None) -> None:
             raise ConnectionRefusedError(error.message) from None
         connections[request.sid] = ("hall", event.id)
         join_room(f"hall:{event.id}")
-        emit("hall", hall.hall_view(event))
+        emit("hall", fresh_hall_view(hall, event.id))
         return
     token = auth.get("token") or session.get("seat_token")
     try:
@@ -154,26 +156,78 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
 
 
 def publish_halls(hall: HallService, events: Iterable[str]) -> None:
-    """Send the hall view of each event to its screens and to the organizer, if anyone listens."""
+    """Send the hall view of each event to its screens and to the organizer, if anyone listens
+    (with a message queue, anyone on any process: the queue carries it)."""
     for event_id in events:
         rooms = [room for room in (f"hall:{event_id}", "organizer") if listening(room)]
         if not rooms:
             continue
-        view = hall.hall_view(hall.events[event_id])
+        view = fresh_hall_view(hall, event_id)
         for room in rooms:
             socketio.emit("hall", view, to=room)
+
+
+def fresh_hall_view(hall: HallService, event_id: str) -> dict[str, Any]:
+    """An event's hall view; several processes: of its tables as their journals have them (a
+    table moved on another process would show its old state here, and two processes' views
+    of one hall would take turns on its screens)."""
+    event = hall.event(event_id)
+    if hall.shared:
+        hall.catch_up_event(event)
+        for table in hall.tables_of(event):
+            hall.catch_up(table)
+    return hall.hall_view(event)
 
 
 def revoke(room: str) -> None:
     """Tell the devices of a seat token that stopped working (the organizer gave the seat a new
     card) and stop serving them as that seat: their page says the link is no longer valid and
     closes the connection itself, instead of showing "Connected" and a view that no longer
-    changes. (Closing it from here raced the page's next poll, which then got a 400.)"""
+    changes. (Closing it from here raced the page's next poll, which then got a 400.) The
+    message goes to the token's room, so a message queue carries it to the seat's devices on
+    every process, and the room is closed on every process; a device on another process that
+    still sends a move is refused there (its token no longer opens the seat it caught up)."""
     for sid, _ in list(socketio.server.manager.get_participants("/", room)):
         connections.pop(sid, None)
-        socketio.server.leave_room(sid, room, namespace="/")
-        socketio.emit("revoked", refusal("seat/unknown_token", "this seat has a new card"), to=sid)
+    socketio.emit("revoked", refusal("seat/unknown_token", "this seat has a new card"), to=room)
+    socketio.close_room(room)
 
 
 def listening(room: str) -> bool:
+    if queued():
+        return True  # listeners on other processes are not known here
     return bool(socketio.server.manager.rooms.get("/", {}).get(room))
+
+
+def queued() -> bool:
+    """Whether a message queue joins this process's Socket.IO rooms to other processes'."""
+    server = getattr(socketio, "server", None)
+    return isinstance(getattr(server, "manager", None), python_socketio.PubSubManager)
+
+
+class EncodedOnceRedisManager(python_socketio.RedisManager):  # type: ignore[misc]
+    """python-socketio's Redis manager, keeping the encode-once fan-out (web/wire.py): a view
+    that carries its JSON text (`json_text`, hall/views.py) is not walked for binary parts,
+    goes through Redis as that text inside the message (one string escape, not an encoding of
+    the view), and is sent by every process as the same text, not decoded and encoded again.
+    Anything else (hall views, refusals, callbacks) takes the library's own path."""
+
+    def emit(self, event: str, data: Any, namespace: str | None = None, room: Any = None,
+             skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
+        text = getattr(data, "json_text", None)
+        if text is None or callback is not None or kwargs.get("ignore_queue"):
+            return super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid,
+                                callback=callback, to=to, **kwargs)
+        message = {"method": "emit", "event": event, "json_text": text, "binary": False,
+                   "namespace": namespace or "/", "room": to or room, "skip_sid": skip_sid,
+                   "callback": None, "host_id": self.host_id}
+        self._handle_emit({**message, "data": [data]})  # this process's devices: the view itself
+        self._publish(message)  # the other processes': the text
+        return None
+
+    def _handle_emit(self, message: dict[str, Any]) -> Any:
+        if "json_text" in message and "data" not in message:
+            view = EncodedView()
+            view.json_text = message["json_text"]
+            message = {**message, "data": [view]}
+        return super()._handle_emit(message)
