@@ -170,7 +170,7 @@ class _Worker:
         ok = isinstance(answer, dict) and bool(answer.get("ok"))
         self.acks.append(Ack(started, (time.monotonic() - started) * 1000, ok, move["kind"]))
         view = answer.get("view") if isinstance(answer, dict) else None
-        if isinstance(view, dict) and (phone.view is None or view["seq"] >= phone.view["seq"]):
+        if isinstance(view, dict) and phone.view is not None and view["seq"] > phone.view["seq"]:
             phone.on_view(view)  # the mover's view comes in its ack, not the broadcast
 
     def report(self, starts: list[float], dice: list[list[int]]) -> dict[str, Any]:
