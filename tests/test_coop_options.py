@@ -56,8 +56,9 @@ def test_coop_build_refusal_of_a_card_not_shown_names_the_row():
 def test_coop_build_options_are_every_card_the_row_open_by_the_base_rules():
     state = coop("A 3 | B 0", row=ROW, **BUILD)
     options = rules.build_options(state, 0, CATALOG, running=True)
-    assert [o["card"] for o in options] == [*CATALOG.establishments, *CATALOG.landmarks]
-    by_card = {o["card"]: o for o in options}
+    assert options["why"] is None
+    assert [o["card"] for o in options["cards"]] == [*CATALOG.establishments, *CATALOG.landmarks]
+    by_card = {o["card"]: o for o in options["cards"]}
     assert {card for card, o in by_card.items() if "why" not in o} == {"ranch", "forest", "cafe"}
     assert by_card["cafe"] == {"card": "cafe"}
     assert by_card["mine"] == {"card": "mine", "why": "coins", "short": 3}
@@ -67,9 +68,24 @@ def test_coop_build_options_are_every_card_the_row_open_by_the_base_rules():
     assert {m.card for m in moves if isinstance(m, Build)} == {"ranch", "forest", "cafe"}
 
 
+def test_coop_build_options_under_the_turns_reason_say_only_built():
+    """Not this seat's build phase: the turn's reason once; of the cards only a built landmark
+    says why (not `not_shown`: the co-op phone's lists show the row and the landmarks)."""
+    state = coop("A 3 +radio_tower | B 0", row=ROW, **BUILD)
+    options = rules.build_options(state, 1, CATALOG, running=True)
+    assert options["why"] == "not_your_turn" and all(set(o) == {"card"} for o in options["cards"])
+    built = coop("A 3 +radio_tower | B 0", row=ROW, built=True, **BUILD)
+    options = rules.build_options(built, 0, CATALOG, running=True)
+    assert options["why"] == "built_this_turn"
+    assert [o for o in options["cards"] if "why" in o] == [{"card": "radio_tower", "why": "built"}]
+    undealt = rules.build_options(new_coop_table(CATALOG, ("A", "B")), 0, CATALOG, running=True)
+    assert undealt["why"] == "not_build_phase" and all(set(o) == {"card"} for o in undealt["cards"])
+
+
 def test_coop_build_options_not_running_and_over():
     state = coop("A 30 | B 0", row=ROW, **BUILD)
-    assert {o["why"] for o in rules.build_options(state, 0, CATALOG, running=False)} == {"not_running"}
+    assert rules.build_options(state, 0, CATALOG, running=False)["why"] == "not_running"
     over = replace(state, outcome=Outcome.WON, reason=EndReason.CITIES_COMPLETE)
     for running in (True, False):
-        assert {o["why"] for o in rules.build_options(over, 0, CATALOG, running=running)} == {"game_over"}
+        options = rules.build_options(over, 0, CATALOG, running=running)
+        assert options["why"] == "game_over" and all(set(o) == {"card"} for o in options["cards"])

@@ -25,7 +25,7 @@ from companion.rules.coop.state import (
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro.codec import encode_event
 from companion.rules.machi_koro.moves import Build
-from companion.rules.machi_koro.options import Why
+from companion.rules.machi_koro.options import TURN_WIDE, Why
 
 GAMES = settings(max_examples=200)  # deadline and too_slow: the profile in conftest
 MAX_MOVES = 4000
@@ -118,15 +118,21 @@ def test_random_games_reach_every_ending():
 @given(seed=st.integers(0, 2**32), stake=st.integers(8, 20))
 def test_property_coop_build_options_open_exactly_when_decide_builds(seed, stake):
     """The co-op build list agrees with the co-op engine on every position of a random game,
-    for both seats and one that is not at the table: open (no `why`) exactly when `decide`
-    accepts the build, and a closed one's reason is the refusal's code."""
+    for both seats and one that is not at the table: a card is open (no turn's `why` and no
+    `why` of its own) exactly when `decide` accepts the build, and a closed one's reason is
+    the refusal's code, the turn's when there is one; under it a card says only `built`."""
     for state in play_game(seed, stake)[3]:
         for seat in range(3):
-            for option in coop.build_options(state, seat, CATALOG, running=True):
+            options = coop.build_options(state, seat, CATALOG, running=True)
+            turn = options["why"]
+            assert turn is None or Why(turn) in TURN_WIDE
+            for option in options["cards"]:
                 try:
                     coop.decide(state, seat, Build(option["card"]), CATALOG)
                 except RuleError as error:
-                    assert "why" in option, (option, error)
-                    assert error.code == CODES[Why(option["why"])], (option, error)
+                    assert turn is not None or "why" in option, (option, error)
+                    assert error.code == CODES[Why(turn or option["why"])], (option, error)
                 else:
-                    assert "why" not in option and "short" not in option, option
+                    assert turn is None and "why" not in option and "short" not in option, option
+                if turn is not None:
+                    assert option.get("why", "built") == "built" and "short" not in option, option

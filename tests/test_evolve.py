@@ -21,8 +21,11 @@ from companion.rules.machi_koro.events import (
     Event,
     GameWon,
     LandmarkBuilt,
+    PlaceTaken,
     RerollOffered,
     RollResolved,
+    SupplyDealt,
+    SupplyDrawn,
     TurnEnded,
 )
 from companion.rules.machi_koro.evolve import evolve, evolve_all, replay
@@ -89,6 +92,15 @@ CASES = [
     (TurnEnded(0, bonus_turn=True), {"phase": Phase.BUILD, "dice": (6, 6), "extra_turn": True},
      lambda s: dataclasses.replace(s, phase=Phase.ROLL, turn=2, dice=(), extra_turn=False,
                                    bonus_turn=True)),
+    # the variants (RULES.md 13-14)
+    (PlaceTaken(1, 2), {"play_on": True}, lambda s: seat(s, 1, place=2)),
+    (SupplyDealt(("stadium",), ("mine", "cafe", "mine")), {"variable_supply": True},
+     lambda s: dataclasses.replace(s, supply=frozen_counts({}), draw_pile=("mine", "cafe", "mine"))),
+    (SupplyDrawn(("mine", "cafe", "mine")),
+     {"variable_supply": True, "supply": frozen_counts({"cafe": 1}),
+      "draw_pile": ("mine", "cafe", "mine", "forest")},
+     lambda s: dataclasses.replace(s, supply=frozen_counts({"cafe": 2, "mine": 2}),
+                                   draw_pile=("forest",))),
 ]
 
 

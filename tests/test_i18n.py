@@ -99,6 +99,8 @@ NEVER_SHOWN = {
     "rule/bad_deck_order": "the service always gives the dealer its shuffle",
     "rule/assessor_coins": "sent as request/invalid with its detail (hall/checks.py)",
     "rule/bad_options": "sent as request/invalid with its detail (hall/checks.py)",
+    "rule/bad_catalog": "a card set's refusal is sent as request/invalid with its detail (hall/checks.py)",
+    "rule/bad_option_value": "sent as request/invalid with its detail (hall/checks.py)",
     "seat/unknown_code": "the join page says it in its own words (pages.join_by_code)",
     "seat/shared_code": "the join page says it in its own words (pages.join_by_code)",
     "table/out_of_step": "the console names the tables a hall roll left out (organizer.js showSkipped)",

@@ -1,5 +1,6 @@
 """What a seat may do now (options.py): `build_refusal`, the one source of build legality
-(RULES.md 5, 7), each of its reasons, and the build list the phone shows from it."""
+(RULES.md 5, 7), each of its reasons, its two parts (the turn's, the card's), and the build
+list the phone shows from them."""
 
 from dataclasses import replace
 
@@ -10,13 +11,16 @@ from companion.rules.errors import RuleError
 from companion.rules.machi_koro.engine import decide
 from companion.rules.machi_koro.moves import Build, EndTurn
 from companion.rules.machi_koro.options import (
+    TURN_WIDE,
     Closed,
     Why,
     affordable,
     build_options,
     build_refusal,
+    card_refusal,
     legal_moves,
     not_running_options,
+    turn_refusal,
 )
 from companion.rules.machi_koro.state import Phase, frozen_counts
 
@@ -27,12 +31,14 @@ ALL_CARDS = [*CATALOG.establishments, *CATALOG.landmarks]
 # refusal's code name the same thing.
 CODES = {
     Why.GAME_OVER: "rule/game_over",
+    Why.FINISHED: "rule/finished",
     Why.NOT_YOUR_TURN: "rule/not_your_turn",
     Why.NOT_BUILD_PHASE: "rule/wrong_phase",
     Why.BUILT_THIS_TURN: "rule/already_built",
     Why.UNKNOWN: "rule/unknown_card",
     Why.BUILT: "rule/already_own",
     Why.SOLD_OUT: "rule/sold_out",
+    Why.NOT_FACE_UP: "rule/not_face_up",
     Why.NOT_SHOWN: "rule/sold_out",
     Why.OWN_ONE: "rule/already_own",
     Why.COINS: "rule/cannot_afford",
@@ -97,41 +103,79 @@ def test_build_refusal_keeps_todays_messages():
     assert messages["castle", 0] == "unknown card 'castle'"
 
 
+@pytest.mark.parametrize(("state", "seat", "card", "closed"), [r for r in REFUSALS if 0 <= r[1] < 2])
+def test_build_refusal_is_the_turns_part_then_the_cards(state, seat, card, closed):
+    """The turn's part gives only the turn's codes, the card's part only the card's; the
+    refusal is the first that says why."""
+    turn, own = turn_refusal(state, seat), card_refusal(state, seat, card, CATALOG)
+    assert build_refusal(state, seat, card, CATALOG) == (turn if turn is not None else own)
+    assert turn is None or turn.why in TURN_WIDE
+    assert own is None or own.why not in TURN_WIDE
+
+
+def test_a_turns_refusal_is_none_only_in_the_seats_build_phase():
+    state = table("A 0 | B 0", **BUILD)
+    assert turn_refusal(state, 0) is None
+    assert turn_refusal(state, 1) == Closed(Why.NOT_YOUR_TURN)
+    assert card_refusal(state, 1, "cafe", CATALOG) == Closed(Why.COINS, short=2)
+
+
 # ---------------------------------------------------------------- the build list
 
 
 def test_build_options_lists_every_card_in_catalog_order_with_its_reason():
-    """The slim wire form: the card alone when open, its `why` when closed, `short` only for
-    missing coins (the phone has each card's kind, cost and name from its page)."""
+    """The slim wire form: no turn's reason in the seat's build phase, and each card alone
+    when open, with its `why` when closed, `short` only for missing coins (the phone has each
+    card's kind, cost and name from its page)."""
     state = table("A 2 stadium +train_station | B 0", **BUILD)
     options = build_options(state, 0, CATALOG, running=True)
-    assert [o["card"] for o in options] == ALL_CARDS
-    by_card = {o["card"]: o for o in options}
+    assert set(options) == {"why", "cards"} and options["why"] is None
+    cards = options["cards"]
+    assert [o["card"] for o in cards] == ALL_CARDS
+    by_card = {o["card"]: o for o in cards}
     assert by_card["cafe"] == {"card": "cafe"}
     assert by_card["stadium"] == {"card": "stadium", "why": "own_one"}
     assert by_card["mine"] == {"card": "mine", "why": "coins", "short": 4}
     assert by_card["train_station"] == {"card": "train_station", "why": "built"}
     assert by_card["shopping_mall"] == {"card": "shopping_mall", "why": "coins", "short": 8}
-    assert all(set(o) <= {"card", "why", "short"} for o in options)
-    assert all(("short" in o) == (o.get("why") == "coins") for o in options)
+    assert all(set(o) <= {"card", "why", "short"} for o in cards)
+    assert all(("short" in o) == (o.get("why") == "coins") for o in cards)
 
 
-def test_build_options_of_another_seat_are_closed_for_the_turn():
-    options = build_options(table("A 30 | B 30", **BUILD), 1, CATALOG, running=True)
-    assert {o.get("why") for o in options} == {"not_your_turn"}
+def test_build_options_say_the_turns_reason_once_and_of_the_cards_only_built():
+    """Another seat's turn: `why` once; the cards say only `built` (the phone leaves a built
+    landmark out), not what they would say in the build phase (coins, own_one)."""
+    state = table("A 30 | B 2 stadium +train_station", **BUILD)
+    options = build_options(state, 1, CATALOG, running=True)
+    assert options["why"] == "not_your_turn"
+    assert [o["card"] for o in options["cards"]] == ALL_CARDS
+    assert [o for o in options["cards"] if set(o) != {"card"}] == [{"card": "train_station", "why": "built"}]
+    for turn in (table("A 30 | B 0"), table("A 30 | B 0", built=True, **BUILD)):
+        options = build_options(turn, 0, CATALOG, running=True)
+        assert options["why"] in {"not_build_phase", "built_this_turn"}
+        assert all(set(o) == {"card"} for o in options["cards"])
 
 
 def test_build_options_of_a_table_not_running_are_closed_not_running():
     options = build_options(table("A 30 | B 0", **BUILD), 0, CATALOG, running=False)
     assert options == not_running_options(CATALOG)
-    assert options == [{"card": card, "why": "not_running"} for card in ALL_CARDS]
+    assert options == {"why": "not_running", "cards": [{"card": card} for card in ALL_CARDS]}
+    paused = build_options(table("A 30 +radio_tower | B 0", **BUILD), 0, CATALOG, running=False)
+    assert paused["why"] == "not_running"
+    assert [o for o in paused["cards"] if "why" in o] == [{"card": "radio_tower", "why": "built"}]
 
 
 def test_build_options_of_a_finished_game_say_game_over_even_when_not_running():
     state = table("A 30 | B 0", phase=Phase.FINISHED, winner=0)
     for running in (True, False):
         options = build_options(state, 1, CATALOG, running=running)
-        assert {o["why"] for o in options} == {"game_over"}
+        assert options["why"] == "game_over"
+        assert all(set(o) == {"card"} for o in options["cards"])
+
+
+def test_build_options_of_a_seat_not_at_the_table_have_no_city():
+    options = build_options(table("A 30 | B 0", **BUILD), 5, CATALOG, running=True)
+    assert options == {"why": "not_your_turn", "cards": [{"card": card} for card in ALL_CARDS]}
 
 
 def test_build_options_are_plain_json():
@@ -139,7 +183,7 @@ def test_build_options_are_plain_json():
 
     options = build_options(table("A 1 | B 0", **BUILD), 0, CATALOG, running=True)
     assert json.loads(json.dumps(options)) == options
-    assert all(type(o.get("why", "")) is str for o in options)
+    assert all(type(o.get("why", "")) is str for o in options["cards"])
 
 
 # ---------------------------------------------------------------- legal moves
@@ -147,7 +191,9 @@ def test_build_options_are_plain_json():
 
 def test_affordable_and_legal_builds_are_the_open_options():
     state = table("A 6 stadium | B 0", **BUILD)
-    open_cards = [o["card"] for o in build_options(state, 0, CATALOG, running=True) if "why" not in o]
+    options = build_options(state, 0, CATALOG, running=True)
+    assert options["why"] is None
+    open_cards = [o["card"] for o in options["cards"] if "why" not in o]
     assert affordable(state, CATALOG) == open_cards
     builds = [m.card for m in legal_moves(state, 0, CATALOG) if isinstance(m, Build)]
     assert builds == open_cards and "stadium" not in builds and "cafe" in builds

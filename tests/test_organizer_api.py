@@ -573,7 +573,9 @@ def test_organizer_console_lists_the_papers_of_each_printout_and_the_coop_range(
     assert data["papers"]["poster"] == ["a4", "letter", "a3"]
     coins = data["ruleset_options"]["machi-koro-coop"][0]
     assert (coins["name"], coins["min"], coins["max"], coins["default"]) == ("assessor_coins", 8, 20, 13)
-    assert data["ruleset_options"]["machi-koro"] == []
+    variants = data["ruleset_options"]["machi-koro"]  # RULES.md 13-14, off by default
+    assert [(o["name"], o["kind"], o["default"]) for o in variants] == [
+        ("play_on", "bool", False), ("variable_supply", "bool", False)]
     assert '<option value="a3">A3</option>' in http.get("/organizer").get_data(as_text=True)
 
 

@@ -22,9 +22,10 @@ from companion.rules.machi_koro.moves import (
     SwapEstablishments,
     TargetTvStation,
 )
-from companion.rules.machi_koro.options import Why, build_options
+from companion.rules.machi_koro.options import TURN_WIDE, Why, affordable, build_options
 from companion.rules.machi_koro.state import Phase
 
+ALL_CARDS = [*CATALOG.establishments, *CATALOG.landmarks]
 GAMES = settings(max_examples=2000)  # thousands (issue 2); deadline, too_slow: conftest profile
 
 
@@ -97,17 +98,34 @@ def test_property_illegal_moves_are_refused_without_change(seats, seed):
 @given(seats=st.integers(2, 4), seed=st.integers(0, 2**32))
 def test_property_build_options_open_exactly_when_decide_builds(seats, seed):
     """The one source agrees with the engine: on every position of a random game, for every
-    seat (and one that is not at the table) and every card, a build option is open (has no
-    `why`) exactly when `decide` accepts the build, and a closed one's reason is the refusal's
-    code."""
+    seat (and one that is not at the table) and every card, a card is open (no turn's `why`
+    and no `why` of its own) exactly when `decide` accepts the build, and a closed one's
+    reason is the refusal's code: the turn's when there is one, else the card's. Under the
+    turn's reason a card says only `built`, exactly for a landmark its seat built; the active
+    seat's open cards are its legal builds."""
     for step in random_game(seats, seed, max_turns=30):
-        state = step.before
-        for seat in range(seats + 1):
-            for option in build_options(state, seat, CATALOG, running=True):
-                try:
-                    decide(state, seat, Build(option["card"]), CATALOG)
-                except RuleError as error:
-                    assert "why" in option, (option, error)
-                    assert error.code == CODES[Why(option["why"])], (option, error)
-                else:
-                    assert "why" not in option and "short" not in option, option
+        check_build_options(step.before, seats)
+
+
+def check_build_options(state, seats):
+    """`test_property_build_options_open_exactly_when_decide_builds` on one position (the
+    variants' random games ask it too, tests/test_variants.py)."""
+    for seat in range(seats + 1):
+        options = build_options(state, seat, CATALOG, running=True)
+        turn = options["why"]
+        assert turn is None or Why(turn) in TURN_WIDE
+        assert [o["card"] for o in options["cards"]] == ALL_CARDS
+        for option in options["cards"]:
+            try:
+                decide(state, seat, Build(option["card"]), CATALOG)
+            except RuleError as error:
+                assert turn is not None or "why" in option, (option, error)
+                assert error.code == CODES[Why(turn or option["why"])], (option, error)
+            else:
+                assert turn is None and "why" not in option and "short" not in option, option
+            if turn is not None:
+                built = seat < seats and option["card"] in state.players[seat].landmarks
+                assert option == ({"card": option["card"], "why": "built"} if built
+                                  else {"card": option["card"]}), option
+        if seat == state.active and turn is None:
+            assert affordable(state, CATALOG) == [o["card"] for o in options["cards"] if "why" not in o]

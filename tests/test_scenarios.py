@@ -7,14 +7,15 @@ from conftest import SHARED, resolve_json, run_companion
 
 from companion.rules.machi_koro.scenario import ScenarioError, resolve
 
-GOLDEN = sorted((SHARED / "scenarios").glob("*.json"))
+GOLDEN = sorted((SHARED / "scenarios").rglob("*.json"))  # play-on/, catan-big/ too
+GOLDEN_IDS = [str(p.relative_to(SHARED / "scenarios").with_suffix("")) for p in GOLDEN]
 
 
 def test_scenarios_are_found(shared_scenarios):
     assert len(shared_scenarios) >= 9
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+@pytest.mark.parametrize("path", GOLDEN, ids=GOLDEN_IDS)
 def test_scenario_golden_through_the_command(path):
     scenario = json.loads(path.read_text(encoding="utf-8"))
     expect = scenario["expect"]

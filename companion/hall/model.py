@@ -100,7 +100,8 @@ class Table:
         """What the table's views are made from (the ruleset's views read it, never change it)."""
         return Story(names=tuple(seat.name for seat in self.seats), state=self.state,
                      moves=self.moves, undone=[(u.move, u.after) for u in self.undone],
-                     running=self.status == "running", roll_mode=self.roll_mode)
+                     running=self.status == "running", roll_mode=self.roll_mode,
+                     catalog=self.catalog)
 
     def move_to(self, state: Any) -> None:
         """The state a committed move (or event) made; a new turn forgets the undone moves of
@@ -129,8 +130,10 @@ class Table:
 
     def time_choice(self, fresh: bool = False) -> None:
         """Start the clock of a choice that opened and keep it while the choice waits, or stop
-        it when none is open. `fresh` starts it anew: a choice an undo reopened, a resumed
-        table's or one open at a restart gets a full window."""
+        it when none is open. `fresh` starts it anew: a choice an undo reopened or a resumed
+        table's gets a full window. A choice read from the journal (at a restart, or caught up
+        from another process's records) does not: `service.time_from_journal` then sets its
+        clock back to its table's last record's time."""
         if not self.choosing:
             self.waiting_since = None
         elif fresh or self.waiting_since is None:

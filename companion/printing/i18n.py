@@ -36,6 +36,11 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "nothing_back": "Nothing: all four seats play.",
         "landmark_sets_n": "{n} × set of landmarks",
         "bank_left": "Bank: {n} coins stay in the bank.",
+        "variants": "Variants",
+        "variant_play_on": "Play on after a win: the others play on for the next places.",
+        "variant_variable_supply": "Variable supply: ten kinds face up, drawn from a shuffled pile "
+                                   "(the phones show them).",
+        "variable_supply_removed": "Out of the game before the shuffle: {n} × {card}",
         "unknown_ruleset": "No setup sheet for ruleset {name}.",
         "results_title": "Table result",
         "results_in_play_title": "Scores so far",
@@ -111,6 +116,12 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "nothing_back": "Niets: alle vier stoelen spelen.",
         "landmark_sets_n": "{n} × set bezienswaardigheden",
         "bank_left": "Bank: {n} munten blijven in de bank.",
+        "variants": "Varianten",
+        "variant_play_on": "Doorspelen na een zege: de anderen spelen door voor de volgende "
+                           "plaatsen.",
+        "variant_variable_supply": "Wisselende voorraad: tien soorten open, getrokken van een "
+                                   "geschudde stapel (de telefoons tonen ze).",
+        "variable_supply_removed": "Uit het spel voor het schudden: {n} × {card}",
         "unknown_ruleset": "Geen opzetblad voor spelregels {name}.",
         "results_title": "Uitslag van de tafel",
         "results_in_play_title": "Tussenstand",
@@ -189,6 +200,11 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "nothing_back": "כלום: כל ארבעת הכיסאות משחקים.",
         "landmark_sets_n": "{n} × סט ציוני דרך",
         "bank_left": "בנק: {n} מטבעות נשארים בבנק.",
+        "variants": "וריאנטים",
+        "variant_play_on": "ממשיכים אחרי ניצחון: האחרים ממשיכים לשחק על המקומות הבאים.",
+        "variant_variable_supply": "היצע משתנה: עשרה סוגים גלויים, נשלפים מערימה מעורבבת "
+                                   "(הטלפונים מראים אותם).",
+        "variable_supply_removed": "מחוץ למשחק לפני הערבוב: {n} × {card}",
         "unknown_ruleset": "אין דף הכנה לחוקים {name}.",
         "results_title": "תוצאות השולחן",
         "results_in_play_title": "תוצאות ביניים",

@@ -73,5 +73,8 @@ class BadMove(RuleError):
     code = "move/invalid"
 
 
-class CatalogError(ValueError):
-    """A catalog file that cannot be used; the message names file, entry and field."""
+class CatalogError(RuleError):
+    """A catalog file (or a card set's name) that cannot be used; the message names file,
+    entry and field."""
+
+    code = "rule/bad_catalog"

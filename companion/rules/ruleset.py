@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.paper import Column as Column
 from companion.rules.paper import SetupSection as SetupSection
 
@@ -62,6 +62,7 @@ class Story(Generic[State, Fact]):
     undone: Sequence[tuple[Played[State, Fact], State]] = ()
     running: bool = False
     roll_mode: str = "hall"  # "hall": the hall rolls for the table; "own": its seats roll
+    catalog: Catalog = field(default_factory=load_catalog)  # the cards the table plays
 
 
 @dataclass(frozen=True)

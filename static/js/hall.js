@@ -189,7 +189,23 @@ function seatList(summary) {
   return h("ul", { class: "seats" }, summary.players.map((player) => h("li", {
     class: player.seat === summary.active && summary.phase !== "finished" ? "active" : "",
   }, h("span", { class: "name" }, bdi(player.name)),
-  h("span", { class: "figures" }, stars(player), h("span", { class: "coins" }, num(player.coins ?? "–"))))));
+  h("span", { class: "figures" }, placeMark(player), stars(player), h("span", { class: "coins" }, num(player.coins ?? "–"))))));
+}
+
+// Play on after a win (RULES.md 14): the place a finished player took.
+function placeMark(player) {
+  return Number.isInteger(player.place) ? h("span", { class: "place" }, t("Place {n}", { n: num(player.place) })) : null;
+}
+
+// The variable supply (RULES.md 13): each face-up pile's count and, like Yucata, how many of
+// its kind are still in the draw pile, "(n)".
+function marketLine(summary) {
+  const market = summary.market;
+  if (!market) return null;
+  const piles = Object.entries(market.supply).filter(([, n]) => n > 0).map(([card, n]) => h("li", { "data-card": card },
+    cardName(card), " ", num(n), h("span", { class: "draw" }, ` (${num(market.draw?.[card] ?? 0)})`)));
+  return h("div", { class: "market" }, h("p", { class: "market-note" }, t("Supply: {n} cards in the draw pile", { n: num(market.draw_left ?? 0) })),
+    h("ul", { class: "piles" }, piles));
 }
 
 function timeLeft(summary) {
@@ -221,6 +237,7 @@ function machiKoroTile(summary) {
     summary.dice.length ? h("p", { class: "rolled" }, tx("Rolled {sum}", { sum: num(sum) })) : null,
     seatList(summary),
     h("ul", { class: "paid" }, shown.map((line) => h("li", {}, line))),
+    marketLine(summary),
   ];
 }
 

@@ -35,6 +35,8 @@ const REFUSALS = {
   "rule/bad_dice": t("Those dice are not valid."),
   "rule/invalid_choice": t("That choice is not possible."),
   "rule/game_over": t("The game is over."),
+  "rule/finished": t("You have finished and no longer play."),
+  "rule/not_face_up": t("That card is not face up in the supply."),
   "rule/invalid": t("The rules do not allow that."),
   "move/invalid": t("The rules do not allow that."),
   "move/stale": t("The table changed; check and tap again."),

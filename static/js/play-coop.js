@@ -87,9 +87,9 @@ $("coop-give-button").addEventListener("click", async () => {
 function drawRow(coop) {
   const options = optionsByCard(view);
   const row = coop.market.row.map((id) => [cards.get(id), options.get(id) ?? { card: id, why: "unlisted" }]);
-  const shared = turnReason(row.map(([, option]) => option));
+  const shared = turnReason(view.builds);
   const piles = t("Market deck {deck} · discards {discards}", coop.market);
-  const open = row.some(([, option]) => isOpen(option));
+  const open = !shared && row.some(([, option]) => isOpen(option));
   $("coop-market-note").textContent = open ? `${piles} · ${t("Tap a card to buy it.")}` : piles;
   fill($("coop-row"), row.map(([card, option], i) => buildCard(card, option, num(activation(card.activation)), act,
     { reasonId: shared ? "build-note" : `why-row-${i}`, shared })));

@@ -31,6 +31,12 @@ followConnection(socket, $("connection"), (error) => {
   $("notice").append(" ", h("a", { href: "/" }, t("Type the code on your card")));
 });
 socket.on("view", (next) => receive(next));
+// A tournament's next round: this seat's player goes on to their new seat, by their player
+// link (docs/api.md, `moved`); only a path of this server is followed.
+socket.on("moved", (message) => {
+  const path = message?.join;
+  if (typeof path === "string" && path.startsWith("/") && !path.startsWith("//")) window.location.assign(path);
+});
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && !socket.connected) socket.connect();
 });
@@ -127,6 +133,11 @@ function draw() {
 function statusLine() {
   const hallMode = view.table.roll_mode === "hall";
   const active = view.players[view.active];
+  const place = view.players[view.seat].place;
+  if (Number.isInteger(place)) { // play on after a win (RULES.md 14): my place is taken
+    return view.phase === "finished" ? t("The game is over: you took place {n}.", { n: place })
+      : t("You finished in place {n}; the others play on.", { n: place });
+  }
   if (view.winner !== null && view.winner !== undefined) {
     return view.winner === view.seat ? t("You won!") : tx("{name} won!", { name: bdi(view.players[view.winner].name) });
   }
@@ -405,7 +416,8 @@ function drawOthers() {
   fill($("players"), view.players.filter((p) => p.seat !== view.seat).map((player) => h("li", {
     class: player.seat === view.active ? "active" : "",
   },
-  h("span", { class: "name" }, bdi(player.name), player.seat === view.active ? h("span", { class: "turn-mark" }, ` · ${t("turn")}`) : null),
+  h("span", { class: "name" }, bdi(player.name), player.seat === view.active ? h("span", { class: "turn-mark" }, ` · ${t("turn")}`) : null,
+    Number.isInteger(player.place) ? h("span", { class: "place-mark" }, ` · ${t("Place {n}", { n: player.place })}`) : null),
   h("span", { class: "coins" }, coins(player.coins ?? "–")),
   h("span", { class: "landmarks", title: player.landmarks.map(cardName).join(", ") },
     tx("{count} landmarks", { count: num(`${player.landmarks.length}/${landmarkCount}`) })))));

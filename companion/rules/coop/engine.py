@@ -219,24 +219,34 @@ def build_refusal(state: CoopState, seat: int, card_id: str, catalog: Catalog) -
     """Why `seat` may not build `card_id` now, or None when it may: the base game's reasons
     (`options.build_refusal`), a game that is over or not dealt, and an establishment the
     market row does not show (the base supply holds only the row's cards)."""
+    closed = turn_refusal(state, seat)
+    return closed if closed is not None else card_refusal(state, seat, card_id, catalog)
+
+
+def turn_refusal(state: CoopState, seat: int) -> Closed | None:
+    """`build_refusal`'s first part: a game that is over or not dealt, then the base turn's."""
     if state.outcome is not None:
-        return Closed(Why.GAME_OVER)
+        return options.GAME_OVER
     if not state.dealt:
-        return Closed(Why.NOT_BUILD_PHASE)
-    closed = options.build_refusal(state.table, seat, card_id, catalog)
-    if closed is not None and closed.why is Why.SOLD_OUT:
-        return Closed(Why.NOT_SHOWN)
-    return closed
+        return options.NOT_BUILD_PHASE
+    return options.turn_refusal(state.table, seat)
 
 
-def build_options(
-    state: CoopState, seat: int, catalog: Catalog, *, running: bool,
-) -> list[dict[str, Any]]:
+def card_refusal(state: CoopState, seat: int, card_id: str, catalog: Catalog) -> Closed | None:
+    """`build_refusal`'s second part: the base card's reasons, an establishment with no copy
+    in the supply being one the row does not show."""
+    closed = options.card_refusal(state.table, seat, card_id, catalog)
+    return options.NOT_SHOWN if closed is options.SOLD_OUT or closed is options.NOT_FACE_UP else closed
+
+
+def build_options(state: CoopState, seat: int, catalog: Catalog, *, running: bool) -> dict[str, Any]:
     """The build list of `seat` in the form of `options.build_options`: every card, the
-    establishments not in the row closed as `not_shown`."""
-    if running or state.outcome is not None:
-        return options.market_options(catalog, lambda card: build_refusal(state, seat, card, catalog))
-    return options.not_running_options(catalog)
+    establishments not in the row closed `not_shown` (in the build phase: under a turn's
+    reason a card gives only `built`)."""
+    turn = turn_refusal(state, seat) if running or state.outcome is not None else options.NOT_RUNNING
+    if not 0 <= seat < len(state.table.players):
+        return options.market_options(catalog, turn, lambda card: None)
+    return options.market_options(catalog, turn, lambda card: card_refusal(state, seat, card, catalog))
 
 
 def default_move(state: CoopState) -> Move | None:

@@ -40,12 +40,12 @@ def places(state: CoopState) -> tuple[int, ...]:
 
 
 def standings_rows(names: Sequence[str], state: CoopState | None,
-                   result: Result | None) -> list[Json]:
+                   result: Result | None, catalog: Catalog) -> list[Json]:
     """The base game's rows (`machi_koro.paper.standings_rows`), with the pair's shared place
     and outcome."""
     if state is None:
-        return base.standings_rows(names, None, result)
-    return base.standings_rows(names, state.table, result, places(state))
+        return base.standings_rows(names, None, result, catalog)
+    return base.standings_rows(names, state.table, result, catalog, places(state))
 
 
 def setup_section(catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:

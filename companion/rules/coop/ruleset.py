@@ -148,7 +148,7 @@ class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
 
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
         result = self.result(story.state) if story.state is not None else None
-        return paper.standings_rows(story.names, story.state, result)
+        return paper.standings_rows(story.names, story.state, result, story.catalog)
 
     def turn_entry(self, story: Story[Any, Any], event: object) -> Json | None:
         return self.base.turn_entry(story, event) or views.gift_entry(story, event)

@@ -23,8 +23,12 @@ def seats_after(seats: int, active: int) -> tuple[int, ...]:
 
 
 def counter_clockwise(state: TableState) -> tuple[int, ...]:
-    """`seats_after` for this table's roller."""
-    return seats_after(len(state.players), state.active)
+    """`seats_after` for this table's roller: the other players still playing (finished ones
+    neither pay nor receive, RULES.md 14)."""
+    others = seats_after(len(state.players), state.active)
+    if state.play_on:
+        return tuple(seat for seat in others if state.players[seat].place is None)
+    return others
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +119,7 @@ class IncomeRun:
         self.table = activation_table(catalog)
         self.coins = [player.coins for player in state.players]
         self.transfers: list[CoinsTransferred] = []
-        self.others = seats_after(len(state.players), state.active)
+        self.others = counter_clockwise(state)
 
     def from_bank(self, seat: int, amount: int, card: str, copies: int, bonus: int) -> None:
         if amount:

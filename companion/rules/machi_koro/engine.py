@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.rules.errors import (
@@ -36,7 +36,10 @@ from companion.rules.machi_koro.events import (
     Event,
     GameWon,
     LandmarkBuilt,
+    PlaceTaken,
     RerollOffered,
+    SupplyDealt,
+    SupplyDrawn,
     TurnEnded,
     make_dice_rolled,
     make_roll_resolved,
@@ -55,6 +58,28 @@ from companion.rules.machi_koro.moves import (
 )
 from companion.rules.machi_koro.options import Closed, Why, build_refusal
 from companion.rules.machi_koro.state import BANK, Choice, Phase, Player, TableState
+from companion.rules.ruleset import Shuffle
+
+
+class Finished(RuleError):
+    """Play on after a win (RULES.md 14): the seat has taken its place and no longer plays."""
+
+    code = "rule/finished"
+
+
+class NotFaceUp(RuleError):
+    """Variable supply (RULES.md 13): the kind is not face up in the supply."""
+
+    code = "rule/not_face_up"
+
+
+class BadDeckOrder(RuleError):
+    code = "rule/bad_deck_order"
+
+
+def finished_message(player: Player) -> str:
+    return f"{player.name} has finished in place {player.place} and no longer plays"
+
 
 # ---------------------------------------------------------------- decide
 
@@ -66,6 +91,8 @@ def decide(state: TableState, seat: int, move: Move, catalog: Catalog | None = N
         raise GameOver(f"the game is over: {state.players[state.winner or 0].name} won")
     if not 0 <= seat < len(state.players):
         raise NotYourTurn(f"there is no seat {seat!r} at this table")
+    if state.players[seat].place is not None:
+        raise Finished(finished_message(state.players[seat]))
     if isinstance(move, ChooseDice):
         return _choose_dice(state, seat, move, catalog)
     if seat != state.active:
@@ -156,6 +183,9 @@ def _other_seat(state: TableState, seat: object, what: str) -> int:
     """A seat at this table other than the roller's, or InvalidChoice."""
     if not is_whole_number(seat) or seat == state.active or not 0 <= seat < len(state.players):
         raise InvalidChoice(f"{what} needs another player's seat, not {seat!r}")
+    if state.players[seat].place is not None:  # RULES.md 14
+        raise InvalidChoice(f"{what} needs a player still playing: "
+                            f"{finished_message(state.players[seat])}")
     return seat
 
 
@@ -173,10 +203,84 @@ def _build(state: TableState, move: Build, catalog: Catalog) -> list[Event]:
         cost = catalog.landmarks[move.card].cost
         events: list[Event] = [CoinsTransferred(seat, BANK, cost, move.card), LandmarkBuilt(seat, move.card)]
         if catalog.landmarks_to_win <= player.landmarks | {move.card}:
-            events.append(GameWon(seat))
+            events += finish(state, seat) if state.play_on else [GameWon(seat)]
         return events
     cost = catalog.establishments[move.card].cost
-    return [CoinsTransferred(seat, BANK, cost, move.card), EstablishmentBought(seat, move.card)]
+    events = [CoinsTransferred(seat, BANK, cost, move.card), EstablishmentBought(seat, move.card)]
+    if state.variable_supply and state.supply.get(move.card, 0) == 1:
+        events += refill(state.supply, state.draw_pile, emptied=move.card)
+    return events
+
+
+def finish(state: TableState, seat: int) -> list[Event]:
+    """Play on after a win (RULES.md 14): `seat` completed its landmarks and takes the next
+    free place; when one player is left they take the last place and the game ends, else the
+    turn passes at once to the next player still playing (a finished player never moves
+    again, so no Amusement Park turn follows)."""
+    place = 1 + sum(player.place is not None for player in state.players)
+    events: list[Event] = [PlaceTaken(seat, place)]
+    left = [other for other in state.still_playing() if other != seat]
+    if len(left) <= 1:
+        events += [PlaceTaken(other, place + 1) for other in left]
+        first = next((s for s, p in enumerate(state.players) if p.place == 1), seat)
+        events.append(GameWon(first))
+        return events
+    events.append(TurnEnded(_next_playing(state, seat, also_finished=seat), bonus_turn=False))
+    return events
+
+
+def _next_playing(state: TableState, seat: int, also_finished: int | None = None) -> int:
+    """The first seat clockwise after `seat` still playing (not `also_finished` either)."""
+    count = len(state.players)
+    for step in range(1, count):
+        following = (seat + step) % count
+        if following != also_finished and state.players[following].place is None:
+            return following
+    return seat
+
+
+# ---------------------------------------------------------------- variable supply
+
+
+def supply_cards(catalog: Catalog, seats: int) -> tuple[list[str], list[str]]:
+    """Variable supply (RULES.md 13): every establishment of the supply, and the purple copies
+    that leave the game because no player could buy them (a player owns one of each purple
+    card: with 2 players two of each go, with 3 one)."""
+    kept: list[str] = []
+    removed: list[str] = []
+    for card in catalog.establishments.values():
+        spare = max(0, card.copies - seats) if card.is_purple else 0
+        removed += [card.id] * spare
+        kept += [card.id] * (card.copies - spare)
+    return kept, removed
+
+
+def deal_supply(state: TableState, catalog: Catalog, shuffle: Shuffle | None) -> list[Event]:
+    """The variable supply's deal: the draw pile shuffled (the order is the service's input,
+    recorded in the event), then cards turned up until 10 kinds show."""
+    if shuffle is None:
+        raise BadDeckOrder("the variable supply shuffles a draw pile: the dealer must give the order")
+    kept, removed = supply_cards(catalog, len(state.players))
+    pile = tuple(shuffle(tuple(kept)))
+    if sorted(pile) != sorted(kept):
+        raise BadDeckOrder(f"a shuffle of {len(kept)} cards returned {len(pile)} other ones")
+    return [SupplyDealt(tuple(removed), pile), *refill({}, pile)]
+
+
+KINDS_SHOWN = 10
+
+
+def refill(supply: Mapping[str, int], pile: tuple[str, ...], emptied: str | None = None) -> list[Event]:
+    """The cards drawn so that 10 kinds show again (RULES.md 13): none while 10 show, or when
+    the draw pile is empty. `emptied`: the kind a build is emptying (its pile goes)."""
+    shown = {card for card, count in supply.items() if count > 0 and card != emptied}
+    drawn: list[str] = []
+    for card in pile:
+        if len(shown) >= KINDS_SHOWN:
+            break
+        drawn.append(card)
+        shown.add(card)
+    return [SupplyDrawn(tuple(drawn))] if drawn else []
 
 
 _BUILD_ERRORS: dict[Why, type[RuleError]] = {
@@ -185,6 +289,8 @@ _BUILD_ERRORS: dict[Why, type[RuleError]] = {
     Why.BUILT: AlreadyOwned,
     Why.UNKNOWN: UnknownCard,
     Why.SOLD_OUT: SoldOut,
+    Why.NOT_FACE_UP: NotFaceUp,
+    Why.FINISHED: Finished,
     Why.OWN_ONE: AlreadyOwned,
     Why.COINS: CannotAfford,
 }
@@ -192,7 +298,8 @@ _BUILD_ERRORS: dict[Why, type[RuleError]] = {
 
 def _build_refused(state: TableState, card: str, closed: Closed) -> RuleError:
     """The error of a refused build, by its reason, naming the values. `decide` refuses a
-    finished game and another seat's move before it asks (GameOver, NotYourTurn)."""
+    finished game, a finished seat and another seat's move before it asks (GameOver,
+    Finished, NotYourTurn)."""
     name, coins = state.roller.name, state.roller.coins
     messages = {
         Why.NOT_BUILD_PHASE: f"this is the {state.phase.value} phase, not {Phase.BUILD.value}",
@@ -200,6 +307,8 @@ def _build_refused(state: TableState, card: str, closed: Closed) -> RuleError:
         Why.BUILT: f"{name} has already built the {card!r}",
         Why.UNKNOWN: f"unknown card {card!r}",
         Why.SOLD_OUT: f"the supply has no {card!r} left",
+        Why.NOT_FACE_UP: f"{card!r} is not face up in the supply",
+        Why.FINISHED: finished_message(state.roller),
         Why.OWN_ONE: f"{name} already owns a {card!r}",
         Why.COINS: f"{card!r} costs {coins + closed.short}, {name} has {coins}",
     }
@@ -210,6 +319,8 @@ def _end_turn(state: TableState, move: EndTurn, catalog: Catalog) -> list[Event]
     _need_phase(state, Phase.BUILD)
     if state.extra_turn:
         return [TurnEnded(state.active, bonus_turn=True)]
+    if state.play_on:  # turns skip finished players (RULES.md 14)
+        return [TurnEnded(_next_playing(state, state.active), bonus_turn=False)]
     return [TurnEnded((state.active + 1) % len(state.players), bonus_turn=False)]
 
 
@@ -252,6 +363,8 @@ def adjust(state: TableState, seat: int, amount: int, reason: str) -> list[Event
     more than the table's coins in all (the box's): a hurried 1000 for 10 is a typo."""
     if not is_whole_number(seat) or not 0 <= seat < len(state.players):
         raise InvalidChoice(f"there is no seat {seat!r} at this table")
+    if state.players[seat].place is not None:  # RULES.md 14: they neither pay nor receive
+        raise Finished(finished_message(state.players[seat]))
     if not is_whole_number(amount) or amount == 0:
         raise InvalidChoice(f"an adjustment is a whole number of coins other than 0, not {amount!r}")
     if abs(amount) > state.total_coins():

@@ -115,6 +115,36 @@ class GameWon:
 
 
 @dataclass(frozen=True, slots=True)
+class PlaceTaken:
+    """Play on after a win (RULES.md 14): `seat` takes `place` and leaves the play (the last
+    player still playing takes the last place when the one before them finishes)."""
+
+    KIND: ClassVar[str] = "PlaceTaken"  # its name in every journal: never change it
+    seat: int
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyDealt:
+    """Variable supply (RULES.md 13): the dealer's shuffle. `removed`: the purple copies no
+    player could buy, out of the game; `pile`: the draw pile, top first (the journal keeps the
+    order, so a replay deals the same cards)."""
+
+    KIND: ClassVar[str] = "SupplyDealt"  # its name in every journal: never change it
+    removed: tuple[str, ...]
+    pile: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyDrawn:
+    """Variable supply: `cards` come off the top of the draw pile, in order, each onto its
+    kind's face-up pile (until 10 kinds show, or the draw pile is empty)."""
+
+    KIND: ClassVar[str] = "SupplyDrawn"  # its name in every journal: never change it
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEnded:
     KIND: ClassVar[str] = "TurnEnded"  # its name in every journal: never change it
     next_active: int
@@ -124,5 +154,5 @@ class TurnEnded:
 Event = (
     DiceCountChosen | DiceRolled | RerollOffered | CoinsTransferred | RollResolved
     | ChoiceAnswered | EstablishmentsSwapped | EstablishmentBought | LandmarkBuilt | GameWon
-    | TurnEnded | CoinsAdjusted
+    | TurnEnded | CoinsAdjusted | PlaceTaken | SupplyDealt | SupplyDrawn
 )

@@ -21,8 +21,11 @@ from companion.rules.machi_koro.events import (
     Event,
     GameWon,
     LandmarkBuilt,
+    PlaceTaken,
     RerollOffered,
     RollResolved,
+    SupplyDealt,
+    SupplyDrawn,
     TurnEnded,
 )
 from companion.rules.machi_koro.state import (
@@ -78,6 +81,7 @@ class Draft(Protocol):
     bonus_turn: bool
     pending: tuple[Choice, ...]
     winner: int | None
+    draw_pile: tuple[str, ...]
 
 
 def thaw(state: TableState) -> Draft:
@@ -189,6 +193,23 @@ def _game_won(draft: Draft, event: GameWon) -> None:
     draft.winner = event.seat
 
 
+def _place_taken(draft: Draft, event: PlaceTaken) -> None:
+    _change_player(draft, event.seat, place=event.place)
+
+
+def _supply_dealt(draft: Draft, event: SupplyDealt) -> None:
+    draft.supply = frozen_counts({})
+    draft.draw_pile = event.pile
+
+
+def _supply_drawn(draft: Draft, event: SupplyDrawn) -> None:
+    supply = dict(draft.supply)
+    for card in event.cards:
+        supply[card] = supply.get(card, 0) + 1
+    draft.supply = frozen_counts(supply)
+    draft.draw_pile = draft.draw_pile[len(event.cards):]
+
+
 def _turn_ended(draft: Draft, event: TurnEnded) -> None:
     draft.active = event.next_active
     draft.phase = Phase.ROLL
@@ -212,4 +233,7 @@ _APPLY: dict[type, Callable[[Draft, Any], None]] = {
     LandmarkBuilt: _landmark_built,
     GameWon: _game_won,
     TurnEnded: _turn_ended,
+    PlaceTaken: _place_taken,
+    SupplyDealt: _supply_dealt,
+    SupplyDrawn: _supply_drawn,
 }

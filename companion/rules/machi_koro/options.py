@@ -2,19 +2,20 @@
 and the build list with the reason each closed card is closed.
 
 Roll and Reroll are listed with empty dice: the service draws the values. Whether a card may
-be built is decided here once (`build_refusal`): the engine refuses with it, the legal moves
-and the phone's build list (`build_options`) are made from it.
+be built is decided here once (`build_refusal`, made of the turn's part `turn_refusal` and the
+card's part `card_refusal`): the engine refuses with it, the legal moves and the phone's build
+list (`build_options`) are made from its two parts, the turn's asked once per call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from companion.rules.machi_koro.activation import counter_clockwise, has_effect, swappable
-from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.catalog import Catalog, Establishment, Landmark
 from companion.rules.machi_koro.moves import (
     Build,
     ChooseDice,
@@ -27,7 +28,7 @@ from companion.rules.machi_koro.moves import (
     SwapEstablishments,
     TargetTvStation,
 )
-from companion.rules.machi_koro.state import Choice, Phase, TableState
+from companion.rules.machi_koro.state import Choice, Phase, Player, TableState
 
 
 def legal_moves(state: TableState, seat: int, catalog: Catalog) -> list[Move]:
@@ -61,9 +62,16 @@ def legal_moves(state: TableState, seat: int, catalog: Catalog) -> list[Move]:
 
 
 def affordable(state: TableState, catalog: Catalog) -> list[str]:
-    """Cards the active seat may build now, establishments then landmarks."""
-    return [card for card in (*catalog.establishments, *catalog.landmarks)
-            if build_refusal(state, state.active, card, catalog) is None]
+    """Cards the active seat may build now, establishments then landmarks: `build_refusal`'s
+    two parts, the turn's asked once."""
+    if turn_refusal(state, state.active) is not None:
+        return []
+    player, supply, pile = state.roller, state.supply, state.draw_pile
+    cards = [card.id for card in catalog.establishments.values()
+             if establishment_refusal(player, supply, card, pile) is None]
+    cards += [landmark.id for landmark in catalog.landmarks.values()
+              if landmark_refusal(player, landmark) is None]
+    return cards
 
 
 # ---------------------------------------------------------------- building
@@ -74,12 +82,14 @@ class Why(StrEnum):
 
     NOT_RUNNING = "not_running"  # the table is not running (set-up, paused or ended)
     GAME_OVER = "game_over"
+    FINISHED = "finished"  # play on (RULES.md 14): this seat took its place and no longer plays
     NOT_YOUR_TURN = "not_your_turn"
     NOT_BUILD_PHASE = "not_build_phase"  # before the roll's income is done (or before the deal)
     BUILT_THIS_TURN = "built_this_turn"  # one build per turn (RULES.md 7)
     UNKNOWN = "unknown"  # no such card in the catalog
     BUILT = "built"  # a landmark this seat has built
     SOLD_OUT = "sold_out"
+    NOT_FACE_UP = "not_face_up"  # variable supply (RULES.md 13): only in the draw pile
     NOT_SHOWN = "not_shown"  # a variant's market does not show it (the co-op row)
     OWN_ONE = "own_one"  # a purple card: one each (RULES.md 5)
     COINS = "coins"  # `short` coins more are needed
@@ -93,70 +103,125 @@ class Closed:
     short: int = 0
 
 
+# The turn's reasons: when one applies it closes every card (the phone says it once).
+TURN_WIDE = frozenset({Why.NOT_RUNNING, Why.GAME_OVER, Why.FINISHED, Why.NOT_YOUR_TURN,
+                       Why.NOT_BUILD_PHASE, Why.BUILT_THIS_TURN})
+# The card's reasons that change which cards the phone's build list shows (it leaves out a
+# built landmark): the build list gives them also under a turn's reason, and no other card
+# reason then (the phone says none then). `not_shown` is not one: a co-op phone's base list
+# shows only landmarks, its market row only the row's cards.
+LISTING = frozenset({Why.BUILT})
+
+NOT_RUNNING = Closed(Why.NOT_RUNNING)
+GAME_OVER = Closed(Why.GAME_OVER)
+FINISHED = Closed(Why.FINISHED)
+NOT_YOUR_TURN = Closed(Why.NOT_YOUR_TURN)
+NOT_BUILD_PHASE = Closed(Why.NOT_BUILD_PHASE)
+BUILT_THIS_TURN = Closed(Why.BUILT_THIS_TURN)
+UNKNOWN = Closed(Why.UNKNOWN)
+BUILT = Closed(Why.BUILT)
+SOLD_OUT = Closed(Why.SOLD_OUT)
+NOT_FACE_UP = Closed(Why.NOT_FACE_UP)
+NOT_SHOWN = Closed(Why.NOT_SHOWN)
+OWN_ONE = Closed(Why.OWN_ONE)
+
+
 def build_refusal(state: TableState, seat: int, card_id: str, catalog: Catalog) -> Closed | None:
     """Why `seat` may not build `card_id` now (RULES.md 5, 7), or None when it may: the one
-    source of build legality."""
+    source of build legality, the turn's reason first, then the card's."""
+    closed = turn_refusal(state, seat)
+    return closed if closed is not None else card_refusal(state, seat, card_id, catalog)
+
+
+def turn_refusal(state: TableState, seat: int) -> Closed | None:
+    """`build_refusal`'s first part: why `seat` may build nothing now, or None in its build
+    phase with nothing built yet. A seat that finished in play on (RULES.md 14) is told so
+    before whose turn it is, as `decide` refuses its every move."""
     if state.phase is Phase.FINISHED:
-        return Closed(Why.GAME_OVER)
+        return GAME_OVER
+    if 0 <= seat < len(state.players) and state.players[seat].place is not None:
+        return FINISHED
     if seat != state.active:
-        return Closed(Why.NOT_YOUR_TURN)
+        return NOT_YOUR_TURN
     if state.phase is not Phase.BUILD:
-        return Closed(Why.NOT_BUILD_PHASE)
+        return NOT_BUILD_PHASE
     if state.built:
-        return Closed(Why.BUILT_THIS_TURN)
+        return BUILT_THIS_TURN
+    return None
+
+
+def card_refusal(state: TableState, seat: int, card_id: str, catalog: Catalog) -> Closed | None:
+    """`build_refusal`'s second part: why `seat` may not build `card_id` whatever the turn
+    (built, sold out or not face up, owned, too dear), or None. `seat` is a seat of the
+    table."""
     player = state.players[seat]
     landmark = catalog.landmarks.get(card_id)
     if landmark is not None:
-        if card_id in player.landmarks:
-            return Closed(Why.BUILT)
-        return _coins(player.coins, landmark.cost)
+        return landmark_refusal(player, landmark)
     card = catalog.establishments.get(card_id)
     if card is None:
-        return Closed(Why.UNKNOWN)
-    if state.supply.get(card_id, 0) <= 0:
-        return Closed(Why.SOLD_OUT)
-    if card.is_purple and player.owns(card_id):
-        return Closed(Why.OWN_ONE)
-    return _coins(player.coins, card.cost)
+        return UNKNOWN
+    return establishment_refusal(player, state.supply, card, state.draw_pile)
 
 
-def _coins(coins: int, cost: int) -> Closed | None:
-    return Closed(Why.COINS, cost - coins) if coins < cost else None
+def landmark_refusal(player: Player, landmark: Landmark) -> Closed | None:
+    """`card_refusal` of a landmark (for a list of cards, without looking each one up)."""
+    if landmark.id in player.landmarks:
+        return BUILT
+    return None if player.coins >= landmark.cost else _short(landmark.cost - player.coins)
 
 
-NOT_RUNNING = Closed(Why.NOT_RUNNING)
+def establishment_refusal(
+    player: Player, supply: Mapping[str, int], card: Establishment, draw_pile: tuple[str, ...] = (),
+) -> Closed | None:
+    """`card_refusal` of an establishment (for a list of cards, without looking each one up).
+    With the variable supply (RULES.md 13) a kind with no face-up pile that the draw pile
+    still holds is `not_face_up`; one in neither is sold out."""
+    if supply.get(card.id, 0) <= 0:
+        return NOT_FACE_UP if card.id in draw_pile else SOLD_OUT
+    if card.is_purple and player.owns(card.id):
+        return OWN_ONE
+    return None if player.coins >= card.cost else _short(card.cost - player.coins)
 
 
-def build_options(
-    state: TableState, seat: int, catalog: Catalog, *, running: bool,
-) -> list[dict[str, Any]]:
-    """The build list of `seat`: every card of the market, open or closed with the reason
-    (a game that is over says so even when its table no longer runs)."""
-    if running or state.phase is Phase.FINISHED:
-        return market_options(catalog, lambda card: build_refusal(state, seat, card, catalog))
-    return not_running_options(catalog)
+# The `coins` refusals of 1 to 99 coins short, made once (not once a card of every list).
+_SHORTS: dict[int, Closed] = {n: Closed(Why.COINS, n) for n in range(1, 100)}
 
 
-def not_running_options(catalog: Catalog) -> list[dict[str, Any]]:
-    """The build list of a table that does not run (not started, paused, ended): every card
-    closed `not_running`."""
-    return market_options(catalog, lambda card: NOT_RUNNING)
+def _short(short: int) -> Closed:
+    return _SHORTS.get(short) or Closed(Why.COINS, short)
+
+
+def build_options(state: TableState, seat: int, catalog: Catalog, *, running: bool) -> dict[str, Any]:
+    """The build list of `seat` (a game that is over says so even when its table no longer
+    runs)."""
+    turn = turn_refusal(state, seat) if running or state.phase is Phase.FINISHED else NOT_RUNNING
+    if not 0 <= seat < len(state.players):  # no city: no card of its own
+        return market_options(catalog, turn, lambda card: None)
+    return market_options(catalog, turn, lambda card: card_refusal(state, seat, card, catalog))
+
+
+def not_running_options(catalog: Catalog) -> dict[str, Any]:
+    """The build list of a table that has no game yet: every card closed `not_running`."""
+    return market_options(catalog, NOT_RUNNING, lambda card: None)
 
 
 def market_options(
-    catalog: Catalog, refusal: Callable[[str], Closed | None],
-) -> list[dict[str, Any]]:
-    """Every card of `catalog` in its order, establishments then landmarks, open or closed by
-    `refusal`, in the seat view's slim form (docs/api.md): `{"card"}` when open, `{"card",
-    "why"}` when closed, and `"short"` too when coins are missing. The phone has each card's
-    kind, cost and name from its page."""
-    found = []
+    catalog: Catalog, turn: Closed | None, card_refusal: Callable[[str], Closed | None],
+) -> dict[str, Any]:
+    """The seat view's `builds` (docs/api.md): `{"why": the turn's reason or null, "cards":
+    [...]}`, every card of `catalog` in its order, establishments then landmarks, as
+    `{"card"}`, or `{"card", "why"}` with the card's own reason from `card_refusal` (and
+    `"short"` with `coins`). Under a turn's reason a card gives only a reason that leaves it
+    out of the phone's list (`LISTING`). A card is open when neither says why. The phone has
+    each card's kind, cost and name from its page."""
+    cards = []
     for card_id in (*catalog.establishments, *catalog.landmarks):
-        closed = refusal(card_id)
+        closed = card_refusal(card_id)
         option: dict[str, Any] = {"card": card_id}
-        if closed is not None:
+        if closed is not None and (turn is None or closed.why in LISTING):
             option["why"] = closed.why.value
             if closed.why is Why.COINS:
                 option["short"] = closed.short
-        found.append(option)
-    return found
+        cards.append(option)
+    return {"why": turn.why.value if turn is not None else None, "cards": cards}

@@ -27,7 +27,24 @@ from companion.rules.ruleset import (
 
 
 class BadOptions(RuleError):
+    """An option the ruleset does not know (the hall says which)."""
+
     code = "rule/bad_options"
+
+
+class BadOptionValue(RuleError):
+    """A known option with a value it does not take."""
+
+    code = "rule/bad_option_value"
+
+
+VARIANTS = (
+    OptionSpec("play_on", "bool", False,
+               N_("Play on after a win: the others play on for the next places")),
+    OptionSpec("variable_supply", "bool", False,
+               N_("Variable supply: ten kinds face up, drawn from a shuffled pile")),
+)
+"""Seed 001's variants (RULES.md 13-14), the organizer's choice per table."""
 
 
 class MachiKoro(Ruleset[TableState, Move, Event]):
@@ -40,21 +57,36 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
     # ------------------------------------------------------------ set-up
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
-        return ()
+        """The variants of seed 001 (RULES.md 13-14), each on or off, combinable."""
+        return VARIANTS
 
     def check_options(self, raw: Mapping[str, Any]) -> Json:
-        if raw:
-            raise BadOptions(f"this ruleset takes no options, not {sorted(raw)!r}")
-        return {}
+        known = {spec.name: spec for spec in VARIANTS}
+        unknown = sorted(str(name) for name in raw if name not in known)
+        if unknown:
+            raise BadOptions(f"unknown option {unknown[0]!r}: Machi Koro's options are "
+                             f"{', '.join(known)} (true or false)")
+        checked: Json = {}
+        for name, spec in known.items():
+            value = raw.get(name, spec.default)
+            if not spec.accepts(value):
+                raise BadOptionValue(f"{name} is true or false, not {value!r}")
+            checked[name] = value
+        return checked
 
     def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
         return Seats(catalog.players_min, catalog.players_max)
 
     def start(self, catalog: Catalog, names: tuple[str, ...], options: Mapping[str, Any]) -> TableState:
-        return new_table(catalog, names, ruleset=self.name)
+        return new_table(catalog, names, ruleset=self.name,
+                         play_on=bool(options.get("play_on", False)),
+                         variable_supply=bool(options.get("variable_supply", False)))
 
     def deal(self, state: TableState, catalog: Catalog, shuffle: Shuffle | None) -> list[Event]:
-        return []
+        """The variable supply's draw pile, shuffled by the service (RULES.md 13); else none."""
+        if not state.variable_supply:
+            return []
+        return engine.deal_supply(state, catalog, shuffle)
 
     # ------------------------------------------------------------ play
 
@@ -146,7 +178,7 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
 
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
         result = self.result(story.state) if story.state is not None else None
-        return paper.standings_rows(story.names, story.state, result)
+        return paper.standings_rows(story.names, story.state, result, story.catalog)
 
     # the parts of the views a variant extends (the co-op game's gifts)
 

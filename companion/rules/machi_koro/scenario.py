@@ -88,10 +88,14 @@ def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableStat
     _check_names(players)
     _check_box(players, catalog, coop)
     _check_coins(players, catalog)
+    play_on = _check_places(players, catalog, coop)
     active: int = _field(scenario, "active", int)
     if not 0 <= active < len(players):
         raise ScenarioError(f"active: a player index from 0 to {len(players) - 1}, not {show(active)}")
     roller = players[active]
+    if roller.place is not None:
+        raise ScenarioError(f"active: {show(roller.name)} has finished (place {roller.place}) "
+                            "and no longer rolls")
     dice = _read_dice(scenario, roller, catalog)
     bonus_turn: bool = _optional(scenario, "bonus_turn", bool, False)
     if bonus_turn and not has_effect(catalog, roller, "extra_turn_on_doubles"):
@@ -109,7 +113,7 @@ def read_table(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableStat
     state = TableState(
         ruleset=scenario["ruleset"], players=players, bank=catalog.bank_coins, supply=supply,
         active=active, rerolled=True,  # the dice given are the ones that count, after any reroll
-        bonus_turn=bonus_turn, bank_pays_players=coop,
+        bonus_turn=bonus_turn, bank_pays_players=coop, play_on=play_on,
     )
     return state, dice
 
@@ -136,7 +140,10 @@ def _read_player(raw: Any, where: str, catalog: Catalog) -> Player:
     landmarks: list[Any] = _field(raw, "landmarks", list, where)
     for i, landmark in enumerate(landmarks):
         _check_landmark(landmark, landmarks[:i], f"{where}.landmarks[{i}]", catalog)
-    return Player(name, coins, frozen_counts(cards), frozenset(landmarks))
+    place = raw.get("place")
+    if place is not None and (not is_whole_number(place) or place < 1):
+        raise ScenarioError(f"{where}.place: a place is a whole number from 1, not {show(place)}")
+    return Player(name, coins, frozen_counts(cards), frozenset(landmarks), place=place)
 
 
 def _read_count(card: str, count: Any, where: str, catalog: Catalog) -> int:
@@ -172,6 +179,44 @@ def _check_names(players: tuple[Player, ...]) -> None:
                 f"players[{seat}].name: {show(player.name)} is already players[{seats[player.name]}]"
             )
         seats[player.name] = seat
+
+
+def _check_places(players: tuple[Player, ...], catalog: Catalog, coop: bool) -> bool:
+    """Play on after a win (RULES.md 14, SCENARIOS.md): the places of the finished players are
+    1, 2, ... without a repeat or a gap, each finished player has every landmark, and at least
+    two players still play. Whether the table plays on: when any player has a place."""
+    finished = [(seat, p) for seat, p in enumerate(players) if p.place is not None]
+    if not finished:
+        return False
+    if coop:
+        seat = finished[0][0]
+        raise ScenarioError(f"players[{seat}].place: the co-op game has no places (play on is a "
+                            "variant of the base game)")
+    seen: dict[int, int] = {}
+    for seat, player in finished:
+        assert player.place is not None
+        if player.place in seen:
+            raise ScenarioError(f"players[{seat}].place: place {player.place} is already "
+                                f"players[{seen[player.place]}]'s")
+        seen[player.place] = seat
+    for seat, player in finished:
+        assert player.place is not None
+        if player.place > len(finished):
+            missing = min(set(range(1, len(finished) + 1)) - set(seen))
+            raise ScenarioError(f"players[{seat}].place: places are taken in order; place "
+                                f"{missing} is missing before {player.place}")
+        built = catalog.landmarks_to_win - player.landmarks
+        if built:
+            raise ScenarioError(f"players[{seat}].place: a finished player has built every "
+                                f"landmark; {show(player.name)} lacks {', '.join(sorted(built))}")
+    playing = len(players) - len(finished)
+    if playing < 2:
+        raise ScenarioError(f"players: a roll needs two players still playing, not {playing}")
+    for seat, player in enumerate(players):
+        if player.place is None and catalog.landmarks_to_win <= player.landmarks:
+            raise ScenarioError(f"players[{seat}].place: {show(player.name)} has built every "
+                                "landmark, so has finished: give their place")
+    return True
 
 
 def table_copies(catalog: Catalog, card_id: str, coop: bool) -> int:
@@ -250,7 +295,16 @@ def _tv_target(choices: Mapping[str, Any], state: TableState, names: Mapping[str
     seat = _seat_named(target, names, where)
     if seat == state.active:
         raise ScenarioError(f"{where}: the TV Station takes from another player, not its owner")
+    _check_playing(state, seat, where)
     return seat
+
+
+def _check_playing(state: TableState, seat: int, where: str) -> None:
+    """A TV Station target or Business Center partner still plays (RULES.md 14)."""
+    player = state.players[seat]
+    if player.place is not None:
+        raise ScenarioError(f"{where}: {show(player.name)} has finished (place {player.place}) "
+                            "and neither pays nor swaps")
 
 
 def _swap_answer(
@@ -269,6 +323,7 @@ def _swap_answer(
     other = _seat_named(_field(answer, "with", str, where), names, f"{where}.with")
     if other == state.active:
         raise ScenarioError(f"{where}.with: a swap is with another player, not the roller")
+    _check_playing(state, other, f"{where}.with")
     give = _swap_card(answer, "give", state.roller, catalog)
     take = _swap_card(answer, "take", state.players[other], catalog)
     return SwapEstablishments(other, give, take)

@@ -47,6 +47,7 @@ class Player:
     cards: Mapping[str, int]
     landmarks: frozenset[str]
     dice_count: int = 1
+    place: int | None = None  # play on after a win (RULES.md 14): the place this seat took
 
     def owns(self, card_id: str) -> int:
         return self.cards.get(card_id, 0)
@@ -71,10 +72,21 @@ class TableState:
     pending: tuple[Choice, ...] = ()
     winner: int | None = None
     bank_pays_players: bool = False  # co-op: the bank pays what players would pay each other
+    play_on: bool = False  # RULES.md 14: a finished player takes a place, the others play on
+    variable_supply: bool = False  # RULES.md 13: `supply` is the face-up piles
+    draw_pile: tuple[str, ...] = ()  # variable supply: the face-down cards, top first
 
     @property
     def roller(self) -> Player:
         return self.players[self.active]
+
+    def playing(self, seat: int) -> bool:
+        """Whether `seat` still plays: always, unless it finished in play on (RULES.md 14)."""
+        return self.players[seat].place is None
+
+    def still_playing(self) -> tuple[int, ...]:
+        """The seats still in the play, in seat order."""
+        return tuple(seat for seat, player in enumerate(self.players) if player.place is None)
 
     def total_coins(self) -> int:
         """Coins of all players plus the bank: constant for a table."""
@@ -89,9 +101,11 @@ with_coins = Twin(Player).replacer("coins")
 
 def new_table(
     catalog: Catalog, names: tuple[str, ...], *, ruleset: str = "machi-koro", first: int = 0,
+    play_on: bool = False, variable_supply: bool = False,
 ) -> TableState:
     """A table at set-up: starting cards and coins dealt, landmarks that start built built,
-    the supply stacked, the bank formed."""
+    the supply stacked, the bank formed. With the variable supply (RULES.md 13) nothing is
+    face up yet: the deal shuffles the draw pile and turns cards up."""
     starting = {card.id: card.starting for card in catalog.establishments.values() if card.starting}
     built = frozenset(lm.id for lm in catalog.landmarks.values() if lm.starts_built)
     players = tuple(
@@ -102,6 +116,8 @@ def new_table(
         ruleset=ruleset,
         players=players,
         bank=catalog.bank_coins - catalog.starting_coins * len(names),
-        supply=supply,
+        supply=frozen_counts({}) if variable_supply else supply,
         active=first,
+        play_on=play_on,
+        variable_supply=variable_supply,
     )

@@ -159,11 +159,13 @@ def entry_json(story: MkStory, event: ev.CoinsTransferred | ev.CoinsAdjusted) ->
 
 
 def players_json(story: MkStory) -> list[Json]:
+    """Each seat's city; `place` is the place a player took by finishing in play on
+    (RULES.md 14), else None."""
     if story.state is None:
         return [{"seat": i, "name": name, "coins": None, "cards": {}, "landmarks": [],
-                 "dice_count": 1} for i, name in enumerate(story.names)]
+                 "dice_count": 1, "place": None} for i, name in enumerate(story.names)]
     return [{"seat": i, "name": p.name, "coins": p.coins, "cards": dict(p.cards),
-             "landmarks": sorted(p.landmarks), "dice_count": p.dice_count}
+             "landmarks": sorted(p.landmarks), "dice_count": p.dice_count, "place": p.place}
             for i, p in enumerate(base_of(story.state).players)]
 
 
@@ -178,13 +180,20 @@ def game_json(story: MkStory, result: Result | None) -> Json:
         "extra_turn": state.extra_turn if state else False,
         "winner": state.winner if state else None,
         "result": result.json() if result else None,
+        "play_on": state.play_on if state else False,
     }
 
 
 def base_result(state: TableState) -> Result | None:
-    """The base game's end: the first to build every landmark won, the others lost."""
+    """The base game's end: the first to build every landmark won, the others lost. In play on
+    (RULES.md 14) the game ends when one player is left: each seat has the place it took, the
+    first place won."""
     if state.winner is None:
         return None
+    if state.play_on:
+        places = tuple(player.place or len(state.players) for player in state.players)
+        return Result("places_taken", tuple("won" if place == 1 else "lost" for place in places),
+                      places)
     seats = range(len(state.players))
     return Result("landmarks_complete",
                   tuple("won" if seat == state.winner else "lost" for seat in seats),
@@ -192,9 +201,19 @@ def base_result(state: TableState) -> Result | None:
 
 
 def market_json(story: MkStory) -> Json:
-    """What the phone's build list needs beyond `builds`: the stock left of each card."""
+    """What the phone's build list needs beyond `builds`: the stock left of each card. With the
+    variable supply (RULES.md 13) `supply` is the face-up piles and `draw` how many cards of
+    each kind are still in the draw pile (Yucata's "(n)"); `draw_left` is the pile's size."""
     state = base_of(story.state) if story.state is not None else None
-    return {"supply": dict(state.supply) if state else {}}
+    market: Json = {"supply": dict(state.supply) if state else {},
+                    "variable_supply": state.variable_supply if state else False}
+    if state is not None and state.variable_supply:
+        draw: dict[str, int] = {}
+        for card in state.draw_pile:
+            draw[card] = draw.get(card, 0) + 1
+        market["draw"] = draw
+        market["draw_left"] = len(state.draw_pile)
+    return market
 
 
 def choices_json(story: MkStory, seat: int, catalog: Catalog) -> list[Json]:
@@ -202,6 +221,8 @@ def choices_json(story: MkStory, seat: int, catalog: Catalog) -> list[Json]:
     if story.state is None or not story.running:
         return []
     state = base_of(story.state)
+    if not 0 <= seat < len(state.players) or not state.playing(seat):
+        return []  # a finished player no longer moves (RULES.md 14)
     choices = []
     for move in legal_moves(state, seat, catalog):
         if isinstance(move, Roll) and story.roll_mode == "hall":
@@ -212,10 +233,11 @@ def choices_json(story: MkStory, seat: int, catalog: Catalog) -> list[Json]:
     return choices
 
 
-def builds_json(story: MkStory, seat: int, catalog: Catalog) -> list[Json]:
-    """Every card of the market for this seat, open to build now or closed with the reason
-    (`rules.machi_koro.options.build_options`): the phone's build list shows these as they are.
-    Before the table starts every card is closed `not_running`."""
+def builds_json(story: MkStory, seat: int, catalog: Catalog) -> Json:
+    """This seat's build list (`rules.machi_koro.options.build_options`, docs/api.md): the
+    turn's reason once, or null, and every card of the market with its own reason, if any; the
+    phone's build list shows these as they are. Before the table starts every card is closed
+    by the turn's `not_running`."""
     if story.state is None:
         return not_running_options(catalog)
     return build_options(base_of(story.state), seat, catalog, running=story.running)
@@ -235,9 +257,11 @@ def tile_json(story: MkStory, result: Result | None) -> Json:
     """One tile of the hall screen: the players' coins and landmarks, the game's position, the
     last roll's coin movements, the choice that waits and whose turn it is."""
     state = base_of(story.state) if story.state is not None else None
-    return {"players": [{k: p[k] for k in ("seat", "name", "coins", "landmarks")}
+    market = market_json(story)
+    return {"players": [{k: p[k] for k in ("seat", "name", "coins", "landmarks", "place")}
                         for p in players_json(story)],
             **game_json(story, result),
+            **({"market": market} if market["variable_supply"] else {}),
             "entries": last_roll_entries(story),
             "waiting": waiting_for(state) if state is not None else None,
             "active_name": story.names[state.active] if state is not None else None}
