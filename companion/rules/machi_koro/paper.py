@@ -49,8 +49,9 @@ def landmark_cost(built: frozenset[str], catalog: Catalog) -> int:
 
 def places(state: TableState, catalog: Catalog) -> tuple[int, ...]:
     """Each seat's place were the game over now (RULES.md 26): the winner first, then by
-    landmarks built, then their total cost, then coins; equal players share a place (1, 2, 2, 4). In play on (RULES.md 14) the places
-    taken come first, in their order; the players still playing follow."""
+    landmarks built, then their total cost, then coins; equal players share a place (1, 2, 2,
+    4). In play on (RULES.md 14) the places taken come first, in their order; the players still
+    playing follow."""
     if state.play_on:
         return tuple(competition_ranks([
             (-player.place, 0, 0) if player.place is not None
