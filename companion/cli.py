@@ -86,8 +86,13 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("what", choices=["rules", "hall", "soak"])
     bench.add_argument("--seconds", type=SECONDS, default=5.0, help="rules: how long to play")
     bench.add_argument("--seed", type=int, default=1)
-    bench.add_argument("--phones", type=COUNT, default=1100, help="hall: phones to connect")
+    bench.add_argument("--phones", type=COUNT, action="append",
+                       help="hall: phones to connect (1,100); with --workers, repeat it for "
+                            "several runs (2,000 and 4,000)")
     bench.add_argument("--tables", type=COUNT, default=275, help="hall: tables (4 seats each)")
+    bench.add_argument("--workers", type=COUNT, default=1,
+                       help="hall: also serve on N processes on PostgreSQL and Redis, started "
+                            "for the run, against one (docs/scaling.md); tables: phones / 4")
     bench.add_argument("--rolls", type=COUNT, default=10, help="hall: hall rolls to time")
     bench.add_argument("--no-floor", action="store_true", help="hall: skip the bare server")
     bench.add_argument("--minutes", type=SECONDS, default=10.0,
@@ -352,14 +357,21 @@ def _bench(args: argparse.Namespace) -> int:
 
         if importlib.util.find_spec("aiohttp") is None:  # python-socketio's asyncio client
             return _refuse(f"bench {args.what}: the phones need aiohttp: pip install -e '.[test]'")
+        phones = args.phones[-1] if args.phones else 1100
         if args.what == "soak":
             from companion.bench.soak import bench_soak
 
-            _print_json(bench_soak(args.phones, args.tables, minutes=args.minutes))
+            _print_json(bench_soak(phones, args.tables, minutes=args.minutes))
+            return 0
+        if args.workers > 1:
+            from companion.bench.hall import bench_hall_workers
+
+            _print_json(bench_hall_workers(args.phones or [2000, 4000], args.workers,
+                                           rolls=args.rolls, floor=not args.no_floor))
             return 0
         from companion.bench.hall import bench_hall
 
-        _print_json(bench_hall(args.phones, args.tables, rolls=args.rolls, floor=not args.no_floor))
+        _print_json(bench_hall(phones, args.tables, rolls=args.rolls, floor=not args.no_floor))
         return 0
     from companion.bench.rules import bench_rules
 

@@ -141,13 +141,7 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False,
     forwarded port, a name on the hall's network); join links, cards and QR codes use it.
     `message_queue` (redis://...) joins this process's Socket.IO rooms to those of the other
     processes on the same queue (docs/scaling.md)."""
-    if message_queue:
-        # Given to the Socket.IO server create_app makes (Flask-SocketIO passes a client
-        # manager in its options on): the library's Redis manager, keeping encode-once.
-        from companion.web.sockets import EncodedOnceRedisManager
-
-        socketio.server_options["client_manager"] = EncodedOnceRedisManager(
-            message_queue, channel="companion")
+    # create_app makes MESSAGE_QUEUE's Socket.IO manager and keeps the guess limits there.
     app = create_app({"DATABASE": db, "ASYNC_MODE": SERVED_ASYNC_MODE,
                       "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS, "BASE_URL": public_url,
                       "LISTEN_HOST": host, "MESSAGE_QUEUE": message_queue})

@@ -57,6 +57,8 @@ def require_binaries() -> Path:
 
 
 def free_port() -> int:
+    """A port nothing listens on right now; it may be taken before the server binds it (the
+    server's start tries another then)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -83,23 +85,33 @@ class PgServer:
     def dsn(self, database: str) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
-    def start(self) -> None:
+    def start(self, tries: int = 3) -> None:
         data = self.root / "data"
         self._run(
             self.binaries / "initdb", "-D", str(data), "-U", "postgres", "-A", "trust",
             "-E", "UTF8", "--no-locale", "--no-sync", "--no-instructions",
         )
         settings = [arg for setting in SERVER_SETTINGS for arg in ("-c", setting)]
-        command = [
-            str(self.binaries / "postgres"), "-D", str(data), "-p", str(self.port),
-            "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.root}",
-            *settings,
-        ]
-        with self.log.open("wb") as log:
-            self._process = subprocess.Popen(
-                command, stdout=log, stderr=subprocess.STDOUT, **self._as_user()
-            )
-        self._wait_until_ready()
+        # free_port() lets the port go before postgres binds it: another program may take it
+        # meanwhile, and postgres then exits ("could not bind"); a new port is tried.
+        for attempt in range(tries):
+            command = [
+                str(self.binaries / "postgres"), "-D", str(data), "-p", str(self.port),
+                "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.root}",
+                *settings,
+            ]
+            with self.log.open("wb") as log:
+                self._process = subprocess.Popen(
+                    command, stdout=log, stderr=subprocess.STDOUT, **self._as_user()
+                )
+            try:
+                self._wait_until_ready()
+                break
+            except RuntimeError:
+                if attempt == tries - 1 or "could not bind" not in self.log.read_text():
+                    raise
+                self._process.wait()
+                self.port = free_port()
         self._admin(f"CREATE DATABASE {STORES}")
 
     def stop(self) -> None:

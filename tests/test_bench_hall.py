@@ -69,3 +69,35 @@ def test_a_tiny_soak_samples_the_servers_memory_while_phones_move_and_the_hall_r
     assert 0 < result["rss_start_mb"] <= result["rss_peak_mb"]
     assert result["rss_after_phones_left_mb"] > 0
     assert isinstance(result["target_growth_under_10_percent"], bool)
+
+
+def test_bench_hall_workers_refuses_one_worker() -> None:
+    from companion.bench.hall import bench_hall_workers
+
+    with pytest.raises(ValueError):
+        bench_hall_workers([8], workers=1)
+
+
+@pytest.mark.slow
+def test_a_tiny_hall_on_two_processes_delivers_every_roll_to_every_phone() -> None:
+    """`bench hall --workers 2` run tiny: its own PostgreSQL and Redis, one process against
+    two. Without their binaries it skips, except in CI, where it fails (as tests/pg_server)."""
+    import os
+    import shutil
+
+    from pg_server import require_binaries
+
+    from companion.bench.hall import bench_hall_workers
+
+    require_binaries()
+    if shutil.which("redis-server") is None:
+        (pytest.fail if os.environ.get("CI") else pytest.skip)("redis-server is not installed")
+    result = bench_hall_workers([8], workers=2, rolls=2, moves_per_second=20)
+    run = result["runs"][0]
+    assert (result["workers"], run["phones"], run["tables"]) == (2, 8, 2)
+    for part in ("app_1", "app_2", "floor"):
+        figures = run[part]
+        assert figures["connected"] == 8, part
+        assert figures["every_roll_reached_every_phone"], (part, figures)
+        assert figures["wrong_dice"] == 0 and figures["move_ack_ms"]["timeouts"] == 0, part
+    assert run["app_2"]["move_ack_ms"]["accepted"] > 0

@@ -133,3 +133,56 @@ def test_hall_roll_a_table_whose_journal_has_the_rolls_id_already_does_not_move_
     assert answer["tables"] == [b.id]
     assert [(s["table"], s["code"]) for s in answer["skipped"]] == [(a.id, "table/out_of_step")]
     assert (a.state, a.seq, len(a.moves)) == a_before and b.state.dice == (5,)
+
+
+# ---------------------------------------------------------------- what a hall roll costs (issue 15)
+
+class CountingJournal:
+    """A journal that counts the calls made to it, by method."""
+
+    def __init__(self, journal: SqliteJournal) -> None:
+        self.journal = journal
+        self.calls: dict[str, int] = {}
+
+    def __getattr__(self, name: str):
+        method = getattr(self.journal, name)
+
+        def counted(*args, **kwargs):
+            self.calls[name] = self.calls.get(name, 0) + 1
+            return method(*args, **kwargs)
+
+        return counted
+
+
+@pytest.mark.parametrize("shared, elsewhere", [(False, False), (True, False), (True, True)])
+def test_hall_roll_asks_the_journal_as_often_for_many_tables_as_for_one(tmp_path, shared,
+                                                                        elsewhere):
+    """Issue 15: a hall roll of 500 tables on PostgreSQL never answered. The roll is one read
+    of every table's last seq (several processes), one read of the records of those another
+    process moved (`elsewhere`: all of them) and one append of all of them, however many
+    tables roll: a per-table read or append creeping back in makes the counts differ."""
+    calls = []
+    for count in (1, 12):
+        with SqliteJournal(tmp_path / f"hall-{count}.db") as journal:
+            counting = CountingJournal(journal)
+            hall = HallService(counting, shared=shared)  # type: ignore[arg-type]
+            event = hall.create_event("Night")
+            tables = [hall_table(hall, event.id, f"T{number}") for number in range(count)]
+            hall.hall_roll(event.id, [1, 2])  # the first roll of the event, then a second
+            if elsewhere:  # another process makes a move at every table
+                other = HallService(journal, shared=True)
+                for table in tables:
+                    seat = other.tables[table.id].state.active
+                    answer = other.move(table.seats[seat].token, "elsewhere",
+                                        {"kind": "dice_count", "count": 1})
+                    assert answer["ok"], answer
+            counting.calls.clear()
+            answer = hall.hall_roll(event.id, [3, 4])
+            assert len(answer["tables"]) == count and not answer["skipped"]
+            calls.append(dict(counting.calls))
+            if elsewhere:
+                assert all(t.seq == journal.last_seq(t.stream) for t in tables)
+    assert calls[0] == calls[1]
+    assert calls[1]["append_many"] == 1
+    assert calls[1].get("last_seqs", 0) == (1 if shared else 0)
+    assert calls[1].get("read_after", 0) == (1 if elsewhere else 0)

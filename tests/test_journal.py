@@ -128,6 +128,30 @@ def test_journal_seq_numbering_per_stream(journal: Journal) -> None:
     assert journal.streams() == ["t1", "t2"]
 
 
+def test_journal_last_seqs_of_many_streams_in_one_read(journal: Journal) -> None:
+    assert journal.last_seqs([]) == {}
+    assert journal.last_seqs(["t1"]) == {"t1": 0}
+    journal.append("t1", 0, [ROLL])
+    journal.append("t2", 0, [ROLL, PAID])
+    journal.append("t1", 1, [PAID, ROLL])
+    journal.append("ט3", 0, [ROLL])
+    assert journal.last_seqs(["t2", "t1", "none", "t1", "ט3"]) == {
+        "t1": 3, "t2": 2, "none": 0, "ט3": 1}
+    assert journal.last_seqs(iter(["t2"])) == {"t2": journal.last_seq("t2")}
+
+
+def test_journal_read_after_of_many_streams_as_read_gives_each(journal: Journal) -> None:
+    assert journal.read_after({}) == {}
+    journal.append("t1", 0, [ROLL, PAID])
+    journal.append("t2", 0, [ROLL])
+    journal.append("t1", 2, [ROLL])
+    journal.append("ט3", 0, [PAID])
+    after = {"t1": 1, "t2": 1, "ט3": 0, "none": 0, "bad\x00name": 0}
+    assert journal.read_after(after) == {
+        stream: journal.read(stream, seq) for stream, seq in after.items()}
+    assert [r.seq for r in journal.read_after({"t1": 1})["t1"]] == [2, 3]
+
+
 def test_journal_at_is_utc_iso_timestamp(journal: Journal) -> None:
     before = datetime.now(UTC)
     journal.append("t1", 0, [ROLL, PAID])

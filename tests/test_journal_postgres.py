@@ -98,6 +98,33 @@ def test_journal_postgres_two_processes_append_to_one_stream(store: str) -> None
         assert [r.request_id for r in mine] == [f"{name}-{i}" for i in range(count)]
 
 
+def test_journal_postgres_holding_keeps_other_writers_off_until_the_block_ends(
+    store: str,
+) -> None:
+    """A hall roll on several processes holds its streams from its catch-up to its append
+    (issue 15): another connection's append to one of them waits for the block, then finds
+    the stream moved on; a stream the block does not hold is written at once."""
+    with PostgresJournal(store) as holder, PostgresJournal(store) as other, \
+            PostgresJournal(store) as third:
+        with ThreadPoolExecutor(2) as pool:
+            with holder.holding(["t1", "t2"]):
+                waiting = pool.submit(other.append, "t1", 0, [ROLL])
+                free = pool.submit(third.append, "t3", 0, [ROLL])
+                assert free.result(5).last_seq == 1
+                time.sleep(0.3)
+                assert not waiting.done()
+                assert holder.last_seq("t1") == 0
+                holder.append_many([])  # the journal's own calls still run in the block
+                assert holder.append("t1", 0, [ROLL, ROLL]).last_seq == 2
+            with pytest.raises(StaleSequence):
+                waiting.result(5)
+        assert [r.seq for r in other.read("t1")] == [1, 2]
+        with pytest.raises(RuntimeError), holder.holding(["t2"]):
+            holder.append("t2", 0, [ROLL])
+            raise RuntimeError("the block failed")
+        assert other.last_seq("t2") == 0  # what a failed block wrote is rolled back
+
+
 def test_journal_postgres_schema_made_once_by_racing_openers(postgres_server: PgServer) -> None:
     dsn = postgres_server.create_database()  # brand new, as on an event's first start
     barrier = threading.Barrier(6)

@@ -13,6 +13,7 @@ installs them); without them these tests skip, except in CI where they fail.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import signal
@@ -20,17 +21,30 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+import warnings
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import socketio
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pg_server import PgServer
 from serverproc import ServerProcess, free_port, http_json, organizer_key
 
 from companion.hall import HallError, HallService
 from companion.hall.replay import rebuild_table
+from companion.hall.service import TOKEN_LOOKS_PER_SECOND
 from companion.journal import open_journal
+from companion.web import socketio as socketio_ext
+from companion.web.guesses import GuessGuard, SharedGuessGuard
+from companion.web.sockets import EncodedOnceRedisManager
 
 # ---------------------------------------------------------------- Redis
 
@@ -40,21 +54,35 @@ class RedisServer:
 
     def __init__(self, binary: str) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="companion-redis-"))
-        self.port = free_port()
-        self.proc = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.root)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # free_port() lets the port go before redis-server binds it: another program may take
+        # it meanwhile, and redis-server then exits at once; a new port is tried (3 times)
+        for attempt in range(3):
+            self.port = free_port()
+            self.proc = subprocess.Popen(
+                [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                 "--appendonly", "no", "--dir", str(self.root)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if self._ready() or attempt == 2:
+                break
+            self.proc.wait()
+        assert self.proc.poll() is None, "redis-server did not start"
+
+    def _ready(self) -> bool:
+        """Whether redis-server answers (False: it exited, a bind failure)."""
         import redis
 
         deadline = time.monotonic() + 10
-        while True:
+        while self.proc.poll() is None:
+            client = redis.Redis(port=self.port, socket_connect_timeout=1)
             try:
-                redis.Redis(port=self.port, socket_connect_timeout=1).ping()
-                break
+                client.ping()
+                return True
             except redis.ConnectionError:
                 assert time.monotonic() < deadline, "redis-server did not start"
                 time.sleep(0.05)
+            finally:
+                client.close()
+        return False
 
     @property
     def url(self) -> str:
@@ -94,8 +122,14 @@ def redis_server() -> Iterator[RedisServer]:
 
 
 @pytest.fixture
-def two_halls(postgres_server: PgServer) -> Iterator[tuple[HallService, HallService]]:
-    dsn = postgres_server.create_store()
+def store(postgres_server: PgServer) -> str:
+    """The two halls' PostgreSQL store (its DSN)."""
+    return postgres_server.create_store()
+
+
+@pytest.fixture
+def two_halls(store: str) -> Iterator[tuple[HallService, HallService]]:
+    dsn = store
     a = HallService(open_journal(dsn))
     b = HallService(open_journal(dsn))
     try:
@@ -173,8 +207,104 @@ def test_a_reassigned_seat_is_refused_on_the_other_process(two_halls):
         b.seat_for(tokens[2])
     assert refused.value.code == "seat/unknown_token"
     assert b.move(tokens[2], "x", {"kind": "dice_count", "count": 1})["code"] == "seat/unknown_token"
-    b._swept = 0.0
     assert b.seat_for(new)[1] == 2
+
+
+class Counting:
+    """A journal that counts its calls by method name (the service's queries)."""
+
+    def __init__(self, journal: Any) -> None:
+        self.journal, self.calls = journal, Counter[str]()
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.journal, name)
+        if not callable(method):
+            return method
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls[name] += 1
+            return method(*args, **kwargs)
+
+        return counted
+
+
+def test_a_new_card_opens_on_the_other_process_right_after_an_unknown_token(two_halls):
+    """Review: an unknown token looked up within the last second (the sweep's throttle) left
+    the seats of known tables as they were, so a card just reassigned on the other process was
+    refused seat/unknown_token. Now an unknown token costs one query (the last seq of every
+    table's stream and of the next ids') and reads only what moved on; only a flood of them
+    (beyond TOKEN_LOOKS_PER_SECOND) falls back to looking for new tables alone."""
+    a, b = two_halls
+    table_id, tokens = running_table(a)
+    assert b.seat_for(tokens[2])[1] == 2
+    counting = Counting(b.journal)
+    b.journal = counting  # type: ignore[assignment]
+    try:
+        for made_up in ("made-up-1", "made-up-2", "made-up-3"):  # guesses: one query each
+            with pytest.raises(HallError):
+                b.seat_for(made_up)
+        assert counting.calls == {"last_seqs": 3}, counting.calls
+        a.reassign_seat(table_id, 2)
+        new = a.tables[table_id].seats[2].token
+        assert b.seat_for(new)[1] == 2  # at once, though unknown tokens were just looked up
+        second = a.create_table(a.tables[table_id].event_id, "U", ["Eve", "Fay"])
+        assert b.seat_for(second.seats[1].token) == (b.tables[second.id], 1)  # a new table's
+        # a flood of made-up tokens: at most TOKEN_LOOKS_PER_SECOND full looks, then only the
+        # look for new tables (two reads), which still finds one
+        counting.calls.clear()
+        for n in range(60):
+            with pytest.raises(HallError):
+                b.seat_for(f"flood-{n}")
+        assert counting.calls["last_seqs"] <= TOKEN_LOOKS_PER_SECOND + 2, counting.calls
+        third = a.create_table(a.tables[table_id].event_id, "V", ["Gil", "Hal"])
+        assert b.seat_for(third.seats[0].token) == (b.tables[third.id], 0)
+    finally:
+        b.journal = counting.journal
+
+
+def test_a_pin_set_on_two_processes_at_once_is_written_not_refused(two_halls, monkeypatch):
+    """Review: the PIN's append read the hall stream's last seq, then appended; another
+    process's PIN in between made a StaleSequence, a 500. Now it reads the stream and writes
+    once more: the last writer's PIN holds on both."""
+    a, b = two_halls
+    real = b.journal.append
+    calls = []
+
+    def racing(stream, expected_seq, events, **kwargs):
+        calls.append(expected_seq)
+        if len(calls) == 1:
+            a.set_organizer_pin("481516")  # between B's read of the last seq and its append
+        return real(stream, expected_seq, events, **kwargs)
+
+    monkeypatch.setattr(b.journal, "append", racing)
+    assert b.set_organizer_pin("902734") is True
+    assert calls[1] == calls[0] + 1
+    assert b.check_organizer_pin("902734") and a.check_organizer_pin("902734")
+    assert not a.check_organizer_pin("481516")
+
+
+def test_discover_finds_a_table_whose_event_came_after_its_look_at_the_events(two_halls,
+                                                                               monkeypatch):
+    """Review: discover() read the next events, then the next tables; an event and a table
+    created on the other process in between made the table's event unknown (KeyError)."""
+    a, b = two_halls
+    first = a.create_event("One")
+    a.create_table(first.id, "A", ["Ann", "Bob"])
+    assert b.event(first.id) and b.table("1")
+    real = b.journal.read
+    raced = []
+
+    def racing(stream, after_seq=0):
+        records = real(stream, after_seq)
+        if stream == "event:2" and not raced:  # none yet: now the other process makes both
+            raced.append(a.create_event("Two"))
+            raced.append(a.create_table(raced[0].id, "B", ["Cy", "Di"]))
+        return records
+
+    monkeypatch.setattr(b.journal, "read", racing)
+    assert b.discover() is True
+    assert b.events["2"].tables == ["2"] and b.tables["2"].name == "B"
+    assert b.seat_for(raced[1].seats[0].token)[1] == 0
 
 
 def test_a_hall_roll_covers_tables_moved_by_the_other_process(two_halls):
@@ -193,19 +323,127 @@ def test_a_hall_roll_covers_tables_moved_by_the_other_process(two_halls):
     assert again["tables"] == ids and again["skipped"] == [], again
 
 
-def test_a_choice_read_from_the_journal_keeps_its_time(two_halls, postgres_server):
-    a, _ = two_halls
-    table_id, tokens = running_table(a)
-    # a keep-or-reroll choice needs a Radio Tower; any open choice will do: roll until one opens
-    table = a.tables[table_id]
-    table.waiting_since = None
-    from companion.hall.service import time_from_journal
+def reroll_waiting(hall: HallService) -> tuple[str, list[str]]:
+    """An own-roll table whose first seat (Radio Tower built) is choosing whether to reroll."""
+    table_id, tokens = running_table(hall)
+    hall.adjust(table_id, 0, 40, "set-up for the test")
+    for n, (seat, move) in enumerate([
+            (0, {"kind": "roll"}), (0, {"kind": "build", "card": "radio_tower"}),
+            (0, {"kind": "end_turn"}), *[(s, {"kind": k}) for s in (1, 2, 3)
+                                         for k in ("roll", "end_turn")], (0, {"kind": "roll"})]):
+        answer = hall.move(tokens[seat], f"set-up-{n}", move)
+        assert answer["ok"], answer
+    table = hall.tables[table_id]
+    assert table.state is not None and table.state.phase.value == "reroll"
+    assert table.choosing and table.waiting_since is not None
+    return table_id, tokens
 
-    time_from_journal(table, "2000-01-01T00:00:00+00:00")
-    if table.choosing:
-        assert time.monotonic() - table.waiting_since > 3600
-    else:
-        assert table.waiting_since is None
+
+def test_a_choice_read_from_the_journal_keeps_its_time(two_halls, store):
+    """A Radio Tower choice open for a while: the other process (catching the table up) and a
+    restarted one (reading the journal) both time it from its table's last record, not from
+    now, so the timer default comes as the event's choice_seconds say."""
+    a, b = two_halls
+    table_id, tokens = reroll_waiting(a)
+    waited = 0.6
+    time.sleep(waited)
+    table, _ = b.seat_for(tokens[0])  # caught up on the other process
+    assert table.choosing and time.monotonic() - table.waiting_since >= waited - 0.05
+    restarted = HallService(open_journal(store))
+    try:
+        table = restarted.tables[table_id]
+        elapsed = time.monotonic() - table.waiting_since
+        assert table.choosing and elapsed >= waited - 0.05, elapsed
+        seconds = restarted.choice_seconds(table)
+        assert restarted.expire_choices(now=table.waiting_since + seconds - 0.5) == []
+        assert restarted.expire_choices(now=table.waiting_since + seconds + 0.5) == [table_id]
+        assert table.state.phase.value == "build"
+    finally:
+        restarted.journal.close()
+
+
+# ---------------------------------------------------------------- guess limits in Redis
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def shared_guards(redis_server: RedisServer, count: int, **limits: Any) -> list[SharedGuessGuard]:
+    """`count` guards on one namespace, as `count` processes' guards of one hall have."""
+    namespace = f"test:{uuid.uuid4().hex}"
+    return [SharedGuessGuard(redis_server.url, namespace, **limits) for _ in range(count)]
+
+
+def test_two_processes_guards_count_one_sources_tries_together(redis_server):
+    a, b = shared_guards(redis_server, 2, tries=3, seconds=60)
+    try:
+        assert [a.try_now("10.0.0.7", 1.0), b.try_now("10.0.0.7", 2.0),
+                a.try_now("10.0.0.7", 3.0)] == [0, 0, 0]
+        assert b.try_now("10.0.0.7", 4.0) > 0 and a.try_now("10.0.0.7", 5.0) > 0
+        assert b.try_now("2001:db8::1", 6.0) == 0  # another source
+        b.right("2001:db8::1", 6.0)  # a right one: taken back (by the process that asked)
+        assert [b.try_now("2001:db8::2", t) for t in (7.0, 8.0, 9.0)] == [0, 0, 0]
+        assert a.try_now("2001:db8::3", 10.0) > 0  # one /64, one source, on both
+    finally:
+        a.close()
+        b.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 300), st.booleans(), st.booleans()),
+                max_size=60))
+def test_the_shared_guard_answers_as_the_guard_in_memory(redis_server, events):
+    """The same tries, right answers and forgetting at the same times: the same answers (the
+    Lua script is GuessGuard.try_now on sorted sets)."""
+    clock = Clock()
+    local = GuessGuard(tries=3, seconds=60, hall_tries=5, grace=1, memory=120)
+    shared = SharedGuessGuard(redis_server.url, f"test:{uuid.uuid4().hex}", tries=3, seconds=60,
+                              hall_tries=5, grace=1, memory=120, clock=clock)
+    try:
+        for who, at, right, forget in sorted(events, key=lambda e: e[1]):
+            address, clock.now = f"10.0.0.{who}", 1_000_000.0 + at
+            answer = local.try_now(address, float(at))
+            assert shared.try_now(address, float(at)) == answer
+            if answer == 0 and right:
+                local.right(address, float(at), forget=forget)
+                shared.right(address, float(at), forget=forget)
+    finally:
+        shared.close()
+
+
+def test_without_redis_the_shared_guard_still_limits_in_this_process():
+    guard = SharedGuessGuard(f"redis://127.0.0.1:{free_port()}/0", "test:down", tries=2)
+    try:
+        assert [guard.try_now("10.0.0.1", t) for t in (1.0, 2.0, 3.0)][:2] == [0, 0]
+        assert guard.try_now("10.0.0.1", 4.0) > 0
+    finally:
+        guard.close()
+
+
+def test_an_app_with_a_message_queue_keeps_its_guesses_there(tmp_path, redis_server):
+    from companion.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "c.db"),
+                      "MESSAGE_QUEUE": redis_server.url})
+    try:
+        assert isinstance(app.extensions["join_code_guard"], SharedGuessGuard)
+        assert isinstance(app.extensions["organizer_pin_guard"], SharedGuessGuard)
+        assert isinstance(socketio_ext.server.manager, EncodedOnceRedisManager)
+    finally:
+        for name in ("join_code_guard", "organizer_pin_guard"):
+            app.extensions[name].close()
+        app.extensions["hall"].journal.close()
+    plain = create_app({"TESTING": True, "DATABASE": str(tmp_path / "d.db")})
+    try:  # the next app without a queue has none: Flask-SocketIO keeps options between apps
+        assert isinstance(plain.extensions["join_code_guard"], GuessGuard)
+        assert not isinstance(socketio_ext.server.manager, EncodedOnceRedisManager)
+    finally:
+        plain.extensions["hall"].journal.close()
 
 
 # ---------------------------------------------------------------- two real server processes
@@ -220,11 +458,24 @@ def two_servers(tmp_path, postgres_server, redis_server) -> Iterator[list[Server
         server.db = dsn  # type: ignore[assignment] - a URL, passed on as --db
     try:
         for server in servers:
-            server.start(timeout=30)
+            start_on_a_free_port(server)
         yield servers
     finally:
         for server in servers:
             server.stop()
+
+
+def start_on_a_free_port(server: ServerProcess, tries: int = 3) -> None:
+    """Start the server; free_port() lets its port go before the server binds it, so another
+    program may take it meanwhile: on a bind failure, try again on another port."""
+    for attempt in range(tries):
+        try:
+            server.start(timeout=30)
+            return
+        except RuntimeError:
+            if attempt == tries - 1 or "in use" not in server.log_tail().lower():
+                raise
+            server.port = None  # start() picks a new one
 
 
 class Phone:
@@ -239,7 +490,7 @@ class Phone:
             self.client.connect(url, auth={"token": token}, transports=["websocket"],
                                 wait_timeout=10)
         except socketio.exceptions.ConnectionError:
-            self.client.disconnect()  # nothing left open by a refused connection
+            self.close()  # nothing left open by a refused connection
             raise
 
     def _view(self, view: dict) -> None:
@@ -260,7 +511,13 @@ class Phone:
         return self.client.call("move", {"request_id": request_id, "move": move}, timeout=timeout)
 
     def close(self) -> None:
+        """Disconnect, and close the WebSocket's socket: after a transport error (a SIGKILLed
+        server resets the connection) python-engineio drops its websocket without closing it,
+        and the socket's ResourceWarning then fails whichever test the collector runs in."""
         self.client.disconnect()
+        websocket = getattr(self.client.eio, "ws", None)
+        if websocket is not None:
+            websocket.shutdown()
 
 
 def organizer(server: ServerProcess, method: str, path: str, body: dict | None = None) -> dict:
@@ -316,6 +573,25 @@ def test_two_processes_share_moves_rolls_and_revocations(two_servers):
             phone.close()
 
 
+def post_form(url: str, form: dict[str, str]) -> int:
+    request = urllib.request.Request(url, data=urllib.parse.urlencode(form).encode(),
+                                     method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        with error:
+            return int(error.code)
+
+
+@pytest.mark.slow
+def test_wrong_join_codes_are_counted_once_for_both_processes(two_servers):
+    """A guesser whose tries the proxy spreads over both processes gets one process's tries
+    (JOIN_CODE: 10 a minute per source), not two."""
+    statuses = [post_form(f"{two_servers[n % 2].url}/", {"code": "ZZZZ-ZZZZ"}) for n in range(12)]
+    assert 429 not in statuses[:10] and statuses[10:] == [429, 429], statuses
+
+
 @pytest.mark.slow
 def test_sigkill_of_one_process_under_load_loses_no_acknowledged_move(two_servers):
     one, two = two_servers
@@ -323,43 +599,64 @@ def test_sigkill_of_one_process_under_load_loses_no_acknowledged_move(two_server
     acked: list[tuple[str, str]] = []  # (table id, request id)
     errors: list[str] = []
     stop = threading.Event()
+    # Per thread: `warm` once it has 3 acked moves (or ended), `done` when it ended. No fixed
+    # sleeps: a slow CI machine waits as long as it needs, up to the deadlines below.
+    warm = {(t["id"], s): threading.Event() for t in tables for s in (0, 1)}
+    done = {(t["id"], s): threading.Event() for t in tables for s in (0, 1)}
 
     def play(table: dict, seat: int) -> None:
         token = table["seats"][seat]["token"]
         server = one if seat == 0 else two
-        phone = Phone(server.url, token)
-        n = 0
+        phones: list[Phone] = []  # every one closed, whatever happens
+        n = ok = 0
         try:
+            phones.append(Phone(server.url, token))
             while not stop.is_set():
                 n += 1
                 rid = f"s{seat}-{n}"
                 try:
-                    answer = phone.move(rid, {"kind": "dice_count", "count": 1 + n % 2}, timeout=2)
+                    answer = phones[0].move(rid, {"kind": "dice_count", "count": 1 + n % 2},
+                                            timeout=2)
                 except socketio.exceptions.SocketIOError:
                     break  # its process died (no ack): reconnect to the other below
                 if answer.get("ok"):
                     acked.append((table["id"], rid))
+                    ok += 1
+                    if ok >= 3:
+                        warm[(table["id"], seat)].set()
                 elif answer["code"] in ("server/error",):
                     errors.append(str(answer))
-            phone.close()
             if not stop.is_set() and seat == 0:  # the dead process's phone moves to process two
-                phone = Phone(two.url, token)
-                answer = phone.move(f"after-{seat}", {"kind": "dice_count", "count": 1})
+                phones.append(Phone(two.url, token))
+                answer = phones[-1].move(f"after-{seat}", {"kind": "dice_count", "count": 1})
                 assert answer["ok"], answer
                 acked.append((table["id"], f"after-{seat}"))
-                phone.close()
         except Exception as error:  # noqa: BLE001 - reported below
             errors.append(repr(error))
+        finally:
+            for phone in phones:
+                phone.close()
+            warm[(table["id"], seat)].set()
+            done[(table["id"], seat)].set()
 
-    threads = [threading.Thread(target=play, args=(t, s)) for t in tables for s in (0, 1)]
+    threads = [threading.Thread(target=play, args=(t, s), daemon=True)
+               for t in tables for s in (0, 1)]
     for thread in threads:
         thread.start()
-    time.sleep(2.0)
+    for key, event in warm.items():  # every phone under load on its process
+        assert event.wait(60), f"phone {key} made no 3 moves"
     os.kill(one.proc.pid, signal.SIGKILL)  # type: ignore[union-attr]
-    time.sleep(4.0)  # the dead process's phones give up on their last ack (2 s) and move over
+    for (table_id, seat), event in done.items():  # the dead process's phones moved over
+        if seat == 0:
+            assert event.wait(60), f"the phone of table {table_id} seat 0 did not move over"
     stop.set()
     for thread in threads:
         thread.join(30)
+    assert not [thread.name for thread in threads if thread.is_alive()], "threads left running"
+    with warnings.catch_warnings(record=True) as caught:  # every phone closed what it opened
+        warnings.simplefilter("always", ResourceWarning)
+        gc.collect()
+    assert not [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)]
     assert not errors, errors
     assert len(acked) > 10
     assert sorted(rid for _, rid in acked if rid.startswith("after")) == ["after-0", "after-0"]

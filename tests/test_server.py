@@ -189,6 +189,51 @@ def test_server_hall_roll_pays_every_hall_table_and_skips_own_roll_tables(app, h
     assert own_table.state.dice == ()
 
 
+class CountingLock:
+    """The hall's lock, counting how often it is taken."""
+
+    def __init__(self, lock):
+        self.lock, self.takes = lock, 0
+
+    def __enter__(self):
+        self.takes += 1
+        return self.lock.__enter__()
+
+    def __exit__(self, *exc):
+        return self.lock.__exit__(*exc)
+
+
+def test_server_a_hall_roll_takes_the_lock_as_often_for_many_tables_as_for_one(app, http, key):
+    """Issue 15: the roll's fan-out took the hall's lock once per table to build its views. On
+    PostgreSQL moves queue on that lock (each holds it across its journal round trips), so each
+    take waited behind the whole queue, and a roll of 500 tables never answered. The publisher
+    copies the tables in one take and builds and sends the views without it; the phones still
+    get the roll's views."""
+    hall = hall_service(app)
+    takes = []
+    for count in (1, 12):
+        event = api(http, key, "post", "/api/events", {"name": f"Night {count}"}).get_json()
+        tables = []
+        for number in range(count):
+            table = api(http, key, "post", f"/api/events/{event['id']}/tables",
+                        {"name": f"T{number}", "players": ["A", "B"], "roll_mode": "hall"}).get_json()
+            assert api(http, key, "post", f"/api/tables/{table['id']}/start").status_code == 200
+            tables.append(table)
+        client = phone(app, http, tables[-1]["seats"][1]["token"])
+        client.get_received()
+        lock, hall.lock = hall.lock, CountingLock(hall.lock)
+        try:
+            answer = api(http, key, "post", f"/api/events/{event['id']}/roll", {"dice": [1, 2]})
+            takes.append(hall.lock.takes)
+        finally:
+            hall.lock = lock
+        assert len(answer.get_json()["tables"]) == count
+        view = last_view(client)
+        assert view["seq"] == hall.tables[tables[-1]["id"]].seq
+        client.disconnect()
+    assert takes[0] == takes[1]
+
+
 def test_server_hall_roll_bad_dice_refused(app, http, key, event):
     before = journal_size(app)
     for dice in ([0, 3], [3], [3, 7], ["1", "2"], [True, 2]):
@@ -399,6 +444,31 @@ def test_server_stale_token_after_reassignment_stops_at_once(app, http, key, eve
     assert not socketio.test_client(app, auth={"token": old}, flask_test_client=http).is_connected()
     assert phone(app, http, new).is_connected()
     assert http.get(f"/j/{old}").status_code == 404
+    client.disconnect()
+
+
+def test_server_a_move_accepted_just_before_its_seat_was_reassigned_is_answered_accepted(
+        app, http, event):
+    """Review: the ack looked the token up again after the commit, so a seat reassigned in
+    between (on another process; here by a listener, which runs after the commit and before
+    the ack) turned an accepted, journalled move into a seat/unknown_token refusal. The ack
+    carries the view built from the seat the move was decided on, right after its commit."""
+    hall = hall_service(app)
+    table_id = event["tables"][1]["id"]
+    client = phone(app, http, token(event, 1, 0))
+    committed = []
+
+    def reassign_once(change):
+        hall.listeners.remove(reassign_once)
+        committed.append(hall.tables[table_id].seq)
+        hall.reassign_seat(table_id, 0)
+
+    hall.listeners.append(reassign_once)
+    ack = move(client, "roll", "r1")
+    assert ack["ok"] is True, ack
+    assert ack["view"]["seq"] == committed[0] < hall.tables[table_id].seq
+    assert ack["view"]["phase"] == "build" and len(ack["view"]["dice"]) == 1
+    assert hall.tables[table_id].state.phase.value == "build"  # the move stands
     client.disconnect()
 
 

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -88,6 +89,99 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
     return result
 
 
+# ---------------------------------------------------------------- several server processes
+
+
+class Servers:
+    """Several server processes as `_phase` reads one: the first one's organizer key, their
+    threads, peak memory (VmHWM) and CPU time summed."""
+
+    def __init__(self, servers: list[ServerProcess]) -> None:
+        self.servers = servers
+        self.key = servers[0].key
+
+    def status(self, field: str) -> int:
+        return sum(server.status(field) for server in self.servers)
+
+    def cpu_seconds(self) -> float:
+        return sum(server.cpu_seconds() for server in self.servers)
+
+
+def bench_hall_workers(phone_counts: list[int], workers: int = 2, rolls: int = 10,
+                       moves_per_second: int = 100, floor: bool = True) -> dict[str, Any]:
+    """`bench hall --workers N`: for each number of phones (4 to a table), the app on one
+    process and on `workers` processes, every process on one PostgreSQL journal and one Redis
+    message queue (docs/scaling.md), both started for the run; then the bare floor (one
+    process, as in `bench_hall`). A phase gets a new database. Client process i connects to
+    process i mod N (as nginx's ip_hash sends each client machine to one process), the probe
+    and the organizer's rolls go to the first."""
+    if workers < 2 or rolls < 1 or any(phones < SEATS for phones in phone_counts):
+        raise ValueError("workers at least 2, rolls at least 1, phones at least 4")
+    from companion.bench.backends import postgres, redis
+    from companion.web import SERVED_ASYNC_MODE
+
+    result: dict[str, Any] = {"workers": workers, "rolls": rolls, "cpus": os.cpu_count(),
+                              "moves_per_second": moves_per_second,
+                              "async_mode": SERVED_ASYNC_MODE, "runs": []}
+    with tempfile.TemporaryDirectory(prefix="bench-workers-") as tmp, \
+            postgres(max_connections=50 * workers + 50) as server_url, redis() as queue:
+        for n, phones in enumerate(phone_counts):
+            tables = phones // SEATS
+            processes = 1 if phones <= 600 else 2
+            run: dict[str, Any] = {"phones": phones, "tables": tables,
+                                   "client_processes": processes}
+            for count in (1, workers):
+                folder = Path(tmp) / f"{phones}-{count}"
+                folder.mkdir()
+                dsn = _new_database(server_url, f"hall_{n}_{count}")
+                with _served_processes(folder, dsn, queue, count) as (servers, bases):
+                    started = time.monotonic()
+                    event_id, tokens = _set_up(bases[0], servers.key, tables)
+                    setup = round(time.monotonic() - started, 2)
+                    phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
+                    roll_url = f"{bases[0]}/api/events/{event_id}/roll"
+                    figures = _phase(bases, roll_url, servers, phone_tokens, rolls,
+                                     moves_per_second, processes)
+                run[f"app_{count}"] = {"setup_seconds": setup, **figures}
+            if floor:
+                size = run[f"app_{workers}"].get("view_bytes", {}).get("p50") or 1500
+                port = free_port()
+                command = [sys.executable, "-m", "companion.bench.floor", "--port", str(port),
+                           "--payload-bytes", str(size)]
+                with ServerProcess(command, Path(tmp) / f"floor-{phones}.log") as server:
+                    base = f"http://{HOST}:{port}"
+                    phone_tokens = [f"seat-{i}" for i in range(phones)]  # a room each
+                    run["floor"] = _phase(base, f"{base}/roll", server, phone_tokens, rolls,
+                                          moves_per_second, processes)
+            result["runs"].append(run)
+    return result
+
+
+def _new_database(server_url: str, name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}".encode())
+    return server_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+@contextlib.contextmanager
+def _served_processes(folder: Path, dsn: str, queue: str,
+                      count: int) -> Iterator[tuple[Servers, list[str]]]:
+    """`count` processes of `companion serve --db DSN --message-queue QUEUE`, one after the
+    other (the first creates the journal's tables and the organizer key)."""
+    with contextlib.ExitStack() as stack:
+        servers, bases = [], []
+        for i in range(count):
+            port = free_port()
+            command = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port",
+                       str(port), "--db", dsn, "--message-queue", queue]
+            servers.append(stack.enter_context(
+                ServerProcess(command, folder / f"app{i}.log", key_prefix="organizer: ")))
+            bases.append(f"http://{HOST}:{port}")
+        yield Servers(servers), bases
+
+
 def _targets(result: dict[str, Any]) -> dict[str, Any]:
     app = result["app"]
     checks: dict[str, Any] = {
@@ -127,14 +221,18 @@ def _set_up(base: str, key: str, tables: int) -> tuple[str, list[str]]:
     return str(event["id"]), tokens
 
 
-def _phase(base: str, roll_url: str, server: ServerProcess, tokens: list[str], rolls: int,
-           moves_per_second: int, processes: int) -> dict[str, Any]:
-    """Connect the phones to one server, roll, stream moves, and gather the figures."""
+def _phase(base: str | list[str], roll_url: str, server: ServerProcess | Servers,
+           tokens: list[str], rolls: int, moves_per_second: int,
+           processes: int) -> dict[str, Any]:
+    """Connect the phones to the server (or, given several bases, client process i to base
+    i mod N, as a proxy's ip_hash sends each client machine to one process), roll, stream
+    moves, and gather the figures."""
     workers: list[BaseProcess] = []
     pipes: list[Connection] = []
     figures: dict[str, Any] = {}
+    bases = [base] if isinstance(base, str) else base
     try:
-        _start_clients(workers, pipes, base, tokens, processes, moves_per_second)
+        _start_clients(workers, pipes, bases, tokens, processes, moves_per_second)
         phones, phone_pipes = workers[:-1], pipes[:-1]  # the probe's process comes last
         started = time.monotonic()
         ready = [_receive(pipe, 240) for pipe in phone_pipes]
@@ -177,7 +275,7 @@ def _phase(base: str, roll_url: str, server: ServerProcess, tokens: list[str], r
     return figures
 
 
-def _start_clients(workers: list[BaseProcess], pipes: list[Connection], base: str,
+def _start_clients(workers: list[BaseProcess], pipes: list[Connection], bases: list[str],
                    tokens: list[str], processes: int, moves_per_second: int) -> None:
     """The phones' client processes, then the probe: a few second devices on the first seats,
     in a process of their own, whose acks are not queued behind hundreds of other phones'
@@ -189,6 +287,7 @@ def _start_clients(workers: list[BaseProcess], pipes: list[Connection], base: st
     parts = [(tokens[i::processes], stream_rate) for i in range(processes)]
     for index, (part, rate) in enumerate([*parts, (tokens[:PROBE_DEVICES], probe_rate)]):
         ours, theirs = context.Pipe()
+        base = bases[0] if index == processes else bases[index % len(bases)]  # probe: first
         worker = context.Process(target=run_worker, daemon=True,
                                  args=(theirs, base, part, rate, index))
         worker.start()

@@ -5,6 +5,7 @@ a hall roll also closes the previous turn)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import time
@@ -45,46 +46,50 @@ def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any =
     dice = checks.hall_dice(dice)
     confirm = roll_confirm(confirm)
     with hall.lock:
-        event = hall.catch_up_event(hall.event(event_id))
-        if hall.shared:  # the tables as their journals have them (moves made on other processes)
-            hall.discover()
-            for table in hall.tables_of(event):
-                hall.catch_up(table)
-        if confirm is False:
-            refuse_too_soon(hall.journal, event, now or datetime.now(UTC))
-        event_records, (d1, d2), from_deck = draw(event, dice)
-        plans, skipped = plan_turns(hall, event, d1, d2)
-        number = len(event.rolls) + 1
-        retried: set[str] = set()
-        while True:
-            roll_data = {"dice": [d1, d2], "from_deck": from_deck,
-                         "tables": [table.id for table, _ in plans]}
-            records = [*event_records, ("hall_rolled", roll_data)]
-            batch = [AppendRequest(event.stream, event.seq, records, author="organizer")]
-            batch += [table_request(table, groups, roll_request_id(event, number))
-                      for table, groups in plans]
-            try:
-                results = hall.journal.append_many(batch)
-                break
-            except StaleSequence as stale:
-                table = next((t for t, _ in plans if t.stream == stale.stream), None)
-                if table is not None and hall.shared:
-                    hall.reload(table)
-                if table is None:  # the event's own stream moved on: nothing to leave out
-                    if hall.shared:  # another process rolled this event meanwhile
-                        hall.catch_up_event(event)
-                        raise out_of_step() from None
-                    raise
-                plans = [(t, groups) for t, groups in plans if t is not table]
-                if hall.shared and table.id not in retried:
-                    # Another process moved the table on (commit's reload has it as its journal
-                    # has it): plan its turn again, once.
-                    retried.add(table.id)
-                    replanned, failed = plan_turns(hall, event, d1, d2, only=table)
-                    plans += replanned
-                    skipped += failed
-                    continue
-                skipped.append(skip(hall, table, "table/out_of_step", stale))
+        event = hall.event(event_id)
+        # Several processes: the event's streams are held from the catch-up to the append (no
+        # other process moves a table in between: each such move made the whole append stale,
+        # issue 15); the event and its tables as their journals have them (moves made on other
+        # processes, tables they created): one read of their last seqs, one of their records.
+        # One process: nothing is held.
+        holding = hall.journal.holding([event.stream, *(t.stream for t in hall.tables_of(event))])
+        with holding if hall.shared else contextlib.nullcontext():
+            hall.catch_up_all(hall.tables_of(event), [event])
+            if confirm is False:
+                refuse_too_soon(hall.journal, event, now or datetime.now(UTC))
+            event_records, (d1, d2), from_deck = draw(event, dice)
+            plans, skipped = plan_turns(hall, event, d1, d2)
+            number = len(event.rolls) + 1
+            retried: set[str] = set()
+            while True:
+                roll_data = {"dice": [d1, d2], "from_deck": from_deck,
+                             "tables": [table.id for table, _ in plans]}
+                records = [*event_records, ("hall_rolled", roll_data)]
+                batch = [AppendRequest(event.stream, event.seq, records, author="organizer")]
+                batch += [table_request(table, groups, roll_request_id(event, number))
+                          for table, groups in plans]
+                try:
+                    results = hall.journal.append_many(batch)
+                    break
+                except StaleSequence as stale:
+                    table = next((t for t, _ in plans if t.stream == stale.stream), None)
+                    if table is not None and hall.shared:
+                        hall.reload(table)
+                    if table is None:  # the event's own stream moved on: nothing to leave out
+                        if hall.shared:  # another process rolled this event meanwhile
+                            hall.catch_up_event(event)
+                            raise out_of_step() from None
+                        raise
+                    plans = [(t, groups) for t, groups in plans if t is not table]
+                    if hall.shared and table.id not in retried:
+                        # Another process moved the table on (commit's reload has it as its journal
+                        # has it): plan its turn again, once.
+                        retried.add(table.id)
+                        replanned, failed = plan_turns(hall, event, d1, d2, only=table)
+                        plans += replanned
+                        skipped += failed
+                        continue
+                    skipped.append(skip(hall, table, "table/out_of_step", stale))
         event.seq = results[0].last_seq
         for kind, data in records:
             apply_event_record(event, kind, data)
@@ -158,11 +163,8 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
     has anything after the roll in its journal (a move, a correction, a pause), and once: the
     roll before it stays. A pair dealt from the balanced deck goes back into it."""
     with hall.lock:
-        event = hall.catch_up_event(hall.event(event_id))
-        if hall.shared:
-            hall.discover()
-            for table in hall.tables_of(event):
-                hall.catch_up(table)
+        event = hall.event(event_id)
+        hall.catch_up_all(hall.tables_of(event), [event])
         last = latest_roll(hall.journal, event)
         if last is None or not event.rolls:
             raise HallError("roll/nothing_to_undo", "there is no hall roll to undo")
@@ -258,8 +260,15 @@ def skip(hall: HallService, table: Table, code: str, error: Exception) -> dict[s
         trace = (type(error), error, error.__traceback__) if code == "server/error" else None
         log.error("table %s was left out of the hall roll (%s: %s)", table.id, code, error,
                   exc_info=trace)
-    reasons = {"table/out_of_step": "the table's journal changed behind the hall: restart the server",
-               "server/error": "the rules failed at this table: see the server's log"}
+    reasons = {"server/error": "the rules failed at this table: see the server's log",
+               # several processes: the table was reloaded (`commit`, `reload`) and takes part
+               # in the next roll; one process: someone else wrote its journal file, which
+               # this process reads only at its start
+               "table/out_of_step": (
+                   "another server moved the table on during the roll: it sits this roll out "
+                   "and takes part in the next" if hall.shared else
+                   "the table's journal was written by another program: restart the server "
+                   "to read it again")}
     return {"table": table.id, "name": table.name, "code": code, "message": reasons[code]}
 
 

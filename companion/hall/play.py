@@ -12,7 +12,7 @@ from companion.hall.checks import HallError, invalid, refusal
 from companion.hall.model import MOVES_KEPT, Move, Table, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
-from companion.journal import AppendResult, Journal, StaleSequence
+from companion.journal import AppendResult, Journal, Record, StaleSequence
 from companion.rules.errors import RuleError
 
 Event = Any  # a ruleset's own event (the hall keeps and journals it as the rules say)
@@ -100,14 +100,15 @@ def commit_record(hall: HallService, table: Table, kind: str, data: dict[str, An
     note_state(table)
 
 
-def catch_up_table(journal: Journal, table: Table) -> None:
+def catch_up_table(journal: Journal, table: Table, records: list[Record] | None = None) -> None:
     """Apply the records of the table's stream after its seq (another process wrote them), as
     a restart's replay does, in place; a choice they opened is timed from the last one's
     time. Anything the moves kept in memory cannot follow (an undo past them) rebuilds the
-    table from its whole stream."""
+    table from its whole stream. `records`: those records, read already (`catch_up_all`)."""
     from companion.hall.service import time_from_journal
 
-    records = journal.read(table.stream, table.seq)
+    if records is None:
+        records = journal.read(table.stream, table.seq)
     if not records:
         return
     was_choosing = table.choosing
@@ -183,13 +184,22 @@ def state_at(table: Table, seq: int) -> Any:
 # ------------------------------------------------------------ a seat's move
 
 def move(hall: HallService, token: Any, request_id: Any, move: Any,
-         seq: Any = None) -> dict[str, Any]:
+         seq: Any = None, view: bool = False) -> dict[str, Any]:
     """A phone's move: the ack `{"ok": true}` after commit, or a refusal with code and
     message. A repeated request id gets the first answer and changes nothing. `seq` is the
     seq of the view the move was made from (None: judged on the table as it is, as a script's
-    or an older phone's): `check_seen`."""
+    or an older phone's): `check_seen`. `view`: an accepted move's answer and a `move/stale`
+    refusal carry the seat's view, built right after the commit (or the refusal) from the
+    table and seat the move was decided on, so a seat reassigned meanwhile on another
+    process never turns an accepted move's answer into a refusal."""
     if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100:
         return refusal("request/invalid", "a request_id (1 to 100 characters) is required")
+
+    def with_view(answer: dict[str, Any], table: Table, seat: int) -> dict[str, Any]:
+        if view and (answer.get("ok") or answer.get("code") == STALE):
+            return {**answer, "view": hall.seat_view(table, seat)}
+        return answer
+
     with hall.lock:
         try:
             table, seat = hall.seat_for(token)
@@ -199,7 +209,7 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
         first = hall.refused.get((table.id, request_id)) or hall.journal.answer_for(
             table.stream, request_id)
         if first is not None:
-            return first
+            return with_view(first, table, seat)
         for attempt in range(2):
             try:
                 check_seen(table, seat, seq, move)
@@ -207,7 +217,7 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
             except (RuleError, HallError) as error:
                 answer = refusal(error.code, error.message)
                 remember_refusal(hall, table.id, request_id, answer)
-                return answer
+                return with_view(answer, table, seat)
             try:
                 result = commit(hall, table, events, f"seat {seat}", request_id, {"ok": True})
                 break
@@ -224,7 +234,7 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
                     return refusal("seat/unknown_token",
                                    "this join link is not (or no longer) valid")
                 seat = found[1]
-        answer = dict(result.answer)
+        answer = with_view(dict(result.answer), table, seat)
     hall.publish(table_changed(table))
     return answer
 

@@ -8,20 +8,22 @@ seats), `play` (a seat's move, the organizer's corrections, and the commit every
 and `hall_roll` (the hall's roll and the defaults of choices that waited too long).
 
 Several processes (a shared journal: PostgreSQL, `shared`): the journal is the truth of each
-table. Memory is a cache that catches up before it is used (`catch_up`, one `last_seq` read),
-finds tables and events other processes created (`discover`: ids are dense, so one read of
-the next id's stream), and is reloaded when an append finds the stream moved on
-(`StaleSequence`). With SQLite and one process none of this runs (docs/scaling.md).
+table. Memory is a cache that catches up before it is used (`catch_up`, one `last_seq` read;
+`catch_up_all`, one `last_seqs` read for many), finds tables and events other processes
+created (`discover`: ids are dense, so one read of the next id's stream), and is reloaded
+when an append finds the stream moved on (`StaleSequence`). With SQLite and one process none
+of this runs (docs/scaling.md).
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -36,7 +38,11 @@ from companion.rules.registry import catalog as default_catalog
 
 log = logging.getLogger("companion")
 
-SWEEP_SECONDS = 1.0  # the least time between two sweeps for tokens this process does not know
+# Looks for tokens this process does not know (`find_tokens`: one query of every table's last
+# seq, about 2.5 ms for 300 tables on PostgreSQL, on the process's one journal connection) a
+# second at most, as a bucket that refills: a flood of made-up tokens beyond it gets the cheap
+# look only (new tables), and cannot keep the journal's connection from the moves.
+TOKEN_LOOKS_PER_SECOND = 20.0
 
 
 class HallService:
@@ -47,7 +53,9 @@ class HallService:
         self.journal = journal
         # Whether other processes may write the same journal (anything but a SQLite file).
         self.shared = not isinstance(journal, SqliteJournal) if shared is None else shared
-        self._swept = 0.0  # monotonic time of the last sweep a token miss made
+        self._looks = TOKEN_LOOKS_PER_SECOND  # the token looks left now (`_may_look`)
+        self._looked = time.monotonic()
+        self._looks_guard = threading.Lock()
         self.catalog = catalog or default_catalog()
         self.lock = threading.RLock()
         self.events: dict[str, HallEvent] = {}
@@ -122,46 +130,97 @@ class HallService:
     def catch_up_event(self, event: HallEvent) -> HallEvent:
         """The event as its journal has it (its settings, rolls and deck), as `catch_up`."""
         if self.shared and self.journal.last_seq(event.stream) != event.seq:
-            with self.lock:
-                for record in self.journal.read(event.stream, event.seq):
-                    apply_event_record(event, record.kind, record.data)
-                    event.seq = record.seq
+            self._reload_event(event)
         return event
+
+    def _reload_event(self, event: HallEvent) -> None:
+        with self.lock:
+            for record in self.journal.read(event.stream, event.seq):
+                apply_event_record(event, record.kind, record.data)
+                event.seq = record.seq
+
+    def catch_up_all(self, tables: Iterable[Table] = (),
+                     events: Iterable[HallEvent] = ()) -> bool:
+        """Catch up many tables and events at once (several processes): one read of all their
+        streams' last seqs (`Journal.last_seqs`, one query), then the records of only those
+        another process moved on (the tables': `Journal.read_after`, one query). Also looks
+        whether another process created the next event or table, and if so `discover`s them.
+        Whether anything moved or appeared."""
+        if not self.shared:
+            return False
+        tables, events = list(tables), list(events)
+        with self.lock:
+            following = (f"event:{len(self.events) + 1}", f"table:{len(self.tables) + 1}")
+        seqs = self.journal.last_seqs([*following, *(e.stream for e in events),
+                                       *(t.stream for t in tables)])
+        moved = False
+        if any(seqs[stream] for stream in following):
+            moved = self.discover()
+        for event in events:
+            if seqs[event.stream] != event.seq:
+                self._reload_event(event)
+                moved = True
+        with self.lock:
+            behind = [table for table in tables if seqs[table.stream] != table.seq]
+            if behind:  # one read of all their new records (a hall roll on two processes:
+                # every table the other process moved; a read each held the roll, issue 15)
+                records = self.journal.read_after({table.stream: table.seq for table in behind})
+                for table in behind:
+                    play.catch_up_table(self.journal, table, records[table.stream])
+                    registry.index_tokens(self.tokens, self.codes, table)
+        return moved or bool(behind)
 
     def discover(self) -> bool:
         """Load the events and tables other processes created since (several processes only);
         whether there were any. Ids are dense (the next id is taken by appending to its stream
-        at seq 0), so a look at the next id's stream finds them."""
+        at seq 0), so a look at the next id's stream finds them. An event is journalled before
+        its tables, so a table whose event is not known yet (both created since the events
+        were looked at) sends this back to the events."""
         if not self.shared:
             return False
         found = False
         with self.lock:
-            while records := self.journal.read(f"event:{len(self.events) + 1}"):
-                event = rebuild_event(records)
-                if event is None:
-                    break
-                self.events[event.id] = event
+            while True:
+                found = self._discover_events() or found
+                while records := self.journal.read(f"table:{len(self.tables) + 1}"):
+                    table = rebuild_table(records)
+                    if table.event_id not in self.events:
+                        break  # its event came after the look at the events: look again
+                    table.forget_old_moves()
+                    self.tables[table.id] = table
+                    self.events[table.event_id].tables.append(table.id)
+                    registry.index_tokens(self.tokens, self.codes, table)
+                    time_from_journal(table, records[-1].at)
+                    found = True
+                else:
+                    return found
+                if not self._discover_events():
+                    # cannot happen (an event's first record commits before its tables'): the
+                    # table waits for the next look rather than failing this one
+                    log.error("table %s names event %s, which the journal does not have",
+                              table.id, table.event_id)
+                    return found
                 found = True
-            while records := self.journal.read(f"table:{len(self.tables) + 1}"):
-                table = rebuild_table(records)
-                table.forget_old_moves()
-                self.tables[table.id] = table
-                self.events[table.event_id].tables.append(table.id)
-                registry.index_tokens(self.tokens, self.codes, table)
-                time_from_journal(table, records[-1].at)
-                found = True
+
+    def _discover_events(self) -> bool:
+        found = False
+        while records := self.journal.read(f"event:{len(self.events) + 1}"):
+            event = rebuild_event(records)
+            if event is None:
+                break
+            self.events[event.id] = event
+            found = True
         return found
 
     def sweep(self) -> None:
-        """Catch up every event and table (several processes): the timer worker's round, and
-        a token this process does not know (a seat reassigned elsewhere)."""
+        """Catch up every event and table (several processes), with one read of their last
+        seqs: the timer worker's round."""
         if not self.shared:
             return
         self.discover()
-        for event in list(self.events.values()):
-            self.catch_up_event(event)
-        for table in list(self.tables.values()):
-            self.catch_up(table)
+        with self.lock:
+            tables, events = list(self.tables.values()), list(self.events.values())
+        self.catch_up_all(tables, events)
 
     def publish(self, change: Change) -> None:
         """Tell the listeners what an action changed; called only after its commit. A listener
@@ -201,27 +260,42 @@ class HallService:
     def seat_for(self, token: Any) -> tuple[Table, int]:
         """The table and seat a token opens. Several processes: the table caught up first (a
         seat reassigned on another process no longer opens with its old token), and a token
-        not known here looked for in the journal (new tables, seats reassigned elsewhere)."""
+        not known here looked for in the journal: new tables, and seats reassigned elsewhere
+        (`find_tokens`)."""
         found = self.tokens.get(token) if isinstance(token, str) else None
         if self.shared and isinstance(token, str):
             if found is not None:
                 self.catch_up(self.tables[found[0]])
-            elif self._may_sweep():
-                self.sweep()
+            else:
+                self.find_tokens()
             found = self.tokens.get(token)
         if found is None:
             raise HallError("seat/unknown_token", "this join link is not (or no longer) valid")
         return self.tables[found[0]], found[1]
 
-    def _may_sweep(self) -> bool:
-        """A sweep on an unknown token at most every SWEEP_SECONDS: unknown tokens are mostly
-        made-up ones, and each sweep reads every table's last seq."""
+    def find_tokens(self) -> None:
+        """The seat tokens of every table as the journal has them, for a token not known here
+        (several processes): one query (`catch_up_all`: the last seq of every table's stream
+        and of the next ids'), and reads of only the tables that moved on or appeared. Events
+        hold no tokens. Unknown tokens are mostly made-up ones: beyond TOKEN_LOOKS_PER_SECOND
+        only new tables are looked for (`discover`, two reads)."""
+        if not self._may_look():
+            self.discover()
+            return
+        with self.lock:
+            tables = list(self.tables.values())
+        self.catch_up_all(tables)
+
+    def _may_look(self) -> bool:
         now = time.monotonic()
-        if now - self._swept < SWEEP_SECONDS:
-            self.discover()  # still cheap: a new table's tokens
-            return False
-        self._swept = now
-        return True
+        with self._looks_guard:
+            self._looks = min(TOKEN_LOOKS_PER_SECOND,
+                              self._looks + (now - self._looked) * TOKEN_LOOKS_PER_SECOND)
+            self._looked = now
+            if self._looks < 1:
+                return False
+            self._looks -= 1
+            return True
 
     def token_for_code(self, typed: Any) -> str:
         """The token of the one seat whose join code `typed` reads as (join_codes.read_code).
@@ -242,6 +316,14 @@ class HallService:
         """A seat's view now, with its event's turn timer; built under the lock, as every view."""
         with self.lock:
             return views.seat_view(table, seat, self.choice_seconds(table))
+
+    def view_copies(self, table_ids: Iterable[str]) -> list[tuple[Table, int]]:
+        """The tables as their seat views read them, each with its event's turn timer: copies
+        (`view_copy`) taken in one short hold of the lock, so that a publisher builds and sends
+        the views of hundreds of tables without it, and without taking it again per table."""
+        with self.lock:
+            return [(view_copy(table), self.choice_seconds(table))
+                    for table in (self.tables[table_id] for table_id in table_ids)]
 
     def hall_view(self, event: HallEvent) -> dict[str, Any]:
         """An event's hall view now (its screens and the organizer's console)."""
@@ -288,8 +370,9 @@ class HallService:
 
     # ------------------------------------------------------------ play
 
-    def move(self, token: Any, request_id: Any, move: Any, seq: Any = None) -> dict[str, Any]:
-        return play.move(self, token, request_id, move, seq)
+    def move(self, token: Any, request_id: Any, move: Any, seq: Any = None,
+             view: bool = False) -> dict[str, Any]:
+        return play.move(self, token, request_id, move, seq, view)
 
     def adjust(self, table_id: Any, seat: Any, amount: Any, reason: Any) -> Table:
         return play.adjust(self, table_id, seat, amount, reason)
@@ -323,8 +406,18 @@ class HallService:
                 raise invalid(problem)
             record = hall_pin.hash_pin(pin)
         with self.lock:
-            self.journal.append("hall", self.journal.last_seq("hall"), [("organizer_pin", record)],
-                                author="organizer")
+            for attempt in range(2):
+                try:
+                    self.journal.append("hall", self.journal.last_seq("hall"),
+                                        [("organizer_pin", record)], author="organizer")
+                    break
+                except StaleSequence:
+                    # another process changed the PIN (or a first key) between the read and
+                    # the append: take the hall's stream as it is now, and write once more
+                    self._load_hall(self.journal.read("hall"))
+                    if attempt == 1:
+                        raise HallError(play.OUT_OF_STEP, "the PIN was changed on another server "
+                                                     "meanwhile: try again") from None
             self.organizer_pin = record or None
         return self.organizer_pin_set
 
@@ -333,6 +426,22 @@ class HallService:
             with self.lock:
                 self._load_hall(self.journal.read("hall"))
         return hall_pin.pin_matches(self.organizer_pin, pin)
+
+
+def view_copy(table: Table) -> Table:
+    """A copy of a table that its views can be built from while the table moves on: its
+    lists copied (the states and kept moves are never changed once made, but for the last
+    move's events, which a catch-up may still add to), the states_by_seq left out."""
+    copied = copy.copy(table)
+    copied.seats = [copy.copy(seat) for seat in table.seats]
+    copied.moves = list(table.moves)
+    if copied.moves:
+        last = copied.moves[-1] = copy.copy(copied.moves[-1])
+        last.events = list(last.events)
+    copied.undone = list(table.undone)
+    copied.states_by_seq = []
+    copied.options = dict(table.options)
+    return copied
 
 
 def time_from_journal(table: Table, last_at: str) -> None:

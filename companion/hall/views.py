@@ -14,6 +14,7 @@ from typing import Any
 from companion.hall.model import HallEvent, Table
 from companion.hall.replay import rebuild_table, rules_of
 from companion.journal import Record
+from companion.rules.ruleset import Story
 
 
 def table_header(table: Table) -> dict[str, Any]:
@@ -67,11 +68,12 @@ def encoded_seat_views(table: Table,
                        choice_seconds: int | None = None) -> list[EncodedView]:
     """Every seat's view of a table with its JSON text, the shared part encoded once: a hall
     roll publishes every seat of every table, so this is the server's hot path."""
-    common = common_part(table, choice_seconds)
+    story = table.story()
+    common = common_part(table, choice_seconds, story)
     shared = compact_json(common)[1:-1]
     views = []
     for seat in range(len(table.seats)):
-        own = seat_part(table, seat)
+        own = seat_part(table, seat, story)
         view = EncodedView(common)
         view.update(own)
         view.json_text = "{" + shared + "," + compact_json(own)[1:-1] + "}"
@@ -83,19 +85,21 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def common_part(table: Table, choice_seconds: int | None) -> dict[str, Any]:
-    """The fields of a table's seat views that every seat shares."""
-    common = {"table": table_header(table), **table.rules.common_view(table.story()),
+def common_part(table: Table, choice_seconds: int | None,
+                story: Story[Any, Any] | None = None) -> dict[str, Any]:
+    """The fields of a table's seat views that every seat shares (`story`: the table's, when
+    the caller has made it already)."""
+    common = {"table": table_header(table), **table.rules.common_view(story or table.story()),
               "seq": table.seq, "waited": waited_seconds(table)}
     if choice_seconds is not None:
         common["choice_seconds"] = choice_seconds
     return common
 
 
-def seat_part(table: Table, seat: int) -> dict[str, Any]:
+def seat_part(table: Table, seat: int, story: Story[Any, Any] | None = None) -> dict[str, Any]:
     """The fields of a seat's view after the common part: the seat, and what its rules say it
     may do now (choices, and each option open or closed with the reason)."""
-    return {"seat": seat, **table.rules.seat_view(table.story(), seat, table.catalog)}
+    return {"seat": seat, **table.rules.seat_view(story or table.story(), seat, table.catalog)}
 
 
 def table_summary(table: Table) -> dict[str, Any]:

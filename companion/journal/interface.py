@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -66,7 +67,10 @@ class AppendResult:
 
 
 class Journal(Protocol):
-    """The journal every backend offers; one contract test suite checks them all."""
+    """The journal every backend offers; one contract test suite checks them all.
+
+    A backend subclasses it and inherits `append` (one request of `append_many`) and the
+    context manager that closes it."""
 
     def append(
         self,
@@ -77,13 +81,30 @@ class Journal(Protocol):
         request_id: str | None = None,
         author: str = "",
         answer: Mapping[str, Any] | None = None,
-    ) -> AppendResult: ...
+    ) -> AppendResult:
+        """Write `events` to `stream` as seqs expected_seq+1.. in one transaction."""
+        request = AppendRequest(stream, expected_seq, events, request_id, author, answer)
+        return self.append_many([request])[0]
 
     def append_many(self, batch: Sequence[AppendRequest]) -> list[AppendResult]: ...
 
     def read(self, stream: str, after_seq: int = 0) -> list[Record]: ...
 
+    @contextmanager
+    def holding(self, streams: Iterable[str]) -> Iterator[None]:
+        """Keep other writers off `streams` until the block ends, so that what the block reads
+        of them stays true until its own `append_many` (on a shared journal: PostgreSQL). A
+        journal only this process writes needs nothing: here, nothing is held."""
+        yield
+
+    def read_after(self, after: Mapping[str, int]) -> dict[str, list[Record]]:
+        """Each stream's records after its seq (`after`: stream -> seq), in seq order: one
+        `read` each here; a backend where each is a round trip reads them in one query."""
+        return {stream: self.read(stream, seq) for stream, seq in after.items()}
+
     def last_seq(self, stream: str) -> int: ...
+
+    def last_seqs(self, streams: Iterable[str]) -> dict[str, int]: ...
 
     def streams(self) -> list[str]: ...
 
@@ -91,14 +112,16 @@ class Journal(Protocol):
 
     def close(self) -> None: ...
 
-    def __enter__(self) -> Self: ...
+    def __enter__(self) -> Self:
+        return self
 
     def __exit__(
         self,
         exc_type: type[BaseException] | None,
         exc: BaseException | None,
         tb: TracebackType | None,
-    ) -> None: ...
+    ) -> None:
+        self.close()
 
 
 # Shared by every backend, so that all of them stamp and serialize alike.
@@ -114,7 +137,17 @@ def to_json(value: Mapping[str, Any]) -> str:
     return json.dumps(dict(value), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
-def check_request(request: AppendRequest) -> None:
-    """Refuse an append that could never make sense, before any transaction starts."""
-    if not request.events:
-        raise ValueError(f"stream {request.stream!r}: an append needs at least one event")
+def stamp(batch: Sequence[AppendRequest]) -> str:
+    """The time to stamp a batch's records with (`utc_now`), once every request in it makes
+    sense: an append that never could is refused before any transaction starts."""
+    for request in batch:
+        if not request.events:
+            raise ValueError(f"stream {request.stream!r}: an append needs at least one event")
+    return utc_now()
+
+
+def record(row: Sequence[Any]) -> Record:
+    """A record from an `events` row: (stream, seq, kind, data as JSON text, request id,
+    author, at)."""
+    stream, seq, kind, data, request_id, author, at = row
+    return Record(stream, seq, kind, json.loads(data), request_id, author, at)

@@ -19,11 +19,10 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from types import TracebackType
-from typing import Any, LiteralString, Self
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg import errors
@@ -32,13 +31,13 @@ from psycopg.conninfo import conninfo_to_dict
 from companion.journal.interface import (
     AppendRequest,
     AppendResult,
-    Event,
+    Journal,
     JournalError,
     Record,
     StaleSequence,
-    check_request,
+    record,
+    stamp,
     to_json,
-    utc_now,
 )
 
 _SCHEMA_VERSION = 1
@@ -85,7 +84,7 @@ CREATE TABLE journal_schema (version INTEGER NOT NULL);
 _NUL = "\x00"
 
 
-class PostgresJournal:
+class PostgresJournal(Journal):
     """The journal in a PostgreSQL database: one connection per journal, one lock for its threads.
 
     PostgreSQL's default `synchronous_commit=on` makes a returned append survive a crash of the
@@ -96,20 +95,9 @@ class PostgresJournal:
 
     def __init__(self, dsn: str) -> None:
         self._dsn = dsn
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # `holding` keeps it across the calls in its block
         self._closed = False
         self._conn: psycopg.Connection[Any] | None = _connect(dsn)
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         """Close the connection; closing twice is harmless."""
@@ -119,28 +107,12 @@ class PostgresJournal:
                 self._conn.close()
                 self._conn = None
 
-    def append(
-        self,
-        stream: str,
-        expected_seq: int,
-        events: Sequence[Event],
-        *,
-        request_id: str | None = None,
-        author: str = "",
-        answer: Mapping[str, Any] | None = None,
-    ) -> AppendResult:
-        """Write `events` to `stream` as seqs expected_seq+1.. in one transaction."""
-        request = AppendRequest(stream, expected_seq, events, request_id, author, answer)
-        return self.append_many([request])[0]
-
     def append_many(self, batch: Sequence[AppendRequest]) -> list[AppendResult]:
         """Write several appends in one transaction: all of them, or none if any is stale."""
-        for request in batch:
-            check_request(request)
+        at = stamp(batch)
         if not batch:
             with self._connection():  # a closed journal refuses even this, as SQLite's does
                 return []
-        at = utc_now()
         try:
             return self._append_once(batch, at)
         except errors.UniqueViolation:
@@ -151,7 +123,10 @@ class PostgresJournal:
             raise JournalError(f"PostgreSQL: {exc}") from exc
 
     def _append_once(self, batch: Sequence[AppendRequest], at: str) -> list[AppendResult]:
-        with self._connection() as conn, conn.transaction():
+        # Pipeline mode: BEGIN, the locks and the two reads go in one round trip, the inserts
+        # and COMMIT in a second. A move's append is the hall's hot path, and the hall waits
+        # for it (the service's lock is held across it): each round trip counts (issue 15).
+        with self._connection() as conn, conn.pipeline(), conn.transaction():
             return _append_batch(conn, batch, at)
 
     def read(self, stream: str, after_seq: int = 0) -> list[Record]:
@@ -162,12 +137,62 @@ class PostgresJournal:
             (stream, after_seq),
             storable=stream,
         )
-        return [_record(row) for row in rows]
+        return [record(row) for row in rows]
+
+    @contextmanager
+    def holding(self, streams: Iterable[str]) -> Iterator[None]:
+        """Take the streams' append locks (the advisory locks every append takes) in a
+        transaction that lasts the block, and keep the connection for it: the block's reads
+        and appends (a savepoint each) run in it, and no other connection appends to these
+        streams until it commits at the block's end. A hall roll on several processes holds
+        its event's streams from its catch-up to its append: else a move on another process
+        in between made the whole append stale, and it was planned and tried again, table by
+        table (issue 15). An exception in the block rolls back what the block wrote."""
+        keys = sorted({_lock_key(name) for name in streams if _NUL not in name})
+        with self._connection() as conn, conn.transaction():
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(%s, key) FROM unnest(%s::int4[]) AS key",
+                (_STREAM_LOCK_CLASS, keys),
+            )
+            yield
+
+    def read_after(self, after: Mapping[str, int]) -> dict[str, list[Record]]:
+        """Each stream's records after its seq, in seq order, in one query: a hall roll on
+        several processes catches up hundreds of tables the other process moved (issue 15)."""
+        found: dict[str, list[Record]] = {stream: [] for stream in after}
+        storable = sorted(stream for stream in after if _NUL not in stream)  # never written
+        if storable:
+            rows = self._query(
+                "SELECT e.stream, e.seq, e.kind, e.data, e.request_id, e.author, e.at"
+                " FROM unnest(%s::text[], %s::bigint[]) AS k(stream, after_seq)"
+                " JOIN events e ON e.stream = k.stream AND e.seq > k.after_seq"
+                " ORDER BY e.stream, e.seq",
+                (storable, [after[stream] for stream in storable]),
+            )
+            for row in rows:
+                found[row[0]].append(record(row))
+        return found
 
     def last_seq(self, stream: str) -> int:
         """The stream's last seq, 0 when it has none."""
         rows = self._query("SELECT MAX(seq) FROM events WHERE stream = %s", (stream,), storable=stream)
         return int(rows[0][0] or 0) if rows else 0
+
+    def last_seqs(self, streams: Iterable[str]) -> dict[str, int]:
+        """The last seq of each of `streams` (0 for one with no records), in one query: one
+        backward index probe per stream (a MAX per stream, not a GROUP BY over their rows), so
+        the service's look at every table costs one round trip."""
+        names = sorted(set(streams))
+        seqs = dict.fromkeys(names, 0)
+        storable = [name for name in names if _NUL not in name]  # never written
+        if storable:
+            rows = self._query(
+                "SELECT s.stream, (SELECT MAX(e.seq) FROM events e WHERE e.stream = s.stream)"
+                " FROM unnest(%s::text[]) AS s(stream)",
+                (storable,),
+            )
+            seqs.update((stream, int(seq or 0)) for stream, seq in rows)
+        return seqs
 
     def streams(self) -> list[str]:
         """Every stream that has at least one record, by name (code point order, as SQLite)."""
@@ -266,8 +291,9 @@ def _append_batch(
 ) -> list[AppendResult]:
     """Inside a transaction: lock the streams, read their state once, decide, insert in bulk.
 
-    Deciding from one read of the seqs and request ids (updated as the batch goes) costs three
-    round trips plus the inserts, however many tables a hall roll touches.
+    Deciding from one read of the seqs and request ids (updated as the batch goes) costs, in
+    the pipeline `_append_once` opens, one round trip for BEGIN, the locks and both reads, and
+    one for the inserts and COMMIT, however many tables a hall roll touches.
     """
     streams = sorted({request.stream for request in batch})
     for name in streams:
@@ -276,8 +302,8 @@ def _append_batch(
         "SELECT pg_advisory_xact_lock(%s, key) FROM unnest(%s::int4[]) AS key",
         (_STREAM_LOCK_CLASS, sorted({_lock_key(name) for name in streams})),
     )
-    last = _last_seqs(conn, streams)
-    firsts = _first_results(conn, batch)
+    read_last, read_firsts = _last_seqs(conn, streams), _first_results(conn, batch)
+    last, firsts = read_last(), read_firsts()
     results: list[AppendResult] = []
     event_rows: list[tuple[Any, ...]] = []
     request_rows: list[tuple[Any, ...]] = []
@@ -309,31 +335,34 @@ def _append_batch(
     return results
 
 
-def _last_seqs(conn: psycopg.Connection[Any], streams: list[str]) -> dict[str, int]:
-    rows = conn.execute(
+def _last_seqs(conn: psycopg.Connection[Any], streams: list[str]) -> Callable[[], dict[str, int]]:
+    """The streams' last seqs: the query is sent now, its rows read when called (in a
+    pipeline, queries sent before the call share its round trip)."""
+    cursor = conn.execute(
         "SELECT stream, MAX(seq) FROM events WHERE stream = ANY(%s) GROUP BY stream", (streams,)
-    ).fetchall()
-    return {stream: int(seq) for stream, seq in rows}
+    )
+    return lambda: {stream: int(seq) for stream, seq in cursor.fetchall()}
 
 
 def _first_results(
     conn: psycopg.Connection[Any], batch: Sequence[AppendRequest]
-) -> dict[tuple[str, str], AppendResult]:
-    """The stored first results of the batch's request ids, marked as duplicates."""
+) -> Callable[[], dict[tuple[str, str], AppendResult]]:
+    """The stored first results of the batch's request ids, marked as duplicates: sent now,
+    read when called, as `_last_seqs`."""
     keys = sorted({(r.stream, r.request_id) for r in batch if r.request_id is not None})
     if not keys:
-        return {}
+        return dict
     for _, rid in keys:
         _refuse_nul(rid, "request id")
-    rows = conn.execute(
+    cursor = conn.execute(
         "SELECT r.stream, r.request_id, r.answer, r.first_seq, r.last_seq FROM requests r"
         " JOIN unnest(%s::text[], %s::text[]) AS k(stream, request_id)"
         " ON r.stream = k.stream AND r.request_id = k.request_id",
         ([stream for stream, _ in keys], [rid for _, rid in keys]),
-    ).fetchall()
-    return {
+    )
+    return lambda: {
         (stream, rid): AppendResult(True, json.loads(answer), first, last)
-        for stream, rid, answer, first, last in rows
+        for stream, rid, answer, first, last in cursor.fetchall()
     }
 
 
@@ -347,8 +376,3 @@ def _refuse_nul(value: str, what: str) -> None:
     """PostgreSQL's TEXT holds no NUL character; SQLite's does, so say it plainly."""
     if _NUL in value:
         raise ValueError(f"{what} {value!r}: PostgreSQL cannot store a NUL character")
-
-
-def _record(row: tuple[Any, ...]) -> Record:
-    stream, seq, kind, data, request_id, author, at = row
-    return Record(stream, seq, kind, json.loads(data), request_id, author, at)

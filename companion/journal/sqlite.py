@@ -5,23 +5,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from os import PathLike
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
-from companion.journal.interface import (
-    AppendRequest,
-    AppendResult,
-    Event,
-    JournalError,
-    Record,
-    StaleSequence,
-    check_request,
-    to_json,
-    utc_now,
-)
+from companion.journal import interface
+from companion.journal.interface import AppendRequest, AppendResult, JournalError, Record
 
 _SCHEMA_VERSION = 1
 
@@ -58,7 +48,7 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
 
 
-class SqliteJournal:
+class SqliteJournal(interface.Journal):
     """The journal in one SQLite file: WAL, fsync on every commit, one lock for all threads.
 
     `synchronous=FULL` makes a returned append survive SIGKILL and power loss. One connection
@@ -76,17 +66,6 @@ class SqliteJournal:
             raise
         self._conn: sqlite3.Connection | None = conn
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def close(self) -> None:
         """Close the file; closing twice is harmless."""
         with self._lock:
@@ -94,25 +73,9 @@ class SqliteJournal:
                 self._conn.close()
                 self._conn = None
 
-    def append(
-        self,
-        stream: str,
-        expected_seq: int,
-        events: Sequence[Event],
-        *,
-        request_id: str | None = None,
-        author: str = "",
-        answer: Mapping[str, Any] | None = None,
-    ) -> AppendResult:
-        """Write `events` to `stream` as seqs expected_seq+1.. in one transaction."""
-        request = AppendRequest(stream, expected_seq, events, request_id, author, answer)
-        return self.append_many([request])[0]
-
     def append_many(self, batch: Sequence[AppendRequest]) -> list[AppendResult]:
         """Write several appends in one transaction: all of them, or none if any is stale."""
-        for request in batch:
-            check_request(request)
-        at = utc_now()
+        at = interface.stamp(batch)
         with self._transaction() as conn:
             return [_append_one(conn, request, at) for request in batch]
 
@@ -123,12 +86,23 @@ class SqliteJournal:
             " WHERE stream = ? AND seq > ? ORDER BY seq",
             (stream, after_seq),
         )
-        return [_record(row) for row in rows]
+        return [interface.record(row) for row in rows]
 
     def last_seq(self, stream: str) -> int:
         """The stream's last seq, 0 when it has none."""
         with self._connection() as conn:
             return _last_seq(conn, stream)
+
+    def last_seqs(self, streams: Iterable[str]) -> dict[str, int]:
+        """The last seq of each of `streams` (0 for one with no records), in one read
+        transaction: one snapshot, one index probe per stream."""
+        names = sorted(set(streams))
+        with self._connection() as conn:
+            conn.execute("BEGIN")
+            try:
+                return {name: _last_seq(conn, name) for name in names}
+            finally:
+                conn.execute("COMMIT")
 
     def streams(self) -> list[str]:
         """Every stream that has at least one record, by name."""
@@ -195,9 +169,9 @@ def _append_one(conn: sqlite3.Connection, request: AppendRequest, at: str) -> Ap
             return found
     actual = _last_seq(conn, stream)
     if actual != expected:
-        raise StaleSequence(stream, expected, actual)
+        raise interface.StaleSequence(stream, expected, actual)
     rows = [
-        (stream, expected + i, kind, to_json(data), request.request_id, request.author, at)
+        (stream, expected + i, kind, interface.to_json(data), request.request_id, request.author, at)
         for i, (kind, data) in enumerate(request.events, start=1)
     ]
     # The primary key (stream, seq) would refuse a second writer even without the check above.
@@ -209,7 +183,7 @@ def _append_one(conn: sqlite3.Connection, request: AppendRequest, at: str) -> Ap
             (
                 stream,
                 request.request_id,
-                to_json(result.answer),
+                interface.to_json(result.answer),
                 result.first_seq,
                 result.last_seq,
             ),
@@ -231,8 +205,3 @@ def _find_request(conn: sqlite3.Connection, stream: str, request_id: str) -> App
     if row is None:
         return None
     return AppendResult(True, json.loads(row[0]), row[1], row[2])
-
-
-def _record(row: tuple[Any, ...]) -> Record:
-    stream, seq, kind, data, request_id, author, at = row
-    return Record(stream, seq, kind, json.loads(data), request_id, author, at)

@@ -30,7 +30,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(resource_dir("static")), instance_relative_config=True,
     )
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, DATABASE=None, BASE_URL=None,
-                      ASYNC_MODE=ASYNC_MODE, HALL_PUBLISH_SECONDS=0.0)
+                      ASYNC_MODE=ASYNC_MODE, HALL_PUBLISH_SECONDS=0.0, MESSAGE_QUEUE=None)
     if test_config:
         app.config.update(test_config)
     # DATABASE: a SQLite file (the default, in the instance folder) or a postgresql:// URL.
@@ -42,6 +42,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Sessions stay valid across restarts: the secret is derived from the stored organizer key.
     app.secret_key = hashlib.sha256(f"session:{service.organizer_key}".encode()).hexdigest()
     app.config.update(SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True)
+    # Where shared guess counts live in MESSAGE_QUEUE's Redis: one hall's own (web/guesses.py).
+    app.config.setdefault("GUESS_NAMESPACE", hashlib.sha256(
+        f"guesses:{service.organizer_key}".encode()).hexdigest()[:16])
 
     from companion.web import api, assets, errors, i18n, organizer, origin, pages, prints, sockets
 
@@ -56,9 +59,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from companion.web import tournament  # a tournament's API, pages and paper
     app.register_blueprint(tournament.bp)
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=MAX_BODY,
-                      ping_interval=10, ping_timeout=20, serializer=JsonFirstPacket)
+                      ping_interval=10, ping_timeout=20, serializer=JsonFirstPacket,
+                      **client_manager(app.config["MESSAGE_QUEUE"]))
     sockets.subscribe(service, hall_seconds=app.config["HALL_PUBLISH_SECONDS"])
     return app
+
+
+def client_manager(message_queue: str | None) -> dict[str, Any]:
+    """Socket.IO's client manager for MESSAGE_QUEUE (redis://..., several server processes:
+    docs/scaling.md): the library's Redis manager keeping encode-once (web/sockets.py); without
+    one, the library's in-process manager. Said every time: Flask-SocketIO keeps its options
+    from one init_app to the next, and an app without a queue must not inherit one."""
+    socketio.server_options.pop("client_manager", None)
+    if not message_queue:
+        return {}
+    from companion.web.sockets import EncodedOnceRedisManager
+
+    return {"client_manager": EncodedOnceRedisManager(message_queue, channel="companion")}
 
 
 def hall_service(app: Flask) -> HallService:

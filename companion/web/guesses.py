@@ -11,15 +11,22 @@ that nobody guesses one in an evening and nobody can lock anyone else out.
   tries from each, while a player or the organizer who was not guessing is never refused
   because of somebody else (the old hall-wide lock let a guest keep the PIN and the join codes
   closed for everyone).
+
+Several server processes (docs/scaling.md) keep these counts in their Redis, the one they share
+as the message queue (`SharedGuessGuard`): otherwise a guesser spread over N processes by the
+proxy would get N times the tries. One process keeps them in memory (`GuessGuard`).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import threading
+import time
+import uuid
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 SOURCES_KEPT = 10_000  # a flood of addresses must not grow memory for good
@@ -89,10 +96,139 @@ class GuessGuard:
         return mine
 
 
+# One atomic step of SharedGuessGuard.try_now, GuessGuard.try_now's rules on two sorted sets
+# (a source's wrong tries within `memory`, the hall's within `seconds`; score = the try's time).
+TRY_NOW = """
+local mine, hall = KEYS[1], KEYS[2]
+local now, tries, seconds = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local hall_tries, grace, memory = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+redis.call('ZREMRANGEBYSCORE', mine, '-inf', now - memory)
+redis.call('ZREMRANGEBYSCORE', hall, '-inf', now - seconds)
+local wait = 0
+local recent = redis.call('ZRANGEBYSCORE', mine, '(' .. (now - seconds), '+inf', 'WITHSCORES')
+local n = #recent / 2
+if n >= tries then
+  wait = tonumber(recent[2 * (n - tries + 1)]) + seconds - now
+else
+  local spent = redis.call('ZCARD', hall)
+  if spent >= hall_tries and redis.call('ZCARD', mine) >= grace then
+    local oldest = redis.call('ZRANGE', hall, spent - hall_tries, spent - hall_tries, 'WITHSCORES')
+    wait = tonumber(oldest[2]) + seconds - now
+  end
+end
+if wait > 0 then return tostring(wait) end
+redis.call('ZADD', mine, now, ARGV[7])
+redis.call('ZADD', hall, now, ARGV[7])
+redis.call('PEXPIRE', mine, math.ceil(memory * 1000))
+redis.call('PEXPIRE', hall, math.ceil(seconds * 1000))
+return '0'
+"""
+
+log = logging.getLogger(__name__)
+
+
+class SharedGuessGuard:
+    """GuessGuard's limits kept in Redis, where every server process counts the same tries:
+    one sorted set per source and one for the hall under `namespace`, changed by one Lua script
+    per try (counted before the check, atomically, as in memory). Times are wall-clock seconds
+    (`clock`, the servers' clocks agree to well under the windows' length), not the callers'
+    monotonic `now`, which is only the try's name for `right`. Keys expire with their window:
+    nothing grows. If Redis does not answer, this process's own GuessGuard decides meanwhile
+    (a guesser gains at most one window's tries per process), and says so in the log."""
+
+    PENDING_KEPT = 10_000  # tries not yet answered right or wrong, by their caller's name
+
+    def __init__(self, url: str, namespace: str, tries: int = 5, seconds: float = 60.0,
+                 hall_tries: int = 20, grace: int = 2, memory: float = 3600.0,
+                 clock: Callable[[], float] = time.time) -> None:
+        import redis
+
+        self.tries, self.seconds, self.hall_tries = tries, seconds, hall_tries
+        self.grace, self.memory = grace, max(memory, seconds)
+        self.namespace, self.clock = namespace, clock
+        self.redis = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+        self.script = self.redis.register_script(TRY_NOW)
+        self.local = GuessGuard(tries, seconds, hall_tries, grace, memory)
+        self.pending: dict[tuple[str, float], str | None] = {}  # None: counted by `local`
+        self.guard = threading.Lock()
+        self.failing = False
+
+    def try_now(self, address: str, now: float) -> int:
+        """As GuessGuard.try_now, counted where every process sees it."""
+        import redis
+
+        source, member = source_of(address), uuid.uuid4().hex
+        try:
+            wait = float(self.script(keys=[self._key(source), self._key("hall")], args=[
+                repr(self.clock()), self.tries, repr(float(self.seconds)), self.hall_tries,
+                self.grace, repr(float(self.memory)), member]))
+        except redis.RedisError as error:
+            self._failed(error)
+            wait = self.local.try_now(address, now)
+            if not wait:
+                self._pending(source, now, None)
+            return wait
+        self.failing = False
+        if wait > 0:
+            return max(1, math.ceil(wait))
+        self._pending(source, now, member)
+        return 0
+
+    def right(self, address: str, at: float, *, forget: bool = False) -> None:
+        """As GuessGuard.right: the try `try_now` answered 0 `at` does not count."""
+        import redis
+
+        source = source_of(address)
+        with self.guard:
+            member = self.pending.pop((source, at), None)
+        if member is None:
+            self.local.right(address, at, forget=forget)
+            if not forget:
+                return
+        try:
+            with self.redis.pipeline() as pipe:
+                if member is not None:
+                    pipe.zrem(self._key(source), member)
+                    pipe.zrem(self._key("hall"), member)
+                if forget:
+                    pipe.delete(self._key(source))
+                pipe.execute()
+        except redis.RedisError as error:
+            self._failed(error)
+
+    def close(self) -> None:
+        self.redis.close()
+
+    def _key(self, source: str) -> str:
+        return f"{self.namespace}:{source}"
+
+    def _pending(self, source: str, at: float, member: str | None) -> None:
+        with self.guard:
+            if len(self.pending) >= self.PENDING_KEPT:  # requests that ended before an answer
+                for key in list(self.pending)[: self.PENDING_KEPT // 2]:
+                    del self.pending[key]
+            self.pending[(source, at)] = member
+
+    def _failed(self, error: Exception) -> None:
+        if not self.failing:
+            log.warning("guess limits: Redis did not answer (%s); this process counts alone "
+                        "until it does", error)
+        self.failing = True
+
+
+Guard = GuessGuard | SharedGuessGuard
+
+
 def guard_from_config(config: Mapping[str, Any], prefix: str, tries: int,
-                      hall_tries: int) -> GuessGuard:
+                      hall_tries: int) -> Guard:
     """A guard with the app's settings PREFIX_TRIES, PREFIX_LOCK_SECONDS (the window) and
-    PREFIX_HALL_TRIES, else these defaults."""
-    return GuessGuard(config.get(f"{prefix}_TRIES", tries),
-                      config.get(f"{prefix}_LOCK_SECONDS", 60.0),
-                      config.get(f"{prefix}_HALL_TRIES", hall_tries))
+    PREFIX_HALL_TRIES, else these defaults. With a MESSAGE_QUEUE (redis://..., several server
+    processes) its counts live there, under GUESS_NAMESPACE (one hall's journal: create_app);
+    else in this process."""
+    settings = (config.get(f"{prefix}_TRIES", tries), config.get(f"{prefix}_LOCK_SECONDS", 60.0),
+                config.get(f"{prefix}_HALL_TRIES", hall_tries))
+    queue = config.get("MESSAGE_QUEUE")
+    if queue:
+        namespace = f"companion:guesses:{config.get('GUESS_NAMESPACE', '')}:{prefix}"
+        return SharedGuessGuard(queue, namespace, *settings)
+    return GuessGuard(*settings)

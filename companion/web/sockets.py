@@ -19,7 +19,6 @@ from flask_socketio import ConnectionRefusedError, emit, join_room
 from companion.hall import HallError, HallService
 from companion.hall.checks import refusal, unicode_only
 from companion.hall.model import Change
-from companion.hall.play import STALE
 from companion.hall.views import EncodedView, encoded_seat_views
 from companion.web import socketio
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
@@ -92,11 +91,11 @@ def move(payload: Any = None, *extra: Any) -> dict[str, Any]:
     moving = mover.set(request.sid)
     try:
         unicode_only(payload)
-        answer = dict(hall.move(token, payload.get("request_id"), payload.get("move"),
-                                payload.get("seq")))
-        if answer.get("ok") or answer.get("code") == STALE:
-            answer["view"] = hall.seat_view(*hall.seat_for(token))
-        return answer
+        # The view comes with the answer, built from the table and seat the move was decided
+        # on: a second look-up of the token here would refuse an accepted move whose seat was
+        # reassigned (on another process) since the commit.
+        return dict(hall.move(token, payload.get("request_id"), payload.get("move"),
+                              payload.get("seq"), view=True))
     except HallError as error:
         return refusal(error.code, error.message)
     except Exception:
@@ -116,16 +115,17 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
     guard = threading.Lock()
 
     def publish(change: Change) -> None:
-        # Table by table, the lock held only while one table's views are built: a hall roll
-        # changes hundreds of tables, and a move must not wait for all of their views. A table
-        # moved on meanwhile sends its newer views (a phone keeps the highest seq).
+        # The views are built and sent without the lock: copies of the tables are taken in one
+        # short hold of it (`view_copies`). A hall roll changes hundreds of tables, and a move
+        # must not wait for all of their views; nor may the roll's fan-out take the lock again
+        # per table: on PostgreSQL a move yields inside the lock at each journal round trip, so
+        # moves queue on it, and each take waited behind the whole queue (issue 15). A table
+        # moved on meanwhile sends its newer views with its own change (a phone keeps the
+        # highest seq).
         sent, skip = 0, mover.get()
-        for table_id in change.tables:
-            with hall.lock:
-                table = hall.tables[table_id]
-                rooms = [f"token:{seat.token}" for seat in table.seats]
-                views = encoded_seat_views(table,
-                                           choice_seconds=hall.choice_seconds(table))
+        for table, seconds in hall.view_copies(change.tables):
+            rooms = [f"token:{seat.token}" for seat in table.seats]
+            views = encoded_seat_views(table, choice_seconds=seconds)
             for room, view in zip(rooms, views, strict=True):
                 socketio.emit("view", view, to=room, skip_sid=skip)
                 sent += 1
@@ -172,10 +172,7 @@ def fresh_hall_view(hall: HallService, event_id: str) -> dict[str, Any]:
     table moved on another process would show its old state here, and two processes' views
     of one hall would take turns on its screens)."""
     event = hall.event(event_id)
-    if hall.shared:
-        hall.catch_up_event(event)
-        for table in hall.tables_of(event):
-            hall.catch_up(table)
+    hall.catch_up_all(hall.tables_of(event), [event])  # several processes: one query
     return hall.hall_view(event)
 
 

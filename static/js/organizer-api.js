@@ -53,7 +53,7 @@ const ORGANIZER_REFUSALS = {
   "roll/too_soon": t("The hall rolled a moment ago."),
   "roll/nothing_to_undo": t("There is no hall roll to undo: the last one is undone already, or none was made."),
   "roll/moved_on": t("The last hall roll cannot be undone: a table has moved on since."),
-  "table/out_of_step": t("A table's journal changed behind the console: restart the server."),
+  "table/out_of_step": t("A table changed on another server meanwhile: check it and try again."),
 };
 
 // Refusals whose server message says more than the sentence (it names the tables that moved
