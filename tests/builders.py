@@ -7,6 +7,9 @@ Each seat is `NAME COINS CARD[*N] ... +LANDMARK ...`; seats are separated by `|`
 
 from __future__ import annotations
 
+import pytest
+
+from companion.rules.errors import CatalogError
 from companion.rules.machi_koro.catalog import load_catalog
 from companion.rules.machi_koro.engine import decide
 from companion.rules.machi_koro.events import CoinsTransferred, Event
@@ -65,3 +68,14 @@ def transfers(events: list[Event]) -> list[tuple[object, object, int, str, int]]
         (e.source, e.target, e.amount, e.card, e.forgiven)
         for e in events if isinstance(e, CoinsTransferred)
     ]
+
+
+def assert_edit_refused(tmp_path, source, old, new, match, load):
+    """Replace the first `old` in a copy of the catalog file `source` by `new` (`old` must be
+    there): `load` of the copy raises CatalogError matching `match`."""
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    broken = tmp_path / source.name
+    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(CatalogError, match=match):
+        load(broken)

@@ -2,6 +2,7 @@
 
 
 import pytest
+from builders import assert_edit_refused
 
 from companion.rules.errors import CatalogError
 from companion.rules.machi_koro.catalog import CATALOG_DIR, LANGUAGES, load_catalog, load_catalog_file
@@ -80,12 +81,7 @@ def test_catalog_every_card_named_in_three_languages():
     ],
 )
 def test_catalog_broken_entry_is_refused_naming_file_entry_field(tmp_path, old, new, message):
-    text = BASE.read_text(encoding="utf-8")
-    assert old in text
-    broken = tmp_path / "base.toml"
-    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(CatalogError, match=message.replace("(", r"\(")):
-        load_catalog_file(broken)
+    assert_edit_refused(tmp_path, BASE, old, new, message.replace("(", r"\("), load_catalog_file)
 
 
 def test_catalog_not_toml_is_refused(tmp_path):

@@ -5,6 +5,7 @@ not count for the win. The fixture set `tests/data/catalogs/test_extra.toml` is 
 from pathlib import Path
 
 import pytest
+from builders import assert_edit_refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -144,12 +145,7 @@ def test_catalog_schema_unknown_set_is_refused():
     ],
 )
 def test_catalog_schema_broken_field_is_refused_naming_file_entry_field(tmp_path, old, new, message):
-    text = EXTRA.read_text(encoding="utf-8")
-    assert old in text
-    broken = tmp_path / "test_extra.toml"
-    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(CatalogError, match=message):
-        load_catalog_files(BASE, broken)
+    assert_edit_refused(tmp_path, EXTRA, old, new, message, lambda broken: load_catalog_files(BASE, broken))
 
 
 def test_catalog_schema_no_landmark_counting_for_the_win_is_refused(tmp_path):

@@ -8,7 +8,7 @@ from builders import CATALOG
 from coop_builders import random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_options import CODES
+from test_properties import check_build_refusal
 
 from companion.rules.coop import engine as coop
 from companion.rules.coop.assessor import card_values
@@ -22,9 +22,7 @@ from companion.rules.coop.state import (
     market_cards,
     new_coop_table,
 )
-from companion.rules.errors import RuleError
 from companion.rules.machi_koro.codec import encode_event
-from companion.rules.machi_koro.moves import Build
 from companion.rules.machi_koro.options import TURN_WIDE, Why
 
 GAMES = settings(max_examples=200)  # deadline and too_slow: the profile in conftest
@@ -127,12 +125,6 @@ def test_property_coop_build_options_open_exactly_when_decide_builds(seed, stake
             turn = options["why"]
             assert turn is None or Why(turn) in TURN_WIDE
             for option in options["cards"]:
-                try:
-                    coop.decide(state, seat, Build(option["card"]), CATALOG)
-                except RuleError as error:
-                    assert turn is not None or "why" in option, (option, error)
-                    assert error.code == CODES[Why(turn or option["why"])], (option, error)
-                else:
-                    assert turn is None and "why" not in option and "short" not in option, option
+                check_build_refusal(coop.decide, state, seat, option, turn)
                 if turn is not None:
                     assert option.get("why", "built") == "built" and "short" not in option, option

@@ -10,14 +10,11 @@ from collections import Counter
 
 import pytest
 from conftest import api
-from serverproc import ServerProcess, http_json, organizer_key
-from socket_phone import Phone
+from served_game import phone_move, play_with_hall_rolls, replayed, start_table
+from serverproc import ServerProcess, organizer_key
 from test_server import journal_size, last_view, move, phone
 
-from companion.hall.model import HallEvent
-from companion.hall.replay import rebuild_table
 from companion.hall.views import seat_view
-from companion.journal import SqliteJournal
 from companion.rules.coop.state import assessor_cards, market_cards
 from companion.rules.machi_koro.catalog import load_catalog
 from companion.web import create_app, hall_service
@@ -126,26 +123,13 @@ def test_coop_server_hall_roll_closes_turns_and_the_assessor_plays(app, http, ke
 def choose(view: dict, rng: random.Random) -> dict | None:
     """A careful pair's move: keep the assessor able to pay, build landmarks first; None
     leaves the turn for the hall roll to close."""
-    choices = view["choices"]
-    kinds = {c["kind"]: c for c in choices}
+    kinds = {c["kind"]: c for c in view["choices"]}
     assessor = view["coop"]["assessor"]
     sought = assessor["sought"] or 0
     short = 2 * sought - assessor["coins"]
     if "give_assessor" in kinds and short > 0 and rng.random() < 0.8:
         return {"kind": "give_assessor", "amount": min(short, kinds["give_assessor"]["max"])}
-    if view["phase"] == "reroll":
-        return {"kind": "keep"}
-    if view["phase"] == "choose":
-        return next(c for c in choices if c["kind"] in ("business_center", "tv_station"))
-    if view["phase"] != "build":
-        return None
-    builds = [c for c in choices if c["kind"] == "build"]
-    landmarks = [c for c in builds if c["card"] in CATALOG.landmarks]
-    if landmarks and rng.random() < 0.95:
-        return rng.choice(landmarks)
-    if builds and rng.random() < 0.7:
-        return rng.choice(builds)
-    return {"kind": "end_turn"} if rng.random() < 0.7 else None
+    return phone_move(view, rng, landmark=0.95, build=0.7, end=0.7)
 
 
 @pytest.mark.slow
@@ -155,31 +139,12 @@ def test_coop_server_a_whole_game_by_two_phones_then_the_journal_replays_it(tmp_
     with ServerProcess(db, log_path=tmp_path / "server.log") as server:
         server.start()
         key = organizer_key(server)
-        event = http_json(f"{server.url}/api/events", method="POST", key=key,
-                          body={"name": "Co-op"})[1]
-        status, table = http_json(f"{server.url}/api/events/{event['id']}/tables", method="POST",
-                                  key=key, body={"name": "Pair", "players": ["Ana", "Ben"],
-                                                 "ruleset": COOP, "assessor_coins": 20})
-        assert status == 201, table
-        assert http_json(f"{server.url}/api/tables/{table['id']}/start", method="POST",
-                         key=key)[0] == 200
-        phones = [Phone(server.url, seat["token"]) for seat in table["seats"]]
+        event, table, phones = start_table(server, key, "Co-op", {
+            "name": "Pair", "players": ["Ana", "Ben"], "ruleset": COOP, "assessor_coins": 20})
         try:
-            view, moves, rolls = phones[0].wait_for(0), 0, 0
-            while view["coop"]["outcome"] is None:
-                assert rolls < 400, "the game should have ended"
-                move = choose(view, rng)
-                if move is None:
-                    dice = [rng.randint(1, 6), rng.randint(1, 6)]
-                    assert http_json(f"{server.url}/api/events/{event['id']}/roll",
-                                     method="POST", key=key, body={"dice": dice})[0] == 200
-                    view = phones[0].wait_for(view["seq"] + 1)
-                    rolls += 1
-                else:
-                    moves += 1
-                    view = phones[view["active"]].move(f"m{moves}", move)
-                view = phones[0].wait_for(view["seq"])
-            final = [phone.wait_for(view["seq"]) for phone in phones]
+            final = play_with_hall_rolls(server, key, event["id"], phones, rng,
+                                         lambda view: choose(view, rng),
+                                         lambda view: view["coop"]["outcome"] is not None, 400)
         finally:
             for phone in phones:
                 phone.client.disconnect()
@@ -189,10 +154,5 @@ def test_coop_server_a_whole_game_by_two_phones_then_the_journal_replays_it(tmp_
     if coop["outcome"] == "lost" and coop["reason"] == "tax_unpaid":
         last = coop["last_assessor_turn"]["steps"]
         assert last[-2]["result"] == "unpaid" and last[-2]["amount"] > coop["assessor"]["coins"]
-    with SqliteJournal(db) as journal:
-        records = journal.read(f"table:{table['id']}")
-    rebuilt = rebuild_table(records)
-    for seat, shown in enumerate(final):
-        expected = seat_view(rebuilt, seat, choice_seconds=HallEvent.choice_seconds)
-        assert {**expected, "waited": None} == {**shown, "waited": None}
+    rebuilt = replayed(db, table["id"], final)
     assert rebuilt.state.total_coins() == CATALOG.bank_coins

@@ -10,24 +10,7 @@ from coop_builders import coop
 
 from companion.bench.simulate import random_game
 from companion.rules.coop import evolve as coop_evolve
-from companion.rules.machi_koro.events import (
-    ChoiceAnswered,
-    CoinsAdjusted,
-    CoinsTransferred,
-    DiceCountChosen,
-    DiceRolled,
-    EstablishmentBought,
-    EstablishmentsSwapped,
-    Event,
-    GameWon,
-    LandmarkBuilt,
-    PlaceTaken,
-    RerollOffered,
-    RollResolved,
-    SupplyDealt,
-    SupplyDrawn,
-    TurnEnded,
-)
+from companion.rules.machi_koro import events as ev
 from companion.rules.machi_koro.evolve import evolve, evolve_all, replay
 from companion.rules.machi_koro.moves import Build, EndTurn, Reroll, Roll
 from companion.rules.machi_koro.state import BANK, Choice, Phase, TableState, frozen_counts, new_table
@@ -51,52 +34,52 @@ def supply_less(state: TableState, card: str) -> TableState:
 
 # (event, the state it applies to (notation, fields), the expected state from that one)
 CASES = [
-    (DiceCountChosen(1, 2), {}, lambda s: seat(s, 1, dice_count=2)),
-    (DiceRolled(0, (3,)), {}, lambda s: dataclasses.replace(s, dice=(3,))),
-    (DiceRolled(0, (2,), reroll=True), {"phase": Phase.REROLL, "dice": (3,)},
+    (ev.DiceCountChosen(1, 2), {}, lambda s: seat(s, 1, dice_count=2)),
+    (ev.DiceRolled(0, (3,)), {}, lambda s: dataclasses.replace(s, dice=(3,))),
+    (ev.DiceRolled(0, (2,), reroll=True), {"phase": Phase.REROLL, "dice": (3,)},
      lambda s: dataclasses.replace(s, dice=(2,), rerolled=True)),
-    (RerollOffered(), {}, lambda s: dataclasses.replace(s, phase=Phase.REROLL)),
-    (CoinsTransferred(1, 0, 2, "cafe"), {},
+    (ev.RerollOffered(), {}, lambda s: dataclasses.replace(s, phase=Phase.REROLL)),
+    (ev.CoinsTransferred(1, 0, 2, "cafe"), {},
      lambda s: seat(seat(s, 0, coins=5), 1, coins=3)),
-    (CoinsTransferred(0, BANK, 1, "wheat_field"), {},
+    (ev.CoinsTransferred(0, BANK, 1, "wheat_field"), {},
      lambda s: dataclasses.replace(seat(s, 0, coins=2), bank=s.bank + 1)),
-    (CoinsAdjusted(1, -2, "counted twice"), {},
+    (ev.CoinsAdjusted(1, -2, "counted twice"), {},
      lambda s: dataclasses.replace(seat(s, 1, coins=3), bank=s.bank + 2)),
-    (RollResolved((Choice.TV_STATION,), True), {"dice": (6,)},
+    (ev.RollResolved((Choice.TV_STATION,), True), {"dice": (6,)},
      lambda s: dataclasses.replace(s, phase=Phase.CHOOSE, pending=(Choice.TV_STATION,),
                                    extra_turn=True, rerolled=True)),
-    (RollResolved((), False), {"dice": (1,)},
+    (ev.RollResolved((), False), {"dice": (1,)},
      lambda s: dataclasses.replace(s, phase=Phase.BUILD, rerolled=True)),
-    (ChoiceAnswered(Choice.TV_STATION),
+    (ev.ChoiceAnswered(Choice.TV_STATION),
      {"phase": Phase.CHOOSE, "pending": (Choice.TV_STATION, Choice.BUSINESS_CENTER)},
      lambda s: dataclasses.replace(s, pending=(Choice.BUSINESS_CENTER,))),
-    (ChoiceAnswered(Choice.BUSINESS_CENTER),
+    (ev.ChoiceAnswered(Choice.BUSINESS_CENTER),
      {"phase": Phase.CHOOSE, "pending": (Choice.BUSINESS_CENTER,)},
      lambda s: dataclasses.replace(s, phase=Phase.BUILD, pending=())),
-    (EstablishmentsSwapped(0, 1, "bakery", "cafe"), {"phase": Phase.CHOOSE},
+    (ev.EstablishmentsSwapped(0, 1, "bakery", "cafe"), {"phase": Phase.CHOOSE},
      lambda s: seat(seat(s, 0, cards=frozen_counts({"wheat_field": 1, "cafe": 1})),
                     1, cards=frozen_counts({"cafe": 1, "bakery": 1}))),
-    (EstablishmentBought(0, "ranch"), {"phase": Phase.BUILD},
+    (ev.EstablishmentBought(0, "ranch"), {"phase": Phase.BUILD},
      lambda s: dataclasses.replace(
          supply_less(seat(s, 0, cards=frozen_counts({"wheat_field": 1, "bakery": 1, "ranch": 1})),
                      "ranch"), built=True)),
-    (LandmarkBuilt(0, "train_station"), {"phase": Phase.BUILD},
+    (ev.LandmarkBuilt(0, "train_station"), {"phase": Phase.BUILD},
      lambda s: dataclasses.replace(seat(s, 0, landmarks=frozenset({"train_station"})),
                                    built=True)),
-    (GameWon(0), {"phase": Phase.BUILD},
+    (ev.GameWon(0), {"phase": Phase.BUILD},
      lambda s: dataclasses.replace(s, phase=Phase.FINISHED, winner=0)),
-    (TurnEnded(1, bonus_turn=False),
+    (ev.TurnEnded(1, bonus_turn=False),
      {"phase": Phase.BUILD, "dice": (6, 6), "rerolled": True, "built": True, "extra_turn": True},
      lambda s: dataclasses.replace(s, active=1, phase=Phase.ROLL, turn=2, dice=(),
                                    rerolled=False, built=False, extra_turn=False)),
-    (TurnEnded(0, bonus_turn=True), {"phase": Phase.BUILD, "dice": (6, 6), "extra_turn": True},
+    (ev.TurnEnded(0, bonus_turn=True), {"phase": Phase.BUILD, "dice": (6, 6), "extra_turn": True},
      lambda s: dataclasses.replace(s, phase=Phase.ROLL, turn=2, dice=(), extra_turn=False,
                                    bonus_turn=True)),
     # the variants (RULES.md 13-14)
-    (PlaceTaken(1, 2), {"play_on": True}, lambda s: seat(s, 1, place=2)),
-    (SupplyDealt(("stadium",), ("mine", "cafe", "mine")), {"variable_supply": True},
+    (ev.PlaceTaken(1, 2), {"play_on": True}, lambda s: seat(s, 1, place=2)),
+    (ev.SupplyDealt(("stadium",), ("mine", "cafe", "mine")), {"variable_supply": True},
      lambda s: dataclasses.replace(s, supply=frozen_counts({}), draw_pile=("mine", "cafe", "mine"))),
-    (SupplyDrawn(("mine", "cafe", "mine")),
+    (ev.SupplyDrawn(("mine", "cafe", "mine")),
      {"variable_supply": True, "supply": frozen_counts({"cafe": 1}),
       "draw_pile": ("mine", "cafe", "mine", "forest")},
      lambda s: dataclasses.replace(s, supply=frozen_counts({"cafe": 2, "mine": 2}),
@@ -114,11 +97,11 @@ def test_evolve_changes_what_the_event_says_and_nothing_else(event, fields, expe
 
 
 def test_evolve_cases_cover_every_event_type():
-    assert {type(case[0]) for case in CASES} == set(get_args(Event))
+    assert {type(case[0]) for case in CASES} == set(get_args(ev.Event))
 
 
 def test_evolve_all_returns_a_frozen_table_state():
-    after = evolve_all(table(START), [DiceRolled(0, (3,)), RollResolved((), False)])
+    after = evolve_all(table(START), [ev.DiceRolled(0, (3,)), ev.RollResolved((), False)])
     assert type(after) is TableState
     with pytest.raises(dataclasses.FrozenInstanceError):
         after.turn = 5
@@ -153,9 +136,9 @@ def test_evolve_all_is_the_one_the_hall_and_the_coop_rules_apply():
     """The hall applies events through the ruleset registry; a co-op table's base events change
     the table inside it just as this function changes a base table."""
     start = new_table(CATALOG, ("A", "B"))
-    roll = [DiceRolled(0, (3,)), RollResolved((), False)]
+    roll = [ev.DiceRolled(0, (3,)), ev.RollResolved((), False)]
     assert ruleset("machi-koro").evolve(start, roll) == evolve_all(start, roll)
     state = coop(START, row="ranch mine forest cafe", phase=Phase.BUILD)
-    events = [CoinsTransferred(0, BANK, 1, "ranch"), EstablishmentBought(0, "ranch"),
-              TurnEnded(1, bonus_turn=False), DiceRolled(1, (3,)), RollResolved((), False)]
+    events = [ev.CoinsTransferred(0, BANK, 1, "ranch"), ev.EstablishmentBought(0, "ranch"),
+              ev.TurnEnded(1, bonus_turn=False), ev.DiceRolled(1, (3,)), ev.RollResolved((), False)]
     assert coop_evolve.evolve_all(state, events).table == evolve_all(state.table, events)

@@ -18,21 +18,8 @@ from pypdf import PdfReader
 
 from companion.hall.join_codes import join_code, printed
 from companion.hall.printables import columns, table_sheet
-from companion.printing import (
-    Poster,
-    ResultRow,
-    SeatCard,
-    Standing,
-    StandingRow,
-    TableResult,
-    TableSheet,
-    Wifi,
-    join_cards,
-    poster,
-    score_sheets,
-    setup_sheets,
-    standings,
-)
+from companion.printing import join_cards, poster, score_sheets, setup_sheets, standings
+from companion.printing import model as drawn
 from companion.printing.qr import wifi_payload
 from companion.rules.registry import catalog, ruleset
 
@@ -40,24 +27,24 @@ DPI = 200
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "printables"
 EVENT = "Machi Koro Night"
 NAMES = ("Alice", "דני כהן", "Bartholomew-Maximilian van der Steenhoven", None, "Zoë")
-WIFI = Wifi("Hall;Net", 'p:a"ss,word')
+WIFI = drawn.Wifi("Hall;Net", 'p:a"ss,word')
 
 COLUMNS = columns(ruleset("machi-koro").score_columns())  # landmarks built, coins
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils")
 
 
-def hall_sheet(table: str, rules: str, seats: tuple[str, ...]) -> TableSheet:
+def hall_sheet(table: str, rules: str, seats: tuple[str, ...]) -> drawn.TableSheet:
     """A table's setup sheet as the hall builds it, with its ruleset's section."""
     return table_sheet(EVENT, table, rules, seats, {}, catalog())
 
 
-def seat_cards(count: int = 13) -> list[SeatCard]:
+def seat_cards(count: int = 13) -> list[drawn.SeatCard]:
     """`count` seats at four-player tables, with realistic 22-character tokens and the short
     URLs of their join codes."""
     tokens = [f"{n:04d}kq7LmP2vR9sT4wY8zA" for n in range(count)]
     return [
-        SeatCard(EVENT, f"Table {n // 4 + 1}", n % 4 + 1, NAMES[n % len(NAMES)],
+        drawn.SeatCard(EVENT, f"Table {n // 4 + 1}", n % 4 + 1, NAMES[n % len(NAMES)],
                  f"http://192.168.178.20:5000/j/{token}",
                  f"192.168.178.20:5000/j/{printed(join_code(token))}")
         for n, token in enumerate(tokens)
@@ -175,7 +162,7 @@ def test_printing_hebrew_words_found_in_logical_order() -> None:
     for word in ("כיסא", "דני כהן", "סרקו כדי לתפוס את המקום"):
         assert word in text
         assert get_display(word) not in text
-    result = TableResult("Table 1", (ResultRow(1, "נועה לוי", (4, 20)),), EVENT, columns=COLUMNS)
+    result = drawn.TableResult("Table 1", (drawn.ResultRow(1, "נועה לוי", (4, 20)),), EVENT, columns=COLUMNS)
     text = page_texts(score_sheets([result], lang="he"))[0]
     for word in ("נועה לוי", "חתימה", "מטבעות", "מקום"):
         assert word in text and get_display(word) not in text
@@ -183,9 +170,9 @@ def test_printing_hebrew_words_found_in_logical_order() -> None:
 
 def test_printing_same_input_gives_same_bytes() -> None:
     sheets = [hall_sheet("Table 1", "machi-koro", ("Alice", "דני כהן"))]
-    results = [TableResult("Table 1", (ResultRow(1, "Alice", (4, 3)),), EVENT, columns=COLUMNS)]
-    ranking = Standing(EVENT, (StandingRow(1, "Alice", "Table 1", 1, (4, 3)),), columns=COLUMNS)
-    hall = Poster(EVENT, "http://h/join", "http://h/hall")
+    results = [drawn.TableResult("Table 1", (drawn.ResultRow(1, "Alice", (4, 3)),), EVENT, columns=COLUMNS)]
+    ranking = drawn.Standing(EVENT, (drawn.StandingRow(1, "Alice", "Table 1", 1, (4, 3)),), columns=COLUMNS)
+    hall = drawn.Poster(EVENT, "http://h/join", "http://h/hall")
     for render in (
         lambda: join_cards(seat_cards(13), lang="he", wifi=WIFI),
         lambda: setup_sheets(sheets, "nl", "letter"),
@@ -198,7 +185,7 @@ def test_printing_same_input_gives_same_bytes() -> None:
 
 @pytest.mark.parametrize("paper", ["a4", "a3", "letter"])
 def test_printing_poster_join_and_hall_qr(paper: str, tmp_path: Path) -> None:
-    hall = Poster(EVENT, "http://192.168.178.20:5000/join", "http://192.168.178.20:5000/hall")
+    hall = drawn.Poster(EVENT, "http://192.168.178.20:5000/join", "http://192.168.178.20:5000/hall")
     pages = rasterise(poster(hall, paper=paper, lang="he", wifi=WIFI), tmp_path, "poster")
     assert len(pages) == 1
     assert sorted(r.text for r in decode(pages[0])) == sorted(
@@ -244,9 +231,10 @@ def test_printing_setup_sheet_supply_in_activation_order() -> None:
 @pytest.mark.parametrize("lang", ["en", "he"])
 def test_printing_score_sheets_sign_every_player(paper: str, lang: str, tmp_path: Path) -> None:
     results = [
-        TableResult("Table 1", (ResultRow(1, "Alice", (4, 12)), ResultRow(2, "דני כהן", (3, 30)),
-                                ResultRow(3, "Bob", (2, 5))), EVENT, columns=COLUMNS),
-        TableResult("Table 2", (ResultRow(None, "Ann", (None, None)),), EVENT, columns=COLUMNS),
+        drawn.TableResult("Table 1", (drawn.ResultRow(1, "Alice", (4, 12)),
+                                      drawn.ResultRow(2, "דני כהן", (3, 30)),
+                                      drawn.ResultRow(3, "Bob", (2, 5))), EVENT, columns=COLUMNS),
+        drawn.TableResult("Table 2", (drawn.ResultRow(None, "Ann", (None, None)),), EVENT, columns=COLUMNS),
     ]
     pdf = score_sheets(results, lang=lang, paper=paper)
     texts = page_texts(pdf)
@@ -260,9 +248,9 @@ def test_printing_score_sheets_sign_every_player(paper: str, lang: str, tmp_path
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_printing_standings_run_on_with_header(paper: str, tmp_path: Path) -> None:
-    rows = tuple(StandingRow(i + 1, f"Player {i + 1}", f"Table {i // 4 + 1}", 1, (4, 40 - i % 40))
+    rows = tuple(drawn.StandingRow(i + 1, f"Player {i + 1}", f"Table {i // 4 + 1}", 1, (4, 40 - i % 40))
                  for i in range(80))
-    pdf = standings(Standing(EVENT, rows, columns=COLUMNS), lang="en", paper=paper)
+    pdf = standings(drawn.Standing(EVENT, rows, columns=COLUMNS), lang="en", paper=paper)
     texts = page_texts(pdf)
     assert len(texts) >= 2
     assert all("Rank" in text for text in texts)  # the header repeats on every page

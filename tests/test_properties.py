@@ -9,19 +9,9 @@ from test_options import CODES
 
 from companion.bench.simulate import random_game
 from companion.rules.errors import RuleError
+from companion.rules.machi_koro import moves as mv
 from companion.rules.machi_koro.engine import decide
 from companion.rules.machi_koro.evolve import replay
-from companion.rules.machi_koro.moves import (
-    Build,
-    ChooseDice,
-    DeclineSwap,
-    EndTurn,
-    KeepRoll,
-    Reroll,
-    Roll,
-    SwapEstablishments,
-    TargetTvStation,
-)
 from companion.rules.machi_koro.options import TURN_WIDE, Why, affordable, build_options
 from companion.rules.machi_koro.state import Phase
 
@@ -66,10 +56,10 @@ def any_move(rng):
     """A move of any kind with arbitrary fields: often illegal."""
     dice = tuple(rng.randint(0, 7) for _ in range(rng.randint(0, 3)))
     return rng.choice([
-        ChooseDice(rng.randint(0, 3)), Roll(dice), KeepRoll(), Reroll(dice),
-        TargetTvStation(rng.randint(-1, 4)), DeclineSwap(),
-        SwapEstablishments(rng.randint(-1, 4), rng.choice(ANY_CARD), rng.choice(ANY_CARD)),
-        Build(rng.choice(ANY_CARD)), EndTurn(),
+        mv.ChooseDice(rng.randint(0, 3)), mv.Roll(dice), mv.KeepRoll(), mv.Reroll(dice),
+        mv.TargetTvStation(rng.randint(-1, 4)), mv.DeclineSwap(),
+        mv.SwapEstablishments(rng.randint(-1, 4), rng.choice(ANY_CARD), rng.choice(ANY_CARD)),
+        mv.Build(rng.choice(ANY_CARD)), mv.EndTurn(),
     ])
 
 
@@ -107,6 +97,18 @@ def test_property_build_options_open_exactly_when_decide_builds(seats, seed):
         check_build_options(step.before, seats)
 
 
+def check_build_refusal(decide, state, seat, option, turn):
+    """`decide` refuses to build `option`'s card exactly when the options say why not
+    (`turn`, the turn-wide reason, or the option's own), with that reason's code."""
+    try:
+        decide(state, seat, mv.Build(option["card"]), CATALOG)
+    except RuleError as error:
+        assert turn is not None or "why" in option, (option, error)
+        assert error.code == CODES[Why(turn or option["why"])], (option, error)
+    else:
+        assert turn is None and "why" not in option and "short" not in option, option
+
+
 def check_build_options(state, seats):
     """`test_property_build_options_open_exactly_when_decide_builds` on one position (the
     variants' random games ask it too, tests/test_variants.py)."""
@@ -116,13 +118,7 @@ def check_build_options(state, seats):
         assert turn is None or Why(turn) in TURN_WIDE
         assert [o["card"] for o in options["cards"]] == ALL_CARDS
         for option in options["cards"]:
-            try:
-                decide(state, seat, Build(option["card"]), CATALOG)
-            except RuleError as error:
-                assert turn is not None or "why" in option, (option, error)
-                assert error.code == CODES[Why(turn or option["why"])], (option, error)
-            else:
-                assert turn is None and "why" not in option and "short" not in option, option
+            check_build_refusal(decide, state, seat, option, turn)
             if turn is not None:
                 built = seat < seats and option["card"] in state.players[seat].landmarks
                 assert option == ({"card": option["card"], "why": "built"} if built

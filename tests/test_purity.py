@@ -9,17 +9,23 @@ FORBIDDEN = {"flask", "flask_socketio", "socketio", "engineio", "sqlite3", "rand
              "datetime", "secrets", "os", "socket", "threading"}
 
 
+def imports(path: Path) -> list[tuple[ast.Import | ast.ImportFrom, list[str]]]:
+    """Each import of a file with the modules it names (`from x import y` names x)."""
+    found: list[tuple[ast.Import | ast.ImportFrom, list[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.append((node, [alias.name for alias in node.names]))
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append((node, [node.module]))
+    return found
+
+
 def test_rules_core_imports_nothing_impure():
+    """The rules, and the plain shapes of paper they stand on (`companion/paper.py`)."""
     folder = Path(companion.rules.__file__).parent
-    offenders = []
-    for path in folder.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
+    paths = [*folder.rglob("*.py"), folder.parent / "paper.py"]
+    offenders = [f"{path.name}: {n}" for path in paths for _, names in imports(path)
+                 for n in names if n.split(".")[0] in FORBIDDEN]
     assert offenders == []
 
 
@@ -27,19 +33,15 @@ def test_rules_core_imports_nothing_impure():
 # through the registry and the interface it serves (and the rules' shared error vocabulary).
 DOOR = {"companion.rules.registry", "companion.rules.ruleset", "companion.rules.errors",
         "companion.rules.paper"}  # the plain words of paper, no game in them
+# (their shapes, `companion/paper.py`, stand outside the rules: printing draws them too)
 
 
 def imported_rules_modules(folder: Path) -> list[str]:
     found = []
     for path in folder.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            modules = []
-            if isinstance(node, ast.Import):
-                modules = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                modules = [node.module]
-                if node.module == "companion.rules":  # `from companion.rules import x`
-                    modules = [f"companion.rules.{alias.name}" for alias in node.names]
+        for node, modules in imports(path):
+            if isinstance(node, ast.ImportFrom) and node.module == "companion.rules":  # `import x`
+                modules = [f"companion.rules.{alias.name}" for alias in node.names]
             found += [f"{path.relative_to(folder.parent)}: {m}" for m in modules
                       if m.startswith("companion.rules") and m not in DOOR]
     return found

@@ -4,6 +4,7 @@ import json
 
 import pytest
 from conftest import SHARED, resolve_json, run_companion
+from scenario_builders import P, city, table
 
 from companion.rules.machi_koro.scenario import ScenarioError, resolve
 
@@ -56,20 +57,10 @@ def test_scenario_output_form_of_the_spec_example():
 
 
 def base(**changes):
-    scenario = {
-        "ruleset": "machi-koro",
-        "players": [
-            {"name": "A", "coins": 5, "cards": {"wheat_field": 1, "bakery": 1,
-                                               "business_center": 1, "tv_station": 1},
-             "landmarks": ["train_station"]},
-            {"name": "B", "coins": 3, "cards": {"wheat_field": 1, "ranch": 1, "stadium": 1},
-             "landmarks": []},
-            {"name": "C", "coins": 4, "cards": {"wheat_field": 1}, "landmarks": []},
-        ],
-        "active": 0, "dice": [3, 3],
-    }
-    scenario.update(changes)
-    return scenario
+    return {**table(P("A", 5, city(business_center=1, tv_station=1), ["train_station"]),
+                    P("B", 3, {"wheat_field": 1, "ranch": 1, "stadium": 1}),
+                    P("C", 4, {"wheat_field": 1}), dice=(3, 3)),
+            **changes}
 
 
 def test_scenario_tv_station_named_target_and_swap():

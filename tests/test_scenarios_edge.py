@@ -12,30 +12,13 @@ import pytest
 from conftest import resolve_json, run_companion
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scenario_builders import ALL_LANDMARKS, P, city, table
 
 from companion.rules.coop.scenario import AssessorError
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro.catalog import CATALOG_DIR, load_catalog, load_catalog_file
 from companion.rules.machi_koro.evolve import replay
 from companion.rules.machi_koro.scenario import ScenarioError, play, resolve
-
-ALL_LANDMARKS = ["train_station", "shopping_mall", "amusement_park", "radio_tower"]
-
-
-def city(**extra: int) -> dict[str, int]:
-    """The starting Wheat Field and Bakery plus `extra` establishments."""
-    return {"wheat_field": 1, "bakery": 1, **extra}
-
-
-def P(name: str, coins: int, cards: dict[str, int] | None = None, landmarks: Any = ()) -> dict:
-    return {"name": name, "coins": coins, "cards": city() if cards is None else cards,
-            "landmarks": list(landmarks)}
-
-
-def table(*players: dict, active: int = 0, dice: Any = (3,), ruleset: str = "machi-koro",
-          **extra: Any) -> dict:
-    return {"ruleset": ruleset, "players": list(players), "active": active, "dice": list(dice),
-            **extra}
 
 
 def T(source: str, target: str, amount: int, card: str, forgiven: int = 0) -> dict:

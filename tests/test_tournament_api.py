@@ -43,6 +43,12 @@ def create(http, key, event, players, **extra):
     (names(8), {"rounds": 0}, "tournament/invalid", "1 to 10"),
     (names(8), {"round_minutes": 2}, "tournament/invalid", "5 to 300"),
     (names(8), {"ruleset": "chess"}, "tournament/invalid", "ruleset is one of"),
+    # the co-op game seats exactly 2: its rounds of 3 and 4 could never start
+    (names(8), {"ruleset": "machi-koro-coop"}, "tournament/invalid",
+     "'machi-koro-coop' seats exactly 2 players a table"),
+    # a player in two groups cannot be dealt apart from both: the start would be refused forever
+    (names(8), {"keep_apart": "Player 1, Player 2\nPlayer 1, Player 3"}, "tournament/keep_apart",
+     "'Player 1' is in two groups (lines 1 and 2)"),
     (42, {}, "tournament/invalid", "pasted list"),
 ])
 def test_tournament_bad_registration_is_refused_and_changes_nothing(app, http, key, event, players,

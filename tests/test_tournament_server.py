@@ -6,6 +6,7 @@ the games; the server is killed mid-tournament and rebuilds the tournament from 
 from __future__ import annotations
 
 import http.client
+from collections.abc import Callable
 from fractions import Fraction
 from urllib.parse import urlsplit
 
@@ -13,6 +14,7 @@ import pytest
 from serverproc import ServerProcess, http_json, organizer_key
 from socket_phone import Phone
 
+from companion.rules.registry import catalog
 from companion.tournament.scoring import POINTS
 
 NAMES = [f"Player {n:02}" for n in range(1, 16)] + ["יעל כהן"]
@@ -34,6 +36,27 @@ def follow(url: str, token: str) -> str:
     path = urlsplit(location).path
     assert path.startswith("/j/"), location
     return path.removeprefix("/j/")
+
+
+def organizer_call(url: str, key: str) -> Callable[..., dict]:
+    """The organizer's API call, a POST unless `method` says otherwise: the answer of a 200
+    or 201."""
+    def call(path: str, body: dict | None = None, method: str = "POST") -> dict:
+        status, answer = http_json(f"{url}{path}", method=method, key=key, body=body)
+        assert status in (200, 201), (path, answer)
+        return answer
+    return call
+
+
+def started_tournament(call: Callable[..., dict], name: str, names: list[str],
+                       rounds: int) -> tuple[str, dict[str, str]]:
+    """A new event `name` with a tournament of `names` over `rounds` rounds, started: the
+    tournament's API path and each player's token."""
+    event = call("/api/events", {"name": name})
+    base = f"/api/events/{event['id']}/tournament"
+    created = call(base, {"players": "\n".join(names), "rounds": rounds})
+    call(f"{base}/start")
+    return base, {p["name"]: p["token"] for p in created["players"]}
 
 
 def play_to_the_win(phones: list[Phone], winner: int, tag: str) -> dict:
@@ -65,19 +88,9 @@ def expected_points(size: int, place: int, shared: int) -> Fraction:
 def test_tournament_sixteen_players_three_rounds_and_a_final_on_phones(tmp_path):
     with ServerProcess(tmp_path / "cup.db", log_path=tmp_path / "server.log") as server:
         server.start()
-        key = organizer_key(server)
-        url = server.url
-
-        def call(path: str, body: dict | None = None, method: str = "POST") -> dict:
-            status, answer = http_json(f"{url}{path}", method=method, key=key, body=body)
-            assert status in (200, 201), (path, answer)
-            return answer
-
-        event = call("/api/events", {"name": "Spring cup"})
-        base = f"/api/events/{event['id']}/tournament"
-        created = call(base, {"players": "\n".join(NAMES), "rounds": 3})
-        tokens = {p["name"]: p["token"] for p in created["players"]}
-        call(f"{base}/start")
+        key, url = organizer_key(server), server.url
+        call = organizer_call(url, key)
+        base, tokens = started_tournament(call, "Spring cup", NAMES, 3)
         met: dict[str, set[str]] = {name: set() for name in NAMES}
         expected: dict[str, list] = {name: [Fraction(0), 0] for name in NAMES}
         for number in (1, 2, 3):
@@ -153,8 +166,8 @@ def play_round(url: str, key: str, base: str, seating: dict, tokens: dict[str, s
         for table, phones in zip(seating["tables"], tables, strict=True):
             view = phones[0].view
             assert view is not None
-            scores[table["table"]] = [(p["name"], len(p["landmarks"]), p["coins"])
-                                      for p in view["players"]]
+            scores[table["table"]] = [(p["name"], len(p["landmarks"]), cost(p["landmarks"]),
+                                       p["coins"]) for p in view["players"]]
         scores["winner"] = seating["tables"][0]["players"][1]
         return scores
     finally:
@@ -163,13 +176,19 @@ def play_round(url: str, key: str, base: str, seating: dict, tokens: dict[str, s
                 phone.client.disconnect()
 
 
+def cost(landmarks: list[str]) -> int:
+    """What the landmarks built cost (the tie-break after their number, RULES.md 26)."""
+    return sum(catalog().landmarks[card].cost for card in landmarks)
+
+
 def add_points(expected: dict[str, list], scores: dict) -> None:
     """Each table's places and points as RULES.md 26-27 give them for the landmarks and
-    coins its phones showed: the winner first, then landmarks, then coins; ties share."""
+    coins its phones showed: the winner first, then landmarks, then what they cost, then
+    coins; ties share."""
     for key, players in scores.items():
         if key == "winner":
             continue
-        keys = [(n == scores["winner"], lm, c) for n, lm, c in players]
+        keys = [(n == scores["winner"], lm, paid, c) for n, lm, paid, c in players]
         for name, mine in zip([p[0] for p in players], keys, strict=True):
             place = 1 + sum(k > mine for k in keys)
             expected[name][0] += expected_points(len(players), place, keys.count(mine))

@@ -5,6 +5,7 @@ import random
 from dataclasses import replace
 
 import pytest
+import scenario_builders as sb
 from builders import CATALOG, coins, play, table, transfers
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -198,21 +199,12 @@ def test_a_variant_option_on_a_co_op_table_is_refused(option):
 
 
 def scenario(**changes):
-    base = {
-        "ruleset": "machi-koro",
-        "players": [
-            {"name": "Avi", "coins": 1, "cards": {"wheat_field": 1, "tv_station": 1,
-                                                  "business_center": 1, "bakery": 1},
-             "landmarks": []},
-            {"name": "Dana", "coins": 2, "cards": {"wheat_field": 1, "cafe": 1}, "landmarks": []},
-            {"name": "Ben", "coins": 7, "cards": {"wheat_field": 1, "ranch": 1},
-             "landmarks": ["train_station", "shopping_mall", "amusement_park", "radio_tower"],
-             "place": 1},
-        ],
-        "active": 0, "dice": [6],
-    }
-    base.update(changes)
-    return base
+    return {**sb.table(sb.P("Avi", 1, sb.city(tv_station=1, business_center=1)),
+                       sb.P("Dana", 2, {"wheat_field": 1, "cafe": 1}),
+                       {**sb.P("Ben", 7, {"wheat_field": 1, "ranch": 1}, sb.ALL_LANDMARKS),
+                        "place": 1},
+                       dice=(6,)),
+            **changes}
 
 
 def with_place(**places):

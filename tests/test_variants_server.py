@@ -9,14 +9,10 @@ import random
 
 import pytest
 from conftest import api
+from served_game import phone_move, play_with_hall_rolls, replayed, start_table
 from serverproc import ServerProcess, http_json, organizer_key
-from socket_phone import Phone
 from test_server import journal_size
 
-from companion.hall.model import HallEvent
-from companion.hall.replay import rebuild_table
-from companion.hall.views import seat_view
-from companion.journal import SqliteJournal
 from companion.rules.machi_koro.catalog import load_catalog
 
 CATALOG = load_catalog()
@@ -53,20 +49,7 @@ def test_variants_server_the_deal_journals_the_draw_pile(app, http, key):
 
 def choose(view: dict, rng: random.Random) -> dict | None:
     """A player in a hurry: landmarks first; None leaves the turn for the hall roll."""
-    choices = view["choices"]
-    if view["phase"] == "reroll":
-        return {"kind": "keep"}
-    if view["phase"] == "choose":
-        return next(c for c in choices if c["kind"] in ("business_center", "tv_station"))
-    if view["phase"] != "build":
-        return None
-    builds = [c for c in choices if c["kind"] == "build"]
-    landmarks = [c for c in builds if c["card"] in CATALOG.landmarks]
-    if landmarks:
-        return landmarks[0]
-    if builds and rng.random() < 0.6:
-        return rng.choice(builds)
-    return {"kind": "end_turn"} if rng.random() < 0.5 else None
+    return phone_move(view, rng, landmark=1.0, build=0.6, end=0.5)
 
 
 @pytest.mark.slow
@@ -74,41 +57,27 @@ def test_variants_server_a_whole_play_on_game_to_the_last_place(tmp_path):
     rng = random.Random(13)
     db = tmp_path / "variants.db"
     names = ["Avi", "Ben", "Dana", "Eli"]
+    refused = 0
+
+    def pick(view: dict) -> dict | None:
+        nonlocal refused
+        assert view["players"][view["active"]]["place"] is None, "turns skip finished"
+        for seat, player in enumerate(view["players"]):
+            if player["place"] is not None and refused < 3:  # a finished phone tries
+                ack = phones[seat].client.call("move", {
+                    "request_id": f"f{refused}", "move": {"kind": "dice_count", "count": 1}})
+                assert not ack["ok"] and ack["code"] == "rule/finished", ack
+                refused += 1
+        return choose(phones[view["active"]].wait_for(view["seq"]), rng)
+
     with ServerProcess(db, log_path=tmp_path / "server.log") as server:
         server.start()
         key = organizer_key(server)
-        event = http_json(f"{server.url}/api/events", method="POST", key=key,
-                          body={"name": "Play on"})[1]
-        status, table = http_json(f"{server.url}/api/events/{event['id']}/tables", method="POST",
-                                  key=key, body={"name": "Four", "players": names,
-                                                 "play_on": True, "variable_supply": True})
-        assert status == 201, table
-        assert http_json(f"{server.url}/api/tables/{table['id']}/start", method="POST",
-                         key=key)[0] == 200
-        phones = [Phone(server.url, seat["token"]) for seat in table["seats"]]
+        event, table, phones = start_table(server, key, "Play on", {
+            "name": "Four", "players": names, "play_on": True, "variable_supply": True})
         try:
-            view, moves, rolls, refused = phones[0].wait_for(0), 0, 0, 0
-            while view["phase"] != "finished":
-                assert rolls < 1500, "the game should have ended"
-                assert view["players"][view["active"]]["place"] is None, "turns skip finished"
-                for seat, player in enumerate(view["players"]):
-                    if player["place"] is not None and refused < 3:  # a finished phone tries
-                        ack = phones[seat].client.call("move", {
-                            "request_id": f"f{refused}", "move": {"kind": "dice_count", "count": 1}})
-                        assert not ack["ok"] and ack["code"] == "rule/finished", ack
-                        refused += 1
-                move = choose(phones[view["active"]].wait_for(view["seq"]), rng)
-                if move is None:
-                    dice = [rng.randint(1, 6), rng.randint(1, 6)]
-                    assert http_json(f"{server.url}/api/events/{event['id']}/roll",
-                                     method="POST", key=key, body={"dice": dice})[0] == 200
-                    view = phones[0].wait_for(view["seq"] + 1)
-                    rolls += 1
-                else:
-                    moves += 1
-                    view = phones[view["active"]].move(f"m{moves}", move)
-                view = phones[0].wait_for(view["seq"])
-            final = [phone.wait_for(view["seq"]) for phone in phones]
+            final = play_with_hall_rolls(server, key, event["id"], phones, rng, pick,
+                                         lambda view: view["phase"] == "finished", 1500)
             hall_view = http_json(f"{server.url}/api/events/{event['id']}", key=key)[1]
         finally:
             for phone in phones:
@@ -123,10 +92,5 @@ def test_variants_server_a_whole_play_on_game_to_the_last_place(tmp_path):
     assert all(view["choices"] == [] for view in final)
     assert final[0]["variable_supply"] is True
     assert hall_view is not None
-    with SqliteJournal(db) as journal:
-        records = journal.read(f"table:{table['id']}")
-    rebuilt = rebuild_table(records)
-    for seat, shown in enumerate(final):
-        expected = seat_view(rebuilt, seat, choice_seconds=HallEvent.choice_seconds)
-        assert {**expected, "waited": None} == {**shown, "waited": None}
+    rebuilt = replayed(db, table["id"], final)
     assert rebuilt.state.total_coins() == CATALOG.bank_coins

@@ -2,7 +2,8 @@
 `printables.py` does for an event): the seating of each round by table and by name, a score
 sheet per table of a round (players in start order; place, landmarks, coins, points and a
 signature line each), the standings after a round. Values are copied under the hall's lock;
-the function returned draws them and touches nothing of the hall."""
+the function returned draws them and touches nothing of the hall. And a join card per player
+(not dropped), in the order of their names, to cut and hand out at check-in."""
 
 from __future__ import annotations
 
@@ -14,15 +15,19 @@ from typing import TYPE_CHECKING
 
 from companion.hall import tournament as tour
 from companion.hall.printables import LANGS, printed_at
+from companion.hall.tournament_model import refuse
+from companion.hall.tournament_views import points_text
 from companion.printing import model as drawn
 from companion.printing.i18n import text
 from companion.printing.layouts import page_papers
 from companion.printing.score_sheets import score_sheets
 from companion.printing.tournament import (
+    PlayerCard,
     RoundSeating,
     SeatedTable,
     TournamentLine,
     TournamentStanding,
+    player_cards,
     seating_sheets,
     tournament_standings,
 )
@@ -31,7 +36,7 @@ from companion.tournament.scoring import place, standings
 if TYPE_CHECKING:
     from companion.hall.service import HallService
 
-KINDS = ("seating", "score-sheets", "standings")
+KINDS = ("seating", "score-sheets", "standings", "cards")
 SHEET_COLUMNS = (drawn.Column("landmarks", 0.16), drawn.Column("coins", 0.1),
                  drawn.Column("points", 0.13))
 
@@ -47,13 +52,13 @@ class TournamentPrint:
 
 def check(options: TournamentPrint) -> None:
     if options.kind not in KINDS:
-        raise tour.refuse("invalid", f"unknown kind {options.kind!r}; expected one of "
+        raise refuse("invalid", f"unknown kind {options.kind!r}; expected one of "
                           + ", ".join(KINDS))
     if options.paper not in page_papers():
-        raise tour.refuse("invalid", f"paper is one of {', '.join(page_papers())}, not "
+        raise refuse("invalid", f"paper is one of {', '.join(page_papers())}, not "
                           f"{options.paper!r}")
     if options.lang not in LANGS:
-        raise tour.refuse("invalid", f"lang is one of {', '.join(LANGS)}, not {options.lang!r}")
+        raise refuse("invalid", f"lang is one of {', '.join(LANGS)}, not {options.lang!r}")
 
 
 def round_label(lang: str, number: int, stage: str) -> str:
@@ -89,8 +94,15 @@ def prepare_print(hall: HallService, event_id: str, options: TournamentPrint,
         if options.round is not None:
             rounds = [r for r in rounds if r[0] == options.round]
             if not rounds:
-                raise tour.refuse("invalid", f"round {options.round} is neither played nor "
+                raise refuse("invalid", f"round {options.round} is neither played nor "
                                   "seated yet")
+        if options.kind == "cards":
+            host = options.base_url.split("://", 1)[-1]  # typed: no scheme, as the seats' cards
+            short = f"{host}/tournament/{t.event_id}"
+            cards = tuple(PlayerCard(event.name, p.name, options.base_url + p.join_path, short)
+                          for p in sorted(t.players, key=lambda p: (p.name.casefold(), p.name))
+                          if not p.dropped)
+            return partial(player_cards, cards, paper, lang)
         if options.kind == "seating":
             seatings = tuple(RoundSeating(event.name, round_label(lang, number, stage), tuple(
                 SeatedTable(table_name(hall, played, number, i), tuple(names[p] for p in table))
@@ -116,7 +128,7 @@ def prepare_print(hall: HallService, event_id: str, options: TournamentPrint,
         results = [result for r in closed if r.results for result in r.results]
         seated = {p for r in t.played for table in r.seating for p in table}
         players = [p.id for p in t.players if p.id in seated or (p.checked_in and not p.dropped)]
-        rows = tuple(TournamentLine(s.rank, names[s.player], s.wins, tour.points_text(s.points),
+        rows = tuple(TournamentLine(s.rank, names[s.player], s.wins, points_text(s.points),
                                     s.landmarks, s.coins, s.tables)
                      for s in standings(results, players))
         return partial(tournament_standings, TournamentStanding(event.name, title, rows), lang,
@@ -141,7 +153,7 @@ def score_sheet_model(hall: HallService, event_name: str, names: list[str], lang
         if played is not None and played.results is not None:
             placings = {p.player: p for p in place(played.results[index - 1])}
             rows = tuple(drawn.ResultRow(placings[p].place, names[p], (
-                placings[p].landmarks, placings[p].coins, tour.points_text(placings[p].points)))
+                placings[p].landmarks, placings[p].coins, points_text(placings[p].points)))
                 for p in players)
             sheets.append(drawn.TableResult(name, rows, event_name, drawn.RESULT, stamp,
                                             SHEET_COLUMNS))

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion import paper as shared
+from companion.paper import Column as Column
+
 
 @dataclass(frozen=True)
 class SeatCard:
@@ -38,15 +41,6 @@ class Poster:
 
 
 @dataclass(frozen=True)
-class Column:
-    """A column of a score sheet, the standings or a grid: its key (a word of `i18n.py`) and
-    its width as a share of the row."""
-
-    key: str
-    width: float = 1.0
-
-
-@dataclass(frozen=True)
 class Name:
     """A card's name in every language, `(lang, name)` pairs; a sheet says it in its own."""
 
@@ -62,44 +56,15 @@ Value = int | str | Name
 is (in a line, a player's name, kept in its own direction)."""
 
 
-@dataclass(frozen=True)
-class Line:
-    """A line of a setup sheet: a key of `i18n.py`, the values of its `{name}` fields, and its
-    style: "bullet", "strong" (bold bullet), "small", "note" (small, before a grid), "plain"
-    or "apart" (plain, a little below the lines above)."""
-
-    key: str
-    values: tuple[tuple[str, Value], ...] = ()
-    style: str = "bullet"
-
-
-@dataclass(frozen=True)
-class Grid:
-    """A ruled table: its columns, rows of cells, the colour name of each row's first cell
-    ("blue", "green", "red", "purple"; "" for none) and the text size."""
-
-    columns: tuple[Column, ...]
-    rows: tuple[tuple[Value, ...], ...]
-    tints: tuple[str, ...] = ()
-    size: float = 10
-
-
-@dataclass(frozen=True)
-class Part:
-    """A part of a setup sheet: a heading key ("" for none), lines, then a grid."""
-
-    heading: str = ""
-    lines: tuple[Line, ...] = ()
-    grid: Grid | None = None
-
-
-@dataclass(frozen=True)
-class GameSetup:
-    """What a table's rules lay out below its seats: lines under the seats' table (who plays
-    when), then the parts in order."""
-
-    parts: tuple[Part, ...] = ()
-    seating: tuple[Line, ...] = ()
+Line = shared.Line[Value]
+"""A line of a setup sheet: a key of `i18n.py`, the values of its `{name}` fields, and its
+style: "bullet", "strong" (bold bullet), "small", "note" (small, before a grid), "plain"
+or "apart" (plain, a little below the lines above)."""
+Grid = shared.Grid[Value]
+Part = shared.Part[Value]
+GameSetup = shared.Setup[Value]
+"""What a table's rules lay out below its seats: lines under the seats' table (who plays
+when), then the parts in order."""
 
 
 @dataclass(frozen=True)

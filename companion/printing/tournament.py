@@ -1,18 +1,36 @@
 """A tournament's paper (RULES.md 25-29): the seating of a round by table and by name (an
-alphabetical list to pin on the wall), and the standings after a round. Its score sheets are
+alphabetical list to pin on the wall), the standings after a round, and a join card per player
+(their player link's QR, on the join cards' business-card sheets). Its score sheets are
 the result sheets of `score_sheets.py` with the players in start order and a points column."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
+from companion.printing import qr
+from companion.printing.cutmarks import draw_cut_marks
 from companion.printing.flow import heading, para, render_story, shares, table
+from companion.printing.fonts import BOLD, REGULAR
 from companion.printing.i18n import is_rtl, text
-from companion.printing.layouts import page_spec
+from companion.printing.join_cards import (
+    HINT_Y,
+    NAME_SIZE,
+    PAD,
+    SMALL_SIZE,
+    _draw_short_url,
+    fitting_lines,
+    qr_box,
+    text_column,
+)
+from companion.printing.layouts import Rect, card_grid, page_spec
 from companion.printing.model import Column
+from companion.printing.pdf import render
+from companion.printing.textfit import draw_block
 
 
 @dataclass(frozen=True)
@@ -101,3 +119,57 @@ def tournament_standings(standing: TournamentStanding, lang: str = "en", paper: 
                              Spacer(1, 3 * mm),
                              table(header, rows, shares(STANDING_COLUMNS, width), rtl, size=10)]
     return render_story(paper, standing.event_name or standing.title, story)
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    """A player's card for the whole tournament: the QR of their player link (`/t/TOKEN`,
+    their seat every round) and, to type, the address of the "where do I sit?" page."""
+
+    event_name: str
+    player_name: str
+    join_url: str
+    short_url: str
+
+
+def draw_player_card(c: Canvas, card: Rect, player: PlayerCard, lang: str) -> None:
+    """The player's name big, what the card does, the event small; the QR at the top corner at
+    the end of the reading direction, the address to type across the bottom (join_cards.py)."""
+    rtl = is_rtl(lang)
+    box = qr_box(card, rtl)
+    qr.draw(c, player.join_url, box.x, box.y, box.w)
+    x0, x1 = text_column(card, rtl)
+    c.setFillColorRGB(0, 0, 0)
+    top = draw_block(c, player.player_name, (x0, x1, card.y + card.h - PAD), (BOLD, NAME_SIZE, 2),
+                     rtl)
+    top = draw_block(c, text(lang, "player_card"), (x0, x1, top - 1.5 * mm), (BOLD, 9, 1), rtl)
+    floor = card.y + HINT_Y + 1 * mm
+    lines = fitting_lines(top - 1 * mm - floor, SMALL_SIZE, 3)
+    top = draw_block(c, text(lang, "player_card_hint"), (x0, x1, top - 1 * mm),
+                     (REGULAR, SMALL_SIZE, lines), rtl)
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    lines = fitting_lines(top - 0.6 * mm - floor, SMALL_SIZE, 2)
+    if lines and top - 0.6 * mm - SMALL_SIZE > floor:
+        draw_block(c, player.event_name, (x0, x1, top - 0.6 * mm), (REGULAR, SMALL_SIZE, lines),
+                   rtl)
+    c.setFillColorRGB(0, 0, 0)
+    _draw_short_url(c, card, player.short_url, lang)
+
+
+def player_cards(cards: Sequence[PlayerCard], paper: str = "a4", lang: str = "en") -> bytes:
+    """A card per player on business-card sheets with cut marks (A4: Avery C32011, Letter:
+    5371), in the order given."""
+    grid = card_grid(paper)
+    text(lang, "player_card")  # refuse an unknown language before drawing anything
+    title = cards[0].event_name if cards else text(lang, "player_card")
+
+    def draw(c: Canvas) -> None:
+        per_page = grid.per_page
+        sheets = [list(cards[i:i + per_page]) for i in range(0, len(cards), per_page)] or [[]]
+        for sheet in sheets:
+            draw_cut_marks(c, grid)
+            for player, slot in zip(sheet, grid.cards, strict=False):
+                draw_player_card(c, slot, player, lang)
+            c.showPage()
+
+    return render(grid.page, title, draw)

@@ -13,14 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class Column:
-    """A column of a score sheet or a grid: its key (a word the printing translates) and its
-    width as a share of the sheet's row (a score sheet's own columns take the rest)."""
-
-    key: str
-    width: float = 1.0
+from companion import paper as shared
+from companion.paper import Column as Column
 
 
 @dataclass(frozen=True)
@@ -49,49 +43,18 @@ STYLES = (BULLET, STRONG, SMALL, NOTE, PLAIN, APART)
 plain line, a plain line set a little apart from the lines above it."""
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line of a setup sheet: a key of the printouts' strings, its values and its style."""
-
-    key: str
-    values: tuple[tuple[str, Value], ...] = ()
-    style: str = BULLET
+Line = shared.Line[Value]
+"""One line of a setup sheet: a key of the printouts' strings, its values and its style."""
+Grid = shared.Grid[Value]
+"""A ruled table; its cells a number, a card's name, a string printed as it is or a seat's name."""
+Part = shared.Part[Value]
+SetupSection = shared.Setup[Value]
+"""What a table's setup sheet says about its game, below the seats (`companion/paper.py`)."""
 
 
 def line(key: str, style: str = BULLET, **values: Value) -> Line:
     """A line with its values named: `line("coins_n", n=3)`."""
     return Line(key, tuple(values.items()), style)
-
-
-@dataclass(frozen=True)
-class Grid:
-    """A ruled table: its columns (header keys and widths), rows of cells (a number, a card's
-    name, or a string printed as it is), the colour of each row's first cell ("blue", ...;
-    "" for none) and the text size."""
-
-    columns: tuple[Column, ...]
-    rows: tuple[tuple[Value, ...], ...]
-    tints: tuple[str, ...] = ()
-    size: float = 10
-
-
-@dataclass(frozen=True)
-class Part:
-    """A part of a setup sheet: a heading (a key; "" for none), lines, then a grid."""
-
-    heading: str = ""
-    lines: tuple[Line, ...] = ()
-    grid: Grid | None = None
-
-
-@dataclass(frozen=True)
-class SetupSection:
-    """What a table's setup sheet says about its game, below the seats: `seating` lines under
-    the seats' table (who plays when), then the parts in order (what each player takes, the
-    supply, the decks, what goes back in the box)."""
-
-    parts: tuple[Part, ...] = ()
-    seating: tuple[Line, ...] = ()
 
 
 def competition_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:

@@ -233,6 +233,12 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         """One tile of the hall screen."""
 
     @abstractmethod
+    def page_data(self, catalog: Catalog, lang: str) -> Json:
+        """What this game's pages need beyond the views, in the page's language (`lang`: en, he,
+        nl): Machi Koro's cards with their names, costs and colours. Lists of objects with an
+        `id` merge across the rulesets of a hall's screen."""
+
+    @abstractmethod
     def standings_rows(self, story: Story[State, Fact]) -> list[Json]:
         """One row per seat for the event's standings and score sheets, in the columns of
         `score_columns`, with each seat's place when the game is over."""

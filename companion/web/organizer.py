@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
 from companion.hall.checks import ROLL_MODES, RULESETS
@@ -16,23 +16,12 @@ from companion.printing.layouts import card_papers, page_papers
 from companion.rules.registry import ruleset as ruleset_of
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.errors import message_page
-from companion.web.guesses import GuessGuard, guard_from_config
 from companion.web.i18n import current_language
 from companion.web.offload import off_the_loop
-from companion.web.pages import card_list, phone_base_url
+from companion.web.pages import app_guard, phone_base_url
 
 bp = Blueprint("organizer", __name__)
-
-
-@bp.record_once
-def make_guard(state: Any) -> None:
-    state.app.extensions["organizer_pin_guard"] = guard_from_config(
-        state.app.config, "ORGANIZER_PIN", tries=5, hall_tries=20)
-
-
-def pin_guard() -> GuessGuard:
-    guard: GuessGuard = current_app.extensions["organizer_pin_guard"]
-    return guard
+pin_guard = app_guard(bp, "organizer_pin_guard", "ORGANIZER_PIN", tries=5, hall_tries=20)
 
 
 def sign_in() -> Any:
@@ -68,6 +57,7 @@ def console() -> Any:
         "papers": {kind: list(card_papers() if kind == "join-cards" else page_papers())
                    for kind in PRINT_KINDS},
         "ruleset_options": ruleset_options(),
+        "tournament_rulesets": tournament_rulesets(hall.catalog),
         "card_names": card_names(current_language()),
         # Served on loopback (`serve --host 127.0.0.1`) pages.phone_base_url keeps that
         # address: the console says so, and does not offer the printouts the download refuses.
@@ -89,14 +79,30 @@ def ruleset_options() -> dict[str, list[dict[str, Any]]]:
     return options
 
 
+def tournament_rulesets(catalog: Any) -> list[str]:
+    """The rulesets a tournament can play: their tables seat 3 and 4 (RULES.md 25)."""
+    fits = []
+    for name in RULESETS:
+        seats = ruleset_of(name).seats(catalog, {})
+        if seats.least <= 3 and seats.most >= 4:
+            fits.append(name)
+    return fits
+
+
 def ruleset_names() -> dict[str, str]:
     """Each ruleset the hall can seat, by id, with its name in the page's language."""
     return {ruleset: _(ruleset_of(ruleset).title) for ruleset in RULESETS}
 
 
 def card_names(lang: str) -> dict[str, str]:
-    """Every card's name in the page's language, for the entries and the journal."""
-    return {card["id"]: card["name"] for card in card_list(service().catalog, lang)}
+    """Every card any ruleset's catalog names, by id, in the page's language (the console's
+    journal and corrections name cards)."""
+    catalog = service().catalog
+    names: dict[str, str] = {}
+    for ruleset in RULESETS:
+        for card in ruleset_of(ruleset).page_data(catalog, lang).get("cards", []):
+            names.setdefault(card["id"], card["name"])
+    return names
 
 
 @bp.post("/organizer/pin")

@@ -4,7 +4,7 @@ screen (the organizer's console has its own blueprint, companion/web/organizer.p
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from companion.hall import HallError, join_codes
-from companion.rules.registry import Catalog
+from companion.hall.model import Table
 from companion.web import i18n
 from companion.web.auth import service
 from companion.web.errors import message_page, status_of
@@ -98,15 +98,23 @@ def code_refusal(code: str) -> str:
     return _("No seat has this code. Check it against your card, or scan the card's QR code.")
 
 
-@bp.record_once
-def make_code_guard(state: Any) -> None:
-    state.app.extensions["join_code_guard"] = guard_from_config(
-        state.app.config, "JOIN_CODE", tries=10, hall_tries=100)
+def app_guard(blueprint: Blueprint, name: str, prefix: str, *, tries: int,
+              hall_tries: int) -> Callable[[], GuessGuard]:
+    """Give the app a guess guard as `app.extensions[name]`, configured by the app's `prefix`
+    settings (`guard_from_config`) when `blueprint` is registered; returns its getter."""
+    @blueprint.record_once
+    def make_guard(state: Any) -> None:
+        state.app.extensions[name] = guard_from_config(
+            state.app.config, prefix, tries=tries, hall_tries=hall_tries)
 
+    def guard() -> GuessGuard:
+        found: GuessGuard = current_app.extensions[name]
+        return found
 
-def code_guard() -> GuessGuard:
-    guard: GuessGuard = current_app.extensions["join_code_guard"]
     return guard
+
+
+code_guard = app_guard(bp, "join_code_guard", "JOIN_CODE", tries=10, hall_tries=100)
 
 
 @bp.get("/play")
@@ -116,23 +124,27 @@ def play() -> Any:
         table, seat = hall.seat_for(session.get("seat_token"))
     except HallError:  # no seat, or its card was replaced: the way back is the join page's form
         return join_page(status=403)
-    data = {"view": hall.seat_view(table, seat),
-            "cards": card_list(hall.catalog, i18n.current_language())}
+    data = {"view": hall.seat_view(table, seat), **page_data([table], i18n.current_language())}
     return render_template("play/play.html", table=table, seat=seat, data=data)
 
 
-def card_list(catalog: Catalog, lang: str) -> list[dict[str, Any]]:
-    """The cards as the pages draw them, named in the page's language (the catalog has
-    every language's names)."""
-    def name(names: Mapping[str, str]) -> str:
-        return names.get(lang) or names["en"]
-
-    cards = [{"id": c.id, "kind": "establishment", "name": name(c.names), "colour": c.colour,
-              "icon": c.icon, "activation": list(c.activation), "cost": c.cost,
-              "effect": c.effect, "amount": c.amount} for c in catalog.establishments.values()]
-    cards += [{"id": lm.id, "kind": "landmark", "name": name(lm.names), "cost": lm.cost,
-               "effect": lm.effect, "amount": lm.amount} for lm in catalog.landmarks.values()]
-    return cards
+def page_data(tables: Iterable[Table], lang: str) -> dict[str, Any]:
+    """What the pages of these tables' games need beyond the views (`Ruleset.page_data`, for
+    each ruleset and card sets once): lists of objects with an `id` merge, one entry an id."""
+    data: dict[str, Any] = {}
+    seen: set[tuple[str, str]] = set()
+    for table in tables:
+        key = (table.ruleset, table.catalog.name)
+        if key in seen:
+            continue
+        seen.add(key)
+        for name, value in table.rules.page_data(table.catalog, lang).items():
+            if isinstance(value, list) and isinstance(data.get(name), list):
+                known = {item.get("id") for item in data[name]}
+                data[name] += [item for item in value if item.get("id") not in known]
+            else:
+                data.setdefault(name, value)
+    return data
 
 
 @bp.get("/hall/<event_id>")
@@ -143,8 +155,10 @@ def hall(event_id: str) -> Any:
     except HallError:
         return message_page(_("Hall"), _("There is no such event on this server."), 404)
     join = join_page_url()
-    data = {"event": event.id, "view": hall.hall_view(event), "join_url": join,
-            "cards": card_list(hall.catalog, i18n.current_language())}
+    with hall.lock:
+        tables = hall.tables_of(event)
+    data = {"event": event.id, "view": hall.hall_view(event), "join_url": join, "cards": [],
+            **page_data(tables, i18n.current_language())}
     return render_template("hall/hall.html", event=event, data=data, join_url=join,
                            join_qr=Markup(qr_svg(join)))
 

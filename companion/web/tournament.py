@@ -7,14 +7,18 @@ the projector page, and the tournament's printouts."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, send_file, session, url_for
+from flask import Blueprint, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 
 from companion.hall import HallError
 from companion.hall import tournament as tour
+from companion.hall import tournament_views as views
+from companion.hall.tournament_journal import known
 from companion.hall.tournament_prints import KINDS, TournamentPrint, prepare_print
+from companion.web import socketio
 from companion.web.api import body
 from companion.web.auth import organizer_required, service
 from companion.web.errors import message_page, opened_in_browser
@@ -26,7 +30,7 @@ BASE = "/api/events/<event_id>/tournament"
 
 
 def organizer_json(t: tour.Tournament, status: int = 200) -> Any:
-    return tour.organizer_view(service(), t, phone_base_url()), status
+    return views.organizer_view(service(), t, phone_base_url()), status
 
 
 # ------------------------------------------------------------ the organizer's API
@@ -43,7 +47,11 @@ def create(event_id: str) -> Any:
 @bp.get(BASE)
 @organizer_required
 def show(event_id: str) -> Any:
-    return organizer_json(tour.tournament_of(service(), event_id))
+    """`?optional=1` (the console, for any event it shows): 204 when the event has none."""
+    hall = service()
+    if request.args.get("optional") and known(hall, hall.event(event_id).id) is None:
+        return "", 204  # (an unknown event stays a refusal, event/unknown)
+    return organizer_json(tour.tournament_of(hall, event_id))
 
 
 @bp.post(f"{BASE}/players/<int:player_id>/check_in")
@@ -71,11 +79,28 @@ def start(event_id: str) -> Any:
     return organizer_json(tour.start(service(), event_id))
 
 
+def move_phones(t: tour.Tournament, started: tour.Round) -> None:
+    """Send the phones of the last round's seats on to this round's (docs/api.md, `moved`):
+    after the hall has committed the round, never under its lock; each seat's room gets its
+    own player's link only."""
+    for sent, (seat_token, link) in enumerate(views.moves(service(), t, started), start=1):
+        socketio.emit("moved", {"join": link, "round": started.number}, to=f"token:{seat_token}")
+        if sent % 25 == 0:
+            socketio.sleep(0)  # a hall of hundreds: let the sending start meanwhile
+
+
+def start_and_move(event_id: str, stage: str) -> Any:
+    """Start the tournament's next round of `stage`, then move the phones to their new seats."""
+    started = tour.start_round(service(), event_id, stage)
+    t = tour.tournament_of(service(), event_id)
+    move_phones(t, started)
+    return organizer_json(t)
+
+
 @bp.post(f"{BASE}/rounds/start")
 @organizer_required
 def start_round(event_id: str) -> Any:
-    tour.start_round(service(), event_id, tour.PRELIMINARY)
-    return organizer_json(tour.tournament_of(service(), event_id))
+    return start_and_move(event_id, tour.PRELIMINARY)
 
 
 @bp.post(f"{BASE}/rounds/close")
@@ -89,8 +114,7 @@ def close_round(event_id: str) -> Any:
 @organizer_required
 def final(event_id: str) -> Any:
     """Start the semi-finals (29 players or more) or the final, whichever comes next."""
-    tour.start_round(service(), event_id, tour.FINAL)
-    return organizer_json(tour.tournament_of(service(), event_id))
+    return start_and_move(event_id, tour.FINAL)
 
 
 @bp.get("/tournament/<event_id>/prints/<kind>.pdf")
@@ -118,7 +142,7 @@ def download(event_id: str, kind: str) -> Any:
 @bp.get(f"{BASE}/public")
 def public(event_id: str) -> Any:
     hall = service()
-    return tour.public_view(hall, tour.tournament_of(hall, event_id))
+    return views.public_view(hall, tour.tournament_of(hall, event_id))
 
 
 @bp.get(f"{BASE}/where")
@@ -127,7 +151,7 @@ def where(event_id: str) -> Any:
     hall = service()
     t = tour.tournament_of(hall, event_id)
     query = request.args.get("name", "")[:80]
-    return {"query": query, "seats": tour.where(hall, t, query)}
+    return {"query": query, "seats": views.where(hall, t, query)}
 
 
 @bp.get("/t/<token>")
@@ -136,49 +160,37 @@ def player_link(token: str) -> Any:
     (through the seat's join link), else the tournament's phone page with their name."""
     hall = service()
     try:
-        t, player, seat_token = tour.current_seat(hall, token)
+        t, player, seat_token = views.current_seat(hall, token)
     except HallError:
         return message_page(_("Tournament"), _(
             "This tournament link is not (or no longer) valid. Ask the organizer for your card."),
             404)
-    session["player_token"] = token
     if seat_token is not None:
         return redirect(url_for("pages.join", token=seat_token))
     return redirect(url_for("tournament.phone", event_id=t.event_id, name=player.name))
 
 
-@bp.get("/t/<token>/seat")
-def player_seat(token: str) -> Any:
-    """Where the player's link leads now, for the play page's script to follow between
-    rounds: `{"seat_token": ...}` (null between rounds)."""
+def tournament_page(event_id: str, template: str,
+                    context: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """`template` with the tournament's public view as `data` and `context(data)`; a 404 page
+    where the event has no tournament."""
     hall = service()
-    _t, _player, seat_token = tour.current_seat(hall, token)
-    return {"seat_token": seat_token}
-
-
-def page_data(event_id: str) -> tuple[tour.Tournament, dict[str, Any]]:
-    hall = service()
-    t = tour.tournament_of(hall, event_id)
-    return t, tour.public_view(hall, t)
+    try:
+        data = views.public_view(hall, tour.tournament_of(hall, event_id))
+    except HallError:
+        return message_page(_("Tournament"), _("This event has no tournament."), 404)
+    return render_template(template, data=data, **context(data))
 
 
 @bp.get("/tournament/<event_id>")
 def phone(event_id: str) -> Any:
     """The phones' "where do I sit?" page, searchable by name."""
-    try:
-        _t, data = page_data(event_id)
-    except HallError:
-        return message_page(_("Tournament"), _("This event has no tournament."), 404)
-    return render_template("tournament/phone.html", data=data,
-                           name=request.args.get("name", "")[:80])
+    return tournament_page(event_id, "tournament/phone.html",
+                           lambda data: {"name": request.args.get("name", "")[:80]})
 
 
 @bp.get("/tournament/<event_id>/screen")
 def screen(event_id: str) -> Any:
     """The projector between rounds: the standings and the next round's seating, paged."""
-    try:
-        _t, data = page_data(event_id)
-    except HallError:
-        return message_page(_("Tournament"), _("This event has no tournament."), 404)
-    return render_template("tournament/screen.html", data=data,
-                           where_url=f"{phone_base_url()}/tournament/{data['event']['id']}")
+    return tournament_page(event_id, "tournament/screen.html", lambda data: {
+        "where_url": f"{phone_base_url()}/tournament/{data['event']['id']}"})

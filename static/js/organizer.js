@@ -9,6 +9,7 @@ import { act, notice } from "./organizer-api.js";
 import { Overview } from "./organizer-overview.js";
 import { HallRoll } from "./organizer-roll.js";
 import { drawAudit, showSeatQr, TableCards } from "./organizer-tables.js";
+import { TournamentPanel } from "./organizer-tournament.js";
 
 const data = JSON.parse($("console-data").textContent);
 const cardName = (id) => (data.card_names && data.card_names[id]) || id;
@@ -22,6 +23,7 @@ const OPEN_ALL_UP_TO = 4;
 const state = {
   eventId: null, view: null, seats: new Map(), opened: new Set(), seen: new Set(), refreshing: null,
 };
+const tournament = new TournamentPanel({ options: (form, ruleset) => rulesetOptions(form, ruleset) });
 const hallRoll = new HallRoll({
   eventId: () => state.eventId,
   showOpenTurns: () => {
@@ -55,6 +57,7 @@ async function chooseEvent(id) {
   window.history.replaceState(null, "", url);
   drawLinks();
   fillSettings(true);
+  tournament.show(state.eventId);
   await refresh();
 }
 
@@ -196,7 +199,7 @@ async function seatPlayers(event) {
   const form = event.target;
   const players = names(form.elements.players.value);
   const common = { players, ruleset: form.elements.ruleset.value, roll_mode: form.elements.roll_mode.value };
-  Object.assign(common, rulesetOptions(common.ruleset));
+  Object.assign(common, rulesetOptions(form, common.ruleset));
   const eventPath = `/api/events/${encodeURIComponent(state.eventId)}`;
   const at = submitter(event);
   let answer;
@@ -219,12 +222,13 @@ async function seatPlayers(event) {
 // The chosen ruleset's set-up options (the server lists each ruleset's; the console has no
 // game of its own), shown only for that ruleset and sent with its tables.
 function showRulesetOptions() {
-  const chosen = $("seating-form").elements.ruleset.value;
-  for (const box of document.querySelectorAll(".ruleset-options")) box.hidden = box.dataset.ruleset !== chosen;
+  const form = $("seating-form");
+  const chosen = form.elements.ruleset.value;
+  for (const box of form.querySelectorAll(".ruleset-options")) box.hidden = box.dataset.ruleset !== chosen;
 }
 
-function rulesetOptions(ruleset) {
-  const box = document.querySelector(`.ruleset-options[data-ruleset="${CSS.escape(ruleset)}"]`);
+function rulesetOptions(form, ruleset) {
+  const box = form.querySelector(`.ruleset-options[data-ruleset="${CSS.escape(ruleset)}"]`);
   const options = {};
   for (const input of box ? box.querySelectorAll("[data-kind]") : []) {
     options[input.name] = { int: () => Number(input.value), bool: () => input.checked }[input.dataset.kind]?.() ?? input.value;
@@ -362,7 +366,10 @@ function connect() {
   followConnection(socket, $("connection"));
   socket.on("hall", (view) => {
     knowEvent(view.event);
-    if (String(view.event.id) === state.eventId) draw(view);
+    if (String(view.event.id) === state.eventId) {
+      draw(view);
+      tournament.changed();
+    }
   });
 }
 

@@ -88,3 +88,29 @@ def test_tournament_where_do_i_sit_on_a_phone(tall_phone, hall_server, snap):
     seat = page.evaluate("() => { const v = JSON.parse(document.getElementById('page-data')"
                          ".textContent).view; return v.players[v.seat].name; }")
     assert seat == "Noa Levi"
+
+
+def test_tournament_phone_follows_its_player_to_the_next_round_by_itself(tall_phone, hall_server, snap):
+    event = hall_server.api("POST", "/api/events", {"name": "Moving cup"}, expect=201)
+    base = f"/api/events/{event['id']}/tournament"
+    players = [f"Mover {n:02}" for n in range(1, 13)]
+    created = hall_server.api("POST", base, {"players": "\n".join(players), "rounds": 2},
+                              expect=201)
+    hall_server.api("POST", f"{base}/start", expect=200)
+    hall_server.api("POST", f"{base}/rounds/start", expect=200)
+    token = next(p["token"] for p in created["players"] if p["name"] == "Mover 07")
+    page = tall_phone().new_page()
+    page.goto(f"{hall_server.url}/t/{token}")
+    expect(page).to_have_url(re.compile(r"/play$"))
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    expect(page.locator("h1.who")).to_contain_text(re.compile(r"Mover 07 · R1 T\d"))
+    hall_server.api("POST", f"{base}/rounds/close", expect=200)
+    second = hall_server.api("POST", f"{base}/rounds/start", expect=200)
+    table = next(t for t in second["seating"]["tables"] if "Mover 07" in t["players"])
+    # nobody touches the phone: it goes to its new seat
+    expect(page.locator("h1.who")).to_have_text(f"Mover 07 · {table['name']}", timeout=10_000)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    seat = page.evaluate("() => JSON.parse(document.getElementById('page-data').textContent)"
+                         ".view.seat")
+    assert seat == table["players"].index("Mover 07")
+    snap(page, "tournament-phone-moved")

@@ -8,17 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any
 
-from companion.rules.coop.events import (
-    AnyEvent,
-    AssessorCardDrawn,
-    AssessorCoinsTransferred,
-    AssessorDeckShuffled,
-    CoopGameEnded,
-    DecksShuffled,
-    FinalRoundBegan,
-    MarketCardDiscarded,
-    MarketCardRevealed,
-)
+from companion.rules.coop import events as ev
 from companion.rules.coop.state import ASSESSOR, CoopAccount, CoopState
 from companion.rules.machi_koro import evolve as base
 from companion.rules.machi_koro.events import EstablishmentBought, Event, TurnEnded
@@ -27,7 +17,7 @@ from companion.rules.machi_koro.state import Phase
 _COOP_FIELDS = tuple(f.name for f in fields(CoopState) if f.name != "table")
 
 
-def evolve_all(state: CoopState, events: Iterable[AnyEvent]) -> CoopState:
+def evolve_all(state: CoopState, events: Iterable[ev.AnyEvent]) -> CoopState:
     """The state after every event in turn. Base events and co-op ones edit one draft of the
     base table (evolve.thaw), which is frozen once at the end."""
     draft = _Draft(base.thaw(state.table), {name: getattr(state, name) for name in _COOP_FIELDS})
@@ -69,28 +59,28 @@ def _move_coins(draft: _Draft, account: CoopAccount, amount: int) -> None:
         base.move_coins(draft.table, account, amount)
 
 
-def _transferred(draft: _Draft, event: AssessorCoinsTransferred) -> None:
+def _transferred(draft: _Draft, event: ev.AssessorCoinsTransferred) -> None:
     _move_coins(draft, event.source, -event.amount)
     _move_coins(draft, event.target, event.amount)
 
 
-def _decks_shuffled(draft: _Draft, event: DecksShuffled) -> None:
+def _decks_shuffled(draft: _Draft, event: ev.DecksShuffled) -> None:
     draft.values.update(market_deck=event.market, assessor_deck=event.assessor, dealt=True)
 
 
-def _revealed(draft: _Draft, event: MarketCardRevealed) -> None:
+def _revealed(draft: _Draft, event: ev.MarketCardRevealed) -> None:
     draft.values.update(market_deck=draft.values["market_deck"][1:],
                         market_row=(event.card, *draft.values["market_row"]))
     base.change_supply(draft.table, event.card, 1)
 
 
-def _discarded(draft: _Draft, event: MarketCardDiscarded) -> None:
+def _discarded(draft: _Draft, event: ev.MarketCardDiscarded) -> None:
     draft.values.update(market_row=draft.values["market_row"][:-1],
                         market_discards=(*draft.values["market_discards"], event.card))
     base.change_supply(draft.table, event.card, -1)
 
 
-def _drawn(draft: _Draft, event: AssessorCardDrawn) -> None:
+def _drawn(draft: _Draft, event: ev.AssessorCardDrawn) -> None:
     if event.result == "unpaid":
         return  # the card stays face up on the deck: the game is lost
     draft.values["assessor_deck"] = draft.values["assessor_deck"][1:]
@@ -98,26 +88,26 @@ def _drawn(draft: _Draft, event: AssessorCardDrawn) -> None:
     draft.values[pile] = (*draft.values[pile], event.card)
 
 
-def _deck_shuffled(draft: _Draft, event: AssessorDeckShuffled) -> None:
+def _deck_shuffled(draft: _Draft, event: ev.AssessorDeckShuffled) -> None:
     draft.values.update(assessor_deck=event.order, assessor_discards=())
 
 
-def _final_round(draft: _Draft, event: FinalRoundBegan) -> None:
+def _final_round(draft: _Draft, event: ev.FinalRoundBegan) -> None:
     draft.values["final_round"] = True
 
 
-def _ended(draft: _Draft, event: CoopGameEnded) -> None:
+def _ended(draft: _Draft, event: ev.CoopGameEnded) -> None:
     draft.values.update(outcome=event.outcome, reason=event.reason)
     draft.table.phase = Phase.FINISHED
 
 
 _APPLY: dict[type, Callable[[_Draft, Any], None]] = {
-    AssessorCoinsTransferred: _transferred,
-    DecksShuffled: _decks_shuffled,
-    MarketCardRevealed: _revealed,
-    MarketCardDiscarded: _discarded,
-    AssessorCardDrawn: _drawn,
-    AssessorDeckShuffled: _deck_shuffled,
-    FinalRoundBegan: _final_round,
-    CoopGameEnded: _ended,
+    ev.AssessorCoinsTransferred: _transferred,
+    ev.DecksShuffled: _decks_shuffled,
+    ev.MarketCardRevealed: _revealed,
+    ev.MarketCardDiscarded: _discarded,
+    ev.AssessorCardDrawn: _drawn,
+    ev.AssessorDeckShuffled: _deck_shuffled,
+    ev.FinalRoundBegan: _final_round,
+    ev.CoopGameEnded: _ended,
 }

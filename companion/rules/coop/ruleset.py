@@ -23,7 +23,7 @@ from companion.rules.machi_koro import codec as base_codec
 from companion.rules.machi_koro import views as base_views
 from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.options import not_running_options
-from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions
+from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions, hall_turn
 from companion.rules.ruleset import (
     N_,
     Column,
@@ -102,22 +102,7 @@ class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
     def hall_turn(self, state: CoopState, dice: tuple[int, int], catalog: Catalog,
                   shuffle: Shuffle | None) -> list[list[AnyEvent]]:
         """As in the base game (closing the turn runs the assessor's turn when it is due)."""
-        from companion.rules.machi_koro.moves import EndTurn, Roll
-        from companion.rules.machi_koro.state import Phase
-
-        groups: list[list[AnyEvent]] = []
-        closing: list[AnyEvent] = []
-        while state.outcome is None and state.table.phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
-            move: CoopMove = engine.default_move(state) or EndTurn()
-            events = self.decide(state, state.table.active, move, catalog, shuffle)
-            closing += events
-            state = self.evolve(state, events)
-        if closing:
-            groups.append(closing)
-        if state.outcome is None and state.table.phase is Phase.ROLL:
-            thrown = dice[:1] if state.table.roller.dice_count == 1 else dice
-            groups.append(self.decide(state, state.table.active, Roll(thrown), catalog, shuffle))
-        return groups
+        return hall_turn(self, state, lambda coop: coop.table, dice, catalog, shuffle)
 
     def encode_event(self, event: AnyEvent) -> tuple[str, Json]:
         return base_codec.encode_event(event)
@@ -145,6 +130,9 @@ class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
     def tile_view(self, story: Story[CoopState, AnyEvent]) -> Json:
         result = self.result(story.state) if story.state is not None else None
         return {**base_views.tile_json(story, result), **views.coop_fields(story)}
+
+    def page_data(self, catalog: Catalog, lang: str) -> Json:
+        return {"cards": base_views.cards_json(catalog, lang)}
 
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
         result = self.result(story.state) if story.state is not None else None

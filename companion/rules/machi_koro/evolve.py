@@ -10,24 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
-from companion.rules.machi_koro.events import (
-    ChoiceAnswered,
-    CoinsAdjusted,
-    CoinsTransferred,
-    DiceCountChosen,
-    DiceRolled,
-    EstablishmentBought,
-    EstablishmentsSwapped,
-    Event,
-    GameWon,
-    LandmarkBuilt,
-    PlaceTaken,
-    RerollOffered,
-    RollResolved,
-    SupplyDealt,
-    SupplyDrawn,
-    TurnEnded,
-)
+from companion.rules.machi_koro import events as ev
 from companion.rules.machi_koro.state import (
     BANK,
     STATE_TWIN,
@@ -41,12 +24,12 @@ from companion.rules.machi_koro.state import (
 )
 
 
-def evolve(state: TableState, event: Event) -> TableState:
+def evolve(state: TableState, event: ev.Event) -> TableState:
     """The state after `event`. Never fails: events were checked when they were decided."""
     return evolve_all(state, (event,))
 
 
-def evolve_all(state: TableState, events: Iterable[Event]) -> TableState:
+def evolve_all(state: TableState, events: Iterable[ev.Event]) -> TableState:
     """The state after every event in turn: the same as folding `evolve`, but the new state
     is built once (a roll makes several events, and building a state is the costly part):
     the events edit a writable draft that is then frozen in place."""
@@ -59,7 +42,7 @@ def evolve_all(state: TableState, events: Iterable[Event]) -> TableState:
     return STATE_TWIN.freeze(thawed)
 
 
-def replay(start: TableState, events: Iterable[Event]) -> TableState:
+def replay(start: TableState, events: Iterable[ev.Event]) -> TableState:
     """The table after a journal's events, from the state they started on."""
     return evolve_all(start, events)
 
@@ -100,7 +83,7 @@ def freeze(draft: Draft) -> TableState:
     return STATE_TWIN.freeze(thawed)
 
 
-def apply(draft: Draft, event: Event) -> None:
+def apply(draft: Draft, event: ev.Event) -> None:
     """One event's change, made on a draft."""
     _APPLY[type(event)](draft, event)
 
@@ -130,42 +113,42 @@ def _add_card(player: Player, card: str, count: int) -> dict[str, int]:
     return cards
 
 
-def _dice_count_chosen(draft: Draft, event: DiceCountChosen) -> None:
+def _dice_count_chosen(draft: Draft, event: ev.DiceCountChosen) -> None:
     _change_player(draft, event.seat, dice_count=event.count)
 
 
-def _dice_rolled(draft: Draft, event: DiceRolled) -> None:
+def _dice_rolled(draft: Draft, event: ev.DiceRolled) -> None:
     draft.dice = event.dice
     draft.rerolled = draft.rerolled or event.reroll
 
 
-def _reroll_offered(draft: Draft, event: RerollOffered) -> None:
+def _reroll_offered(draft: Draft, event: ev.RerollOffered) -> None:
     draft.phase = Phase.REROLL
 
 
-def _coins_transferred(draft: Draft, event: CoinsTransferred) -> None:
+def _coins_transferred(draft: Draft, event: ev.CoinsTransferred) -> None:
     move_coins(draft, event.source, -event.amount)
     move_coins(draft, event.target, event.amount)
 
 
-def _coins_adjusted(draft: Draft, event: CoinsAdjusted) -> None:
+def _coins_adjusted(draft: Draft, event: ev.CoinsAdjusted) -> None:
     move_coins(draft, BANK, -event.amount)
     move_coins(draft, event.seat, event.amount)
 
 
-def _roll_resolved(draft: Draft, event: RollResolved) -> None:
+def _roll_resolved(draft: Draft, event: ev.RollResolved) -> None:
     draft.phase = Phase.CHOOSE if event.pending else Phase.BUILD
     draft.pending = event.pending
     draft.extra_turn = event.extra_turn
     draft.rerolled = True
 
 
-def _choice_answered(draft: Draft, event: ChoiceAnswered) -> None:
+def _choice_answered(draft: Draft, event: ev.ChoiceAnswered) -> None:
     draft.pending = draft.pending[1:]
     draft.phase = Phase.CHOOSE if draft.pending else Phase.BUILD
 
 
-def _swapped(draft: Draft, event: EstablishmentsSwapped) -> None:
+def _swapped(draft: Draft, event: ev.EstablishmentsSwapped) -> None:
     roller, other = draft.players[event.seat], draft.players[event.other]
     roller_cards = _add_card(roller, event.give, -1)
     roller_cards[event.take] = roller_cards.get(event.take, 0) + 1
@@ -175,34 +158,34 @@ def _swapped(draft: Draft, event: EstablishmentsSwapped) -> None:
     _change_player(draft, event.other, cards=frozen_counts(other_cards))
 
 
-def _bought(draft: Draft, event: EstablishmentBought) -> None:
+def _bought(draft: Draft, event: ev.EstablishmentBought) -> None:
     cards = _add_card(draft.players[event.seat], event.card, 1)
     _change_player(draft, event.seat, cards=frozen_counts(cards))
     change_supply(draft, event.card, -1)
     draft.built = True
 
 
-def _landmark_built(draft: Draft, event: LandmarkBuilt) -> None:
+def _landmark_built(draft: Draft, event: ev.LandmarkBuilt) -> None:
     landmarks = draft.players[event.seat].landmarks | {event.landmark}
     _change_player(draft, event.seat, landmarks=landmarks)
     draft.built = True
 
 
-def _game_won(draft: Draft, event: GameWon) -> None:
+def _game_won(draft: Draft, event: ev.GameWon) -> None:
     draft.phase = Phase.FINISHED
     draft.winner = event.seat
 
 
-def _place_taken(draft: Draft, event: PlaceTaken) -> None:
+def _place_taken(draft: Draft, event: ev.PlaceTaken) -> None:
     _change_player(draft, event.seat, place=event.place)
 
 
-def _supply_dealt(draft: Draft, event: SupplyDealt) -> None:
+def _supply_dealt(draft: Draft, event: ev.SupplyDealt) -> None:
     draft.supply = frozen_counts({})
     draft.draw_pile = event.pile
 
 
-def _supply_drawn(draft: Draft, event: SupplyDrawn) -> None:
+def _supply_drawn(draft: Draft, event: ev.SupplyDrawn) -> None:
     supply = dict(draft.supply)
     for card in event.cards:
         supply[card] = supply.get(card, 0) + 1
@@ -210,7 +193,7 @@ def _supply_drawn(draft: Draft, event: SupplyDrawn) -> None:
     draft.draw_pile = draft.draw_pile[len(event.cards):]
 
 
-def _turn_ended(draft: Draft, event: TurnEnded) -> None:
+def _turn_ended(draft: Draft, event: ev.TurnEnded) -> None:
     draft.active = event.next_active
     draft.phase = Phase.ROLL
     draft.turn += 1
@@ -221,19 +204,19 @@ def _turn_ended(draft: Draft, event: TurnEnded) -> None:
 
 
 _APPLY: dict[type, Callable[[Draft, Any], None]] = {
-    DiceCountChosen: _dice_count_chosen,
-    DiceRolled: _dice_rolled,
-    RerollOffered: _reroll_offered,
-    CoinsTransferred: _coins_transferred,
-    CoinsAdjusted: _coins_adjusted,
-    RollResolved: _roll_resolved,
-    ChoiceAnswered: _choice_answered,
-    EstablishmentsSwapped: _swapped,
-    EstablishmentBought: _bought,
-    LandmarkBuilt: _landmark_built,
-    GameWon: _game_won,
-    TurnEnded: _turn_ended,
-    PlaceTaken: _place_taken,
-    SupplyDealt: _supply_dealt,
-    SupplyDrawn: _supply_drawn,
+    ev.DiceCountChosen: _dice_count_chosen,
+    ev.DiceRolled: _dice_rolled,
+    ev.RerollOffered: _reroll_offered,
+    ev.CoinsTransferred: _coins_transferred,
+    ev.CoinsAdjusted: _coins_adjusted,
+    ev.RollResolved: _roll_resolved,
+    ev.ChoiceAnswered: _choice_answered,
+    ev.EstablishmentsSwapped: _swapped,
+    ev.EstablishmentBought: _bought,
+    ev.LandmarkBuilt: _landmark_built,
+    ev.GameWon: _game_won,
+    ev.TurnEnded: _turn_ended,
+    ev.PlaceTaken: _place_taken,
+    ev.SupplyDealt: _supply_dealt,
+    ev.SupplyDrawn: _supply_drawn,
 }

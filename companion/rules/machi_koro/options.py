@@ -14,50 +14,39 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from companion.rules.machi_koro import moves as mv
 from companion.rules.machi_koro.activation import counter_clockwise, has_effect, swappable
 from companion.rules.machi_koro.catalog import Catalog, Establishment, Landmark
-from companion.rules.machi_koro.moves import (
-    Build,
-    ChooseDice,
-    DeclineSwap,
-    EndTurn,
-    KeepRoll,
-    Move,
-    Reroll,
-    Roll,
-    SwapEstablishments,
-    TargetTvStation,
-)
 from companion.rules.machi_koro.state import Choice, Phase, Player, TableState
 
 
-def legal_moves(state: TableState, seat: int, catalog: Catalog) -> list[Move]:
+def legal_moves(state: TableState, seat: int, catalog: Catalog) -> list[mv.Move]:
     """Every move `seat` may make now (dice moves with empty dice)."""
     if state.phase is Phase.FINISHED:
         return []
     player = state.players[seat]
-    moves: list[Move] = [ChooseDice(1)]
+    moves: list[mv.Move] = [mv.ChooseDice(1)]
     if has_effect(catalog, player, "two_dice"):
-        moves.append(ChooseDice(2))
+        moves.append(mv.ChooseDice(2))
     if seat != state.active:
         return moves
     if state.phase is Phase.ROLL:
-        moves.append(Roll(()))
+        moves.append(mv.Roll(()))
     elif state.phase is Phase.REROLL:
-        moves += [KeepRoll(), Reroll(())]
+        moves += [mv.KeepRoll(), mv.Reroll(())]
     elif state.phase is Phase.CHOOSE and state.pending[0] is Choice.TV_STATION:
-        moves += [TargetTvStation(other) for other in counter_clockwise(state)]
+        moves += [mv.TargetTvStation(other) for other in counter_clockwise(state)]
     elif state.phase is Phase.CHOOSE:
-        moves.append(DeclineSwap())
+        moves.append(mv.DeclineSwap())
         for other in counter_clockwise(state):
             moves += [
-                SwapEstablishments(other, give, take)
+                mv.SwapEstablishments(other, give, take)
                 for give in swappable(catalog, player)
                 for take in swappable(catalog, state.players[other])
             ]
     else:
-        moves += [Build(card) for card in affordable(state, catalog)]
-        moves.append(EndTurn())
+        moves += [mv.Build(card) for card in affordable(state, catalog)]
+        moves.append(mv.EndTurn())
     return moves
 
 
@@ -198,7 +187,32 @@ def build_options(state: TableState, seat: int, catalog: Catalog, *, running: bo
     turn = turn_refusal(state, seat) if running or state.phase is Phase.FINISHED else NOT_RUNNING
     if not 0 <= seat < len(state.players):  # no city: no card of its own
         return market_options(catalog, turn, lambda card: None)
+    if turn is not None:  # every seat but the builder's, at every roll: the hall's hot path
+        return {"why": turn.why.value, "cards": list(listed(catalog, state.players[seat].landmarks))}
     return market_options(catalog, turn, lambda card: card_refusal(state, seat, card, catalog))
+
+
+# The card lists under a turn's reason, by catalog and landmarks built: the same for most seats
+# of a hall at every roll, so made once (read-only: views only encode them).
+_LISTED: dict[tuple[str, frozenset[str]], tuple[dict[str, Any], ...]] = {}
+
+
+def listed(catalog: Catalog, built: frozenset[str]) -> tuple[dict[str, Any], ...]:
+    """`market_options`' cards under a turn's reason for a city with these landmarks built."""
+    key = (catalog.name, built)
+    cards = _LISTED.get(key)
+    if cards is None:
+        cards = tuple(market_options(catalog, NOT_RUNNING,
+                                     lambda card: listing_refusal(built, card))["cards"])
+        if len(_LISTED) < 4096:  # 2**4 landmark sets a catalog: a few catalogs' worth
+            _LISTED[key] = cards
+    return cards
+
+
+def listing_refusal(built: frozenset[str], card_id: str) -> Closed | None:
+    """All that a list under a turn's reason says of a card: the reasons in LISTING (a landmark
+    built, left out of the phone's list), as `card_refusal` gives them, without the rest."""
+    return BUILT if card_id in built else None
 
 
 def not_running_options(catalog: Catalog) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, TypeVar
 
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro import codec, engine, evolve, paper, staleness, views
@@ -25,6 +25,9 @@ from companion.rules.ruleset import (
     Story,
 )
 
+S = TypeVar("S")
+E = TypeVar("E")
+
 
 class BadOptions(RuleError):
     """An option the ruleset does not know (the hall says which)."""
@@ -45,6 +48,27 @@ VARIANTS = (
                N_("Variable supply: ten kinds face up, drawn from a shuffled pile")),
 )
 """Seed 001's variants (RULES.md 13-14), the organizer's choice per table."""
+
+
+def hall_turn(rules: Ruleset[S, Any, E], state: S, table: Callable[[S], TableState],
+              dice: tuple[int, int], catalog: Catalog, shuffle: Shuffle | None) -> list[list[E]]:
+    """A hall roll at a table of the base game or of a game around its cities (`table(state)`):
+    close the previous turn (defaults for open choices, end of the build phase), then roll the
+    first die, or both for a seat that rolls two (RULES.md 10-12). A finished game's phase is
+    neither: nothing to roll."""
+    groups: list[list[E]] = []
+    closing: list[E] = []
+    while table(state).phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
+        seat, move = rules.default_move(state) or (table(state).active, EndTurn())
+        events = rules.decide(state, seat, move, catalog, shuffle)
+        closing += events
+        state = rules.evolve(state, events)
+    if closing:
+        groups.append(closing)
+    if table(state).phase is Phase.ROLL:
+        thrown = dice[:1] if table(state).roller.dice_count == 1 else dice
+        groups.append(rules.decide(state, table(state).active, Roll(thrown), catalog, shuffle))
+    return groups
 
 
 class MachiKoro(Ruleset[TableState, Move, Event]):
@@ -132,21 +156,7 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
 
     def hall_turn(self, state: TableState, dice: tuple[int, int], catalog: Catalog,
                   shuffle: Shuffle | None) -> list[list[Event]]:
-        """Close the previous turn (defaults for open choices, end of the build phase), then
-        roll the first die, or both for a seat that rolls two (RULES.md 10-12)."""
-        groups: list[list[Event]] = []
-        closing: list[Event] = []
-        while state.phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
-            move = engine.default_move(state) or EndTurn()
-            events = self.decide(state, state.active, move, catalog, shuffle)
-            closing += events
-            state = self.evolve(state, events)
-        if closing:
-            groups.append(closing)
-        if state.phase is Phase.ROLL:
-            thrown = dice[:1] if state.roller.dice_count == 1 else dice
-            groups.append(self.decide(state, state.active, Roll(thrown), catalog, shuffle))
-        return groups
+        return hall_turn(self, state, lambda table: table, dice, catalog, shuffle)
 
     # ------------------------------------------------------------ the journal
 
@@ -175,6 +185,9 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
     def tile_view(self, story: Story[TableState, Event]) -> Json:
         result = self.result(story.state) if story.state is not None else None
         return views.tile_json(story, result)
+
+    def page_data(self, catalog: Catalog, lang: str) -> Json:
+        return {"cards": views.cards_json(catalog, lang)}
 
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
         result = self.result(story.state) if story.state is not None else None

@@ -4,7 +4,7 @@ open or closed with the reason. Pure functions of a `Story`, the hall's memory o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.rules.machi_koro import events as ev
@@ -241,6 +241,20 @@ def builds_json(story: MkStory, seat: int, catalog: Catalog) -> Json:
     if story.state is None:
         return not_running_options(catalog)
     return build_options(base_of(story.state), seat, catalog, running=story.running)
+
+
+def cards_json(catalog: Catalog, lang: str) -> list[Json]:
+    """The cards as the pages draw them, named in the page's language (the catalog has every
+    language's names)."""
+    def name(names: Mapping[str, str]) -> str:
+        return names.get(lang) or names["en"]
+
+    cards = [{"id": c.id, "kind": "establishment", "name": name(c.names), "colour": c.colour,
+              "icon": c.icon, "activation": list(c.activation), "cost": c.cost,
+              "effect": c.effect, "amount": c.amount} for c in catalog.establishments.values()]
+    cards += [{"id": lm.id, "kind": "landmark", "name": name(lm.names), "cost": lm.cost,
+               "effect": lm.effect, "amount": lm.amount} for lm in catalog.landmarks.values()]
+    return cards
 
 
 def waiting_for(state: Any) -> str | None:
