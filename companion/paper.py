@@ -7,6 +7,7 @@ Each side names its own kind: `rules.paper.Grid` is `Grid[rules.paper.Value]`, a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -61,3 +62,12 @@ class Setup(Generic[V]):
 
     parts: tuple[Part[V], ...] = ()
     seating: tuple[Line[V], ...] = ()
+
+
+def competition_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:
+    """Rank 1 for the greatest key; equal keys share a rank and the next rank skips
+    (1, 2, 2, 4)."""
+    first: dict[tuple[int, ...], int] = {}
+    for position, key in enumerate(sorted(keys, reverse=True), start=1):
+        first.setdefault(key, position)
+    return [first[key] for key in keys]

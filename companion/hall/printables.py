@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from companion.hall.checks import N_, Detail
 from companion.hall.model import HallEvent, Table
 from companion.hall.service import HallService
+from companion.paper import competition_ranks
 from companion.printing import join_cards, poster, score_sheets, setup_sheets, standings
 from companion.printing import model as drawn  # what the printing draws
 from companion.printing.i18n import STRINGS, text
@@ -28,7 +29,6 @@ from companion.printing.layouts import card_papers, page_papers
 from companion.printing.model import NOT_STARTED, PLAYING, RESULT, Column, TableSheet, Wifi
 from companion.rules import paper as said  # what a ruleset says of its paper
 from companion.rules.errors import RuleError
-from companion.rules.paper import competition_ranks
 from companion.rules.registry import AnyRuleset, Catalog, ruleset
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")

@@ -10,11 +10,12 @@ it; the rules know only how many seats there are)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion import paper as shared
 from companion.paper import Column as Column
+from companion.paper import competition_ranks as competition_ranks
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,3 @@ SetupSection = shared.Setup[Value]
 def line(key: str, style: str = BULLET, **values: Value) -> Line:
     """A line with its values named: `line("coins_n", n=3)`."""
     return Line(key, tuple(values.items()), style)
-
-
-def competition_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:
-    """Rank 1 for the greatest key; equal keys share a rank and the next rank skips
-    (1, 2, 2, 4)."""
-    first: dict[tuple[int, ...], int] = {}
-    for position, key in enumerate(sorted(keys, reverse=True), start=1):
-        first.setdefault(key, position)
-    return [first[key] for key in keys]
