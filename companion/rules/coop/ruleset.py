@@ -115,10 +115,7 @@ class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
 
     def common_view(self, story: Story[CoopState, AnyEvent]) -> Json:
         result = self.result(story.state) if story.state is not None else None
-        return {"players": base_views.players_json(story), **base_views.game_json(story, result),
-                "entries": base_views.turn_entries(story, self.turn_entry),
-                "undone": base_views.undone_json(story, self.move_summary),
-                **base_views.market_json(story)}
+        return base_views.common_json(story, result, self.turn_entry, self.move_summary)
 
     def seat_view(self, story: Story[CoopState, AnyEvent], seat: int, catalog: Catalog) -> Json:
         choices = base_views.choices_json(story, seat, catalog) if self.playing(story) else []

@@ -173,10 +173,7 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
 
     def common_view(self, story: Story[TableState, Event]) -> Json:
         result = self.result(story.state) if story.state is not None else None
-        return {"players": views.players_json(story), **views.game_json(story, result),
-                "entries": views.turn_entries(story, self.turn_entry),
-                "undone": views.undone_json(story, self.move_summary),
-                **views.market_json(story)}
+        return views.common_json(story, result, self.turn_entry, self.move_summary)
 
     def seat_view(self, story: Story[TableState, Event], seat: int, catalog: Catalog) -> Json:
         return {"choices": views.choices_json(story, seat, catalog),

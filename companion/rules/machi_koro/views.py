@@ -279,3 +279,12 @@ def tile_json(story: MkStory, result: Result | None) -> Json:
             "entries": last_roll_entries(story),
             "waiting": waiting_for(state) if state is not None else None,
             "active_name": story.names[state.active] if state is not None else None}
+
+
+def common_json(story: MkStory, result: Result | None, entry_of: EntryOf,
+                summary: Callable[[Played[Any, Any]], Json]) -> Json:
+    """The part of every seat's view a Machi Koro table shares (`Ruleset.common_view`), with a
+    variant's own lines of the turn (`entry_of`) and summaries of undone moves (`summary`)."""
+    return {"players": players_json(story), **game_json(story, result),
+            "entries": turn_entries(story, entry_of), "undone": undone_json(story, summary),
+            **market_json(story)}
