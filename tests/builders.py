@@ -12,8 +12,8 @@ import pytest
 from companion.rules.errors import CatalogError
 from companion.rules.machi_koro.catalog import load_catalog
 from companion.rules.machi_koro.engine import decide
-from companion.rules.machi_koro.events import CoinsTransferred, Event
 from companion.rules.machi_koro.evolve import replay
+from companion.rules.machi_koro.facts import CoinsTransferred, Fact
 from companion.rules.machi_koro.moves import Move
 from companion.rules.machi_koro.state import Phase, Player, TableState, frozen_counts
 
@@ -51,7 +51,7 @@ def coins(state: TableState) -> dict[str, int]:
     return {player.name: player.coins for player in state.players}
 
 
-def play(state: TableState, seat: int, move: Move) -> tuple[TableState, list[Event]]:
+def play(state: TableState, seat: int, move: Move) -> tuple[TableState, list[Fact]]:
     """Decide and apply one move; the conservation check runs on every event."""
     events = decide(state, seat, move, CATALOG)
     after = state
@@ -62,7 +62,7 @@ def play(state: TableState, seat: int, move: Move) -> tuple[TableState, list[Eve
     return after, events
 
 
-def transfers(events: list[Event]) -> list[tuple[object, object, int, str, int]]:
+def transfers(events: list[Fact]) -> list[tuple[object, object, int, str, int]]:
     """(from, to, amount, card, forgiven) of every coin movement, in order."""
     return [
         (e.source, e.target, e.amount, e.card, e.forgiven)

@@ -71,7 +71,7 @@ def play(state: CoopState, seat: int, move: object, shuffle: object = None):
 def random_move(state: CoopState, rng) -> tuple[int, object]:
     """A legal move for the active seat that tends to finish games: builds (landmarks first)
     over ending the turn, and now and then a gift to the assessor."""
-    from companion.rules.coop.events import GiveAssessor
+    from companion.rules.coop.facts import GiveAssessor
     from companion.rules.machi_koro.moves import Build, EndTurn, Reroll, Roll
     from companion.rules.machi_koro.state import Phase
 

@@ -8,8 +8,8 @@ from builders import CATALOG
 
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro.engine import REASON_LIMIT, adjust
-from companion.rules.machi_koro.events import CoinsAdjusted
 from companion.rules.machi_koro.evolve import evolve_all
+from companion.rules.machi_koro.facts import CoinsAdjusted
 from companion.rules.machi_koro.state import new_table
 
 TABLE = new_table(CATALOG, ("Ann", "Ben"))

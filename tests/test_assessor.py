@@ -6,7 +6,7 @@ from builders import CATALOG
 
 from companion.rules.coop.assessor import ASSESSOR_DECK
 from companion.rules.coop.engine import assessor_turn
-from companion.rules.coop.events import AssessorCardDrawn
+from companion.rules.coop.facts import AssessorCardDrawn
 from companion.rules.coop.scenario import resolve_assessor_scenario
 from companion.rules.errors import RuleError
 

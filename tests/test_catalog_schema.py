@@ -21,7 +21,7 @@ from companion.rules.machi_koro.catalog import (
     load_catalog_files,
 )
 from companion.rules.machi_koro.engine import decide
-from companion.rules.machi_koro.events import GameWon, LandmarkBuilt
+from companion.rules.machi_koro.facts import GameWon, LandmarkBuilt
 from companion.rules.machi_koro.moves import Build
 from companion.rules.machi_koro.state import Phase, Player, TableState, frozen_counts, new_table
 

@@ -7,6 +7,7 @@ import copy
 
 import pytest
 
+from companion.rules import schedule
 from companion.rules.catan_big import claims as claims_module
 from companion.rules.catan_big import turns
 from companion.rules.catan_big.claims import Breakdown, Claim, decided_by, judge, rank
@@ -21,15 +22,14 @@ from companion.rules.catan_big.errors import (
 )
 from companion.rules.catan_big.scenario import resolve
 from companion.rules.catan_big.turns import (
-    Step,
     announce,
     discards,
     read_schedule,
     robber_instruction,
-    seconds_for,
     team_of,
 )
 from companion.rules.errors import RuleError
+from companion.rules.schedule import Step, seconds_for
 
 SCHEDULE = [[1, 60], [11, 90], [21, 120]]
 HAND = {"grain": 0, "ore": 0, "brick": 0, "wood": 0, "wool": 0}
@@ -145,7 +145,7 @@ def test_ruling_21_bad_schedules_are_refused_naming_the_step(schedule, field):
 
 def test_ruling_21_seconds_for_a_turn_before_any_step_is_refused():
     """read_schedule never makes such a schedule; seconds_for still refuses one."""
-    with pytest.raises(BadSchedule):
+    with pytest.raises(schedule.BadSchedule):
         seconds_for((Step(5, 60),), 3)
 
 

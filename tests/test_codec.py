@@ -5,7 +5,7 @@ from builders import CATALOG
 
 from companion.bench.simulate import random_game
 from companion.rules.errors import BadMove
-from companion.rules.machi_koro.codec import decode_event, encode_event, parse_move, wire_move
+from companion.rules.machi_koro.codec import decode_fact, encode_fact, parse_move, wire_move
 from companion.rules.machi_koro.moves import Reroll, Roll
 from companion.rules.machi_koro.options import legal_moves
 
@@ -13,8 +13,8 @@ from companion.rules.machi_koro.options import legal_moves
 @pytest.mark.parametrize("seed", range(20))
 def test_codec_events_round_trip_through_json_form(seed):
     for step in random_game(2 + seed % 3, seed, max_turns=40):
-        for event in step.events:
-            assert decode_event(*encode_event(event)) == event
+        for event in step.facts:
+            assert decode_fact(*encode_fact(event)) == event
 
 
 @pytest.mark.parametrize("seed", range(20))

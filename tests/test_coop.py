@@ -9,13 +9,13 @@ from coop_builders import Recorder, cards, coop, play
 
 from companion.rules.coop import engine as rules
 from companion.rules.coop.assessor import ASSESSOR_DECK
-from companion.rules.coop.events import (
+from companion.rules.coop.evolve import evolve_all
+from companion.rules.coop.facts import (
     AssessorCardDrawn,
     AssessorCoinsTransferred,
     CoopGameEnded,
     GiveAssessor,
 )
-from companion.rules.coop.evolve import evolve_all
 from companion.rules.coop.state import (
     ASSESSOR,
     EndReason,
@@ -25,7 +25,7 @@ from companion.rules.coop.state import (
     new_coop_table,
 )
 from companion.rules.errors import RuleError
-from companion.rules.machi_koro.events import GameWon, TurnEnded
+from companion.rules.machi_koro.facts import GameWon, TurnEnded
 from companion.rules.machi_koro.moves import Build, EndTurn, Roll
 from companion.rules.machi_koro.state import BANK, Phase, new_table
 from companion.rules.ruleset import Story

@@ -12,9 +12,9 @@ from test_properties import check_build_refusal
 
 from companion.rules.coop import engine as coop
 from companion.rules.coop.assessor import card_values
-from companion.rules.coop.codec import decode_event
-from companion.rules.coop.events import AssessorCardDrawn, FinalRoundBegan
+from companion.rules.coop.codec import decode_fact
 from companion.rules.coop.evolve import evolve_all
+from companion.rules.coop.facts import AssessorCardDrawn, FinalRoundBegan
 from companion.rules.coop.state import (
     EndReason,
     Outcome,
@@ -22,7 +22,7 @@ from companion.rules.coop.state import (
     market_cards,
     new_coop_table,
 )
-from companion.rules.machi_koro.codec import encode_event
+from companion.rules.machi_koro.codec import encode_fact
 from companion.rules.machi_koro.options import TURN_WIDE, Why
 
 GAMES = settings(max_examples=200)  # deadline and too_slow: the profile in conftest
@@ -101,8 +101,8 @@ def test_property_coop_games_keep_the_invariants(seed, stake):
     else:
         assert not all(len(p.landmarks) == len(CATALOG.landmarks) for p in final.table.players)
     assert evolve_all(start, events) == final, "replaying the events gives the same state"
-    journal = [encode_event(e) for e in events]
-    assert [decode_event(kind, data) for kind, data in journal] == events, "journal round trip"
+    journal = [encode_fact(e) for e in events]
+    assert [decode_fact(kind, data) for kind, data in journal] == events, "journal round trip"
 
 
 def test_random_games_reach_every_ending():

@@ -33,7 +33,7 @@ from companion.hall.replay import rebuild_table
 from companion.hall.views import seat_view
 from companion.journal import Record, SqliteJournal
 from companion.rules.machi_koro.catalog import load_catalog
-from companion.rules.machi_koro.codec import EVENT_TYPES
+from companion.rules.machi_koro.codec import FACT_TYPES
 from companion.rules.machi_koro.state import TableState
 
 pytestmark = pytest.mark.slow
@@ -307,7 +307,7 @@ def check_journal(db: Path, ledger: Ledger, before: dict[str, list[Record]]) -> 
         check_consistent(table.state, f"table {table_id} now")
         for move in table.moves:
             check_consistent(move.before, f"table {table_id} before move {move.number}")
-        numbered = [r for r in records if r.kind in EVENT_TYPES]
+        numbered = [r for r in records if r.kind in FACT_TYPES]
         groups: dict[int, list[Record]] = defaultdict(list)
         for record in numbered:
             groups[record.data["move"]].append(record)

@@ -5,7 +5,7 @@ from builders import CATALOG, coins, play, table
 
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro.engine import decide, default_move
-from companion.rules.machi_koro.events import GameWon, RerollOffered
+from companion.rules.machi_koro.facts import GameWon, RerollOffered
 from companion.rules.machi_koro.moves import (
     Build,
     ChooseDice,

@@ -10,7 +10,7 @@ from coop_builders import coop
 
 from companion.bench.simulate import random_game
 from companion.rules.coop import evolve as coop_evolve
-from companion.rules.machi_koro import events as ev
+from companion.rules.machi_koro import facts as ev
 from companion.rules.machi_koro.evolve import evolve, evolve_all, replay
 from companion.rules.machi_koro.moves import Build, EndTurn, Reroll, Roll
 from companion.rules.machi_koro.state import BANK, Choice, Phase, TableState, frozen_counts, new_table
@@ -97,7 +97,7 @@ def test_evolve_changes_what_the_event_says_and_nothing_else(event, fields, expe
 
 
 def test_evolve_cases_cover_every_event_type():
-    assert {type(case[0]) for case in CASES} == set(get_args(ev.Event))
+    assert {type(case[0]) for case in CASES} == set(get_args(ev.Fact))
 
 
 def test_evolve_all_returns_a_frozen_table_state():
@@ -117,7 +117,7 @@ def test_evolve_all_of_no_events_is_an_equal_state():
 def test_evolve_all_of_a_batch_equals_the_fold_of_evolve(seats, seed):
     steps = 0
     for step in random_game(seats, seed, catalog=CATALOG):
-        assert evolve_all(step.before, step.events) == step.after, step.move
+        assert evolve_all(step.before, step.facts) == step.after, step.move
         steps += 1
     assert steps > 20
 

@@ -7,7 +7,7 @@ import pytest
 from builders import table
 
 from companion.rules.frozen import Twin, quick_constructor
-from companion.rules.machi_koro import events
+from companion.rules.machi_koro import facts
 from companion.rules.machi_koro.state import STATE_TWIN, Player, TableState, with_coins
 
 
@@ -60,13 +60,13 @@ def test_twin_replacer_refuses_an_unknown_field():
 
 
 @pytest.mark.parametrize("cls", [
-    events.DiceRolled, events.RerollOffered, events.CoinsTransferred, events.RollResolved,
+    facts.DiceRolled, facts.RerollOffered, facts.CoinsTransferred, facts.RollResolved,
 ])
 def test_quick_constructor_events_equal_init(cls):
     sample = {
-        events.DiceRolled: (2, (3, 4), True), events.RerollOffered: (),
-        events.CoinsTransferred: (1, "bank", 2, "cafe", 2, 1, 1),
-        events.RollResolved: ((), True),
+        facts.DiceRolled: (2, (3, 4), True), facts.RerollOffered: (),
+        facts.CoinsTransferred: (1, "bank", 2, "cafe", 2, 1, 1),
+        facts.RollResolved: ((), True),
     }[cls]
     made = quick_constructor(cls)(*sample)
     assert type(made) is cls and made == cls(*sample) and repr(made) == repr(cls(*sample))

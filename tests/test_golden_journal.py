@@ -42,17 +42,17 @@ def test_golden_journal_replays_to_the_position_it_was_written_at(ruleset):
     table = rebuild_table(records)
     assert position(table) == golden["position"]
     kinds = {r.kind for r in records}
-    assert kinds & rules_of(table).event_kinds >= {"DiceRolled", "TurnEnded", "EstablishmentBought"}
+    assert kinds & rules_of(table).fact_kinds >= {"DiceRolled", "TurnEnded", "EstablishmentBought"}
 
 
 def test_golden_journal_every_event_has_its_own_stored_name():
     """Every event class of every ruleset names its KIND, and no two share one."""
     from typing import get_args
 
-    from companion.rules.coop.events import COOP_EVENT_TYPES
-    from companion.rules.machi_koro.events import Event
+    from companion.rules.coop.facts import COOP_FACT_TYPES
+    from companion.rules.machi_koro.facts import Fact
 
-    classes = [*get_args(Event), *COOP_EVENT_TYPES]
+    classes = [*get_args(Fact), *COOP_FACT_TYPES]
     kinds = [cls.KIND for cls in classes]
     assert len(set(kinds)) == len(classes) > 12
 

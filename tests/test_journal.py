@@ -410,7 +410,7 @@ class Model:
         rows = self.rows.get(stream, [])
         if len(rows) != request.expected_seq:
             raise StaleSequence(stream, request.expected_seq, len(rows))
-        for kind, data in request.events:
+        for kind, data in request.records:
             rows.append((stream, len(rows) + 1, kind, dict(data), rid, request.author))
         self.rows[stream] = rows
         answer = dict(request.answer or {})
@@ -490,7 +490,7 @@ def apply(journal: Journal, batch: list[AppendRequest]) -> list[AppendResult]:
         journal.append(
             one.stream,
             one.expected_seq,
-            one.events,
+            one.records,
             request_id=one.request_id,
             author=one.author,
             answer=one.answer,

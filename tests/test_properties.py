@@ -40,7 +40,7 @@ def test_property_random_games_keep_the_invariants(seats, seed):
     total = start.total_coins()
     events = []
     for step in steps:
-        for event in step.events:
+        for event in step.facts:
             events.append(event)
         check_invariants(step.after, total)
     assert replay(start, events) == steps[-1].after, "replaying the events gives the same state"

@@ -77,7 +77,7 @@ class FailingJournal:
 
     @staticmethod
     def check(batch: Sequence[AppendRequest]) -> None:
-        if any(kind == "round_started" for request in batch for kind, _ in request.events):
+        if any(kind == "round_started" for request in batch for kind, _ in request.records):
             raise OSError("the power went out")
 
 

@@ -15,7 +15,7 @@ from companion.bench.simulate import random_move
 from companion.rules.coop.ruleset import COOP
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro.engine import decide, default_move, supply_cards
-from companion.rules.machi_koro.events import (
+from companion.rules.machi_koro.facts import (
     GameWon,
     PlaceTaken,
     SupplyDealt,
@@ -287,7 +287,7 @@ def test_ruling_13_ten_kinds_face_up_copies_stacking_and_a_replay_deals_the_same
     drawn = events[1].cards
     assert isinstance(events[1], SupplyDrawn) and sum(state.supply.values()) == len(drawn)
     assert drawn[-1] not in drawn[:-1]  # the draw stopped at the 10th kind
-    again = [MACHI_KORO.decode_event(*MACHI_KORO.encode_event(e)) for e in events]
+    again = [MACHI_KORO.decode_fact(*MACHI_KORO.encode_fact(e)) for e in events]
     assert MACHI_KORO.evolve(start, again) == state
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.machi_koro.engine import decide
-from companion.rules.machi_koro.events import Event
 from companion.rules.machi_koro.evolve import evolve
+from companion.rules.machi_koro.facts import Fact
 from companion.rules.machi_koro.moves import Build, EndTurn, Move, Reroll, Roll
 from companion.rules.machi_koro.options import legal_moves
 from companion.rules.machi_koro.state import Phase, TableState, new_table
@@ -22,7 +22,7 @@ class Step:
     before: TableState
     seat: int
     move: Move
-    events: tuple[Event, ...]
+    facts: tuple[Fact, ...]
     after: TableState
 
 
@@ -59,9 +59,9 @@ def random_game(
     state = new_table(catalog, tuple(f"P{i}" for i in range(seats)), first=rng.randrange(seats))
     while state.phase is not Phase.FINISHED and state.turn <= max_turns:
         seat, move = random_move(state, rng, catalog)
-        events = tuple(decide(state, seat, move, catalog))
+        facts = tuple(decide(state, seat, move, catalog))
         after = state
-        for event in events:
-            after = evolve(after, event)
-        yield Step(state, seat, move, events, after)
+        for fact in facts:
+            after = evolve(after, fact)
+        yield Step(state, seat, move, facts, after)
         state = after

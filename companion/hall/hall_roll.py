@@ -101,8 +101,8 @@ def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any =
                 continue
             table.seq = result.last_seq
             first = next_move_number(table)
-            for offset, events in enumerate(groups):
-                evolve(table, first + offset, "hall", events)
+            for offset, facts in enumerate(groups):
+                evolve(table, first + offset, "hall", facts)
             rolled.append(table.id)
     hall.publish(Change(tables=rolled, events=[event.id]))
     return {"dice": [d1, d2], "roll": number, "tables": rolled, "skipped": skipped}
@@ -292,9 +292,9 @@ def draw(event: HallEvent, dice: tuple[int, int] | None) -> tuple[Records, tuple
 def table_request(table: Table, groups: list[list[Any]], request_id: str) -> AppendRequest:
     """A table's part of the hall roll: its moves' records, numbered on from its last move."""
     first = next_move_number(table)
-    encode = rules_of(table).encode_event
-    records = [record for offset, events in enumerate(groups)
-               for record in move_records(events, first + offset, encode)]
+    encode = rules_of(table).encode_fact
+    records = [record for offset, facts in enumerate(groups)
+               for record in move_records(facts, first + offset, encode)]
     return AppendRequest(table.stream, table.seq, records, request_id=request_id, author="hall")
 
 
@@ -347,6 +347,6 @@ def expire_choice(hall: HallService, table: Table, now: float) -> bool:
     if default is None:
         return False
     seat, move = default
-    events = rules.decide(table.state, seat, move, table.catalog, secure_shuffle)
-    commit(hall, table, events, "timer")
+    facts = rules.decide(table.state, seat, move, table.catalog, secure_shuffle)
+    commit(hall, table, facts, "timer")
     return True

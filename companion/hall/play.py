@@ -15,7 +15,7 @@ from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendResult, Journal, Record, StaleSequence
 from companion.rules.errors import RuleError
 
-Event = Any  # a ruleset's own event (the hall keeps and journals it as the rules say)
+Fact = Any  # a ruleset's own fact (the hall keeps and journals it as the rules say)
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -53,16 +53,16 @@ def next_move_number(table: Table) -> int:
 
 
 def move_records(
-    events: list[Event], number: int, encode: Callable[[Any], tuple[str, dict[str, Any]]],
+    facts: list[Fact], number: int, encode: Callable[[Any], tuple[str, dict[str, Any]]],
 ) -> list[tuple[str, dict[str, Any]]]:
-    """A move's events as journal records (`encode`: the table's ruleset's form), each tagged
+    """A move's facts as journal records (`encode`: the table's ruleset's form), each tagged
     with the move they belong to."""
-    return [(kind, {**data, "move": number}) for kind, data in map(encode, events)]
+    return [(kind, {**data, "move": number}) for kind, data in map(encode, facts)]
 
 
-def commit(hall: HallService, table: Table, events: list[Event], author: str,
+def commit(hall: HallService, table: Table, facts: list[Fact], author: str,
            request_id: str | None = None, answer: dict[str, Any] | None = None) -> AppendResult:
-    """Append one move's events, then (only after the commit) evolve the table. A request id
+    """Append one move's facts, then (only after the commit) evolve the table. A request id
     the journal had already (another process committed it) is not applied again: the table
     is caught up from the journal instead, and the result says `duplicate`. A stale append
     raises StaleSequence; several processes: with the table caught up first."""
@@ -71,7 +71,7 @@ def commit(hall: HallService, table: Table, events: list[Event], author: str,
     number = next_move_number(table)
     try:
         result = hall.journal.append(table.stream, table.seq,
-                                     move_records(events, number, rules_of(table).encode_event),
+                                     move_records(facts, number, rules_of(table).encode_fact),
                                      request_id=request_id, author=author, answer=answer)
     except StaleSequence:
         if hall.shared:
@@ -81,7 +81,7 @@ def commit(hall: HallService, table: Table, events: list[Event], author: str,
         hall.reload(table)
         return result
     table.seq = result.last_seq
-    evolve(table, number, author, events)
+    evolve(table, number, author, facts)
     return result
 
 
@@ -115,14 +115,14 @@ def catch_up_table(journal: Journal, table: Table, records: list[Record] | None 
     try:
         rules = rules_of(table)
         for record in records:
-            if record.kind in rules.event_kinds:
+            if record.kind in rules.fact_kinds:
                 assert table.state is not None
-                event = rules.decode_event(record.kind, record.data)
+                fact = rules.decode_fact(record.kind, record.data)
                 number = record.data["move"]
                 if not table.moves or table.moves[-1].number != number:
                     table.moves.append(Move(number, record.author, [], table.state))
-                table.moves[-1].events.append(event)
-                table.move_to(rules.evolve(table.state, (event,)))
+                table.moves[-1].facts.append(fact)
+                table.move_to(rules.evolve(table.state, (fact,)))
             elif record.kind == "reverted" and not table.moves:
                 raise LookupError("an undo past the moves kept in memory")
             else:
@@ -142,12 +142,12 @@ def catch_up_table(journal: Journal, table: Table, records: list[Record] | None 
     note_state(table)
 
 
-def evolve(table: Table, number: int, author: str, events: list[Event]) -> None:
+def evolve(table: Table, number: int, author: str, facts: list[Fact]) -> None:
     """Apply a committed move to the table, and start (or stop) the clock of an open choice."""
     assert table.state is not None
-    table.moves.append(Move(number, author, events, table.state))
+    table.moves.append(Move(number, author, facts, table.state))
     table.forget_old_moves()
-    table.move_to(rules_of(table).evolve(table.state, events))
+    table.move_to(rules_of(table).evolve(table.state, facts))
     table.time_choice()
     note_state(table)
 
@@ -213,13 +213,13 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
         for attempt in range(2):
             try:
                 check_seen(table, seat, seq, move)
-                events = decide_move(hall, table, seat, move)
+                facts = decide_move(hall, table, seat, move)
             except (RuleError, HallError) as error:
                 answer = refusal(error.code, error.message)
                 remember_refusal(hall, table.id, request_id, answer)
                 return with_view(answer, table, seat)
             try:
-                result = commit(hall, table, events, f"seat {seat}", request_id, {"ok": True})
+                result = commit(hall, table, facts, f"seat {seat}", request_id, {"ok": True})
                 break
             except StaleSequence:
                 # Another process moved the table on (several processes; commit caught it up):
@@ -268,8 +268,8 @@ def check_seen(table: Table, seat: int, seq: Any, wire: Any) -> None:
                         f"{seq}, now {table.seq}): check the new view and try again")
 
 
-def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[Event]:
-    """The rules' events for a seat's move, with the dice it rolls drawn here (rules take dice
+def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[Fact]:
+    """The rules' facts for a seat's move, with the dice it rolls drawn here (rules take dice
     as inputs); a table that rolls with the hall has no roll of its own."""
     if table.status != "running" or table.state is None:
         raise HallError("table/not_running", f"the table is {table.status}, not running")
@@ -297,10 +297,10 @@ def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any
         table = playing(hall, table_id)
         assert table.state is not None
         try:
-            events = rules_of(table).adjust(table.state, seat, amount, reason)
+            facts = rules_of(table).adjust(table.state, seat, amount, reason)
         except RuleError as error:
             raise HallError(error.code, error.message) from None
-        commit(hall, table, events, "organizer")
+        commit(hall, table, facts, "organizer")
         return table
 
     with hall.lock:

@@ -263,7 +263,7 @@ def start(hall: HallService, table: Table) -> None:
                            author="organizer")]
     if deal:
         batch.append(AppendRequest(table.stream, table.seq + 1,
-                                   move_records(deal, 1, rules.encode_event), author="dealer"))
+                                   move_records(deal, 1, rules.encode_fact), author="dealer"))
     try:
         table.seq = hall.journal.append_many(batch)[-1].last_seq
     except StaleSequence:

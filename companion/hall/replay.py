@@ -57,13 +57,13 @@ def rebuild_table(records: Iterable[Record]) -> Table:
             )
         elif table is None:
             raise ValueError(f"stream {record.stream!r} does not start with table_created")
-        elif record.kind in rules_of(table).event_kinds:
+        elif record.kind in rules_of(table).fact_kinds:
             assert table.state is not None
-            event = rules_of(table).decode_event(record.kind, data)
+            fact = rules_of(table).decode_fact(record.kind, data)
             if not table.moves or table.moves[-1].number != data["move"]:
                 table.moves.append(Move(data["move"], record.author, [], table.state))
-            table.moves[-1].events.append(event)
-            table.move_to(rules_of(table).evolve(table.state, (event,)))
+            table.moves[-1].facts.append(fact)
+            table.move_to(rules_of(table).evolve(table.state, (fact,)))
         else:
             apply_record(table, record.kind, data)
         table.seq = record.seq

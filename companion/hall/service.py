@@ -431,13 +431,13 @@ class HallService:
 def view_copy(table: Table) -> Table:
     """A copy of a table that its views can be built from while the table moves on: its
     lists copied (the states and kept moves are never changed once made, but for the last
-    move's events, which a catch-up may still add to), the states_by_seq left out."""
+    move's facts, which a catch-up may still add to), the states_by_seq left out."""
     copied = copy.copy(table)
     copied.seats = [copy.copy(seat) for seat in table.seats]
     copied.moves = list(table.moves)
     if copied.moves:
         last = copied.moves[-1] = copy.copy(copied.moves[-1])
-        last.events = list(last.events)
+        last.facts = list(last.facts)
     copied.undone = list(table.undone)
     copied.states_by_seq = []
     copied.options = dict(table.options)

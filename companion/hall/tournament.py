@@ -234,7 +234,7 @@ def _start_round(hall: HallService, t: Tournament, stage: str | None) -> list[Ta
             author="organizer"))
         if deal:
             batch.append(AppendRequest(table.stream, 2,
-                                       move_records(deal, 1, table.rules.encode_event),
+                                       move_records(deal, 1, table.rules.encode_fact),
                                        author="dealer"))
     batch.append(AppendRequest(t.stream, t.seq, [("round_started", record)], author="organizer"))
     results = hall.journal.append_many(batch)  # all of them or, stale, none

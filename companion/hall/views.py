@@ -119,10 +119,10 @@ def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
 
 
 def audit_json(table: Table, records: Iterable[Record]) -> list[dict[str, Any]]:
-    """Every accepted move of a table with its events (as its ruleset journals them), for the
+    """Every accepted move of a table with its facts (as its ruleset journals them), for the
     organizer's audit view: from the table's journal `records`, since memory keeps only the
     latest moves."""
-    encode = rules_of(table).encode_event
+    encode = rules_of(table).encode_fact
     return [{"move": m.number, "author": m.author,
-             "events": [dict(zip(("kind", "data"), encode(e), strict=True)) for e in m.events]}
+             "events": [dict(zip(("kind", "data"), encode(e), strict=True)) for e in m.facts]}
             for m in rebuild_table(records).moves]

@@ -17,9 +17,9 @@ from os import PathLike
 from companion.journal.interface import (
     AppendRequest,
     AppendResult,
-    Event,
     Journal,
     JournalError,
+    NewRecord,
     Record,
     StaleSequence,
 )
@@ -46,7 +46,7 @@ def open_journal(target: str | PathLike[str]) -> Journal:
 __all__ = [
     "AppendRequest",
     "AppendResult",
-    "Event",
+    "NewRecord",
     "Journal",
     "JournalError",
     "POSTGRES_SCHEMES",

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Protocol, Self
 
-Event = tuple[str, Mapping[str, Any]]
+NewRecord = tuple[str, Mapping[str, Any]]  # (kind, data): a record before the journal numbers it
 
 
 class JournalError(Exception):
@@ -46,7 +46,7 @@ class AppendRequest:
 
     stream: str
     expected_seq: int
-    events: Sequence[Event]
+    records: Sequence[NewRecord]
     request_id: str | None = None
     author: str = ""
     answer: Mapping[str, Any] | None = None
@@ -76,14 +76,14 @@ class Journal(Protocol):
         self,
         stream: str,
         expected_seq: int,
-        events: Sequence[Event],
+        records: Sequence[NewRecord],
         *,
         request_id: str | None = None,
         author: str = "",
         answer: Mapping[str, Any] | None = None,
     ) -> AppendResult:
-        """Write `events` to `stream` as seqs expected_seq+1.. in one transaction."""
-        request = AppendRequest(stream, expected_seq, events, request_id, author, answer)
+        """Write `records` to `stream` as seqs expected_seq+1.. in one transaction."""
+        request = AppendRequest(stream, expected_seq, records, request_id, author, answer)
         return self.append_many([request])[0]
 
     def append_many(self, batch: Sequence[AppendRequest]) -> list[AppendResult]: ...
@@ -141,7 +141,7 @@ def stamp(batch: Sequence[AppendRequest]) -> str:
     """The time to stamp a batch's records with (`utc_now`), once every request in it makes
     sense: an append that never could is refused before any transaction starts."""
     for request in batch:
-        if not request.events:
+        if not request.records:
             raise ValueError(f"stream {request.stream!r}: an append needs at least one event")
     return utc_now()
 

@@ -317,10 +317,10 @@ def _append_batch(
             raise StaleSequence(stream, expected, actual)
         for value, what in ((rid or "", "request id"), (request.author, "author")):
             _refuse_nul(value, what)
-        for i, (kind, data) in enumerate(request.events, start=1):
+        for i, (kind, data) in enumerate(request.records, start=1):
             _refuse_nul(kind, "kind")
             event_rows.append((stream, expected + i, kind, to_json(data), rid, request.author, at))
-        last[stream] = expected + len(request.events)
+        last[stream] = expected + len(request.records)
         result = AppendResult(False, dict(request.answer or {}), expected + 1, last[stream])
         if rid is not None:
             stored = to_json(result.answer)

@@ -172,7 +172,7 @@ def _append_one(conn: sqlite3.Connection, request: AppendRequest, at: str) -> Ap
         raise interface.StaleSequence(stream, expected, actual)
     rows = [
         (stream, expected + i, kind, interface.to_json(data), request.request_id, request.author, at)
-        for i, (kind, data) in enumerate(request.events, start=1)
+        for i, (kind, data) in enumerate(request.records, start=1)
     ]
     # The primary key (stream, seq) would refuse a second writer even without the check above.
     conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", rows)

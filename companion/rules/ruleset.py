@@ -18,17 +18,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from companion.rules.errors import RuleError
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.paper import Column as Column
 from companion.rules.paper import SetupSection as SetupSection
 
 State = TypeVar("State")
 Move = TypeVar("Move")
-Fact = TypeVar("Fact")  # a domain event: what a decided move did (journalled as a record)
+Fact = TypeVar("Fact")  # a domain fact: what a decided move did (journalled as a record)
 
 Shuffle = Callable[[tuple[str, ...]], Sequence[str]]
 """Cards in, the same cards in a random order out: the service's (rules take randomness as an
-input, and the events record the order, so a replay never shuffles)."""
+input, and the facts record the order, so a replay never shuffles)."""
 
 Json = dict[str, Any]
 
@@ -42,11 +43,11 @@ def N_(text: str) -> str:  # noqa: N802 - gettext's name for a string marked, no
 @dataclass
 class Played(Generic[State, Fact]):
     """One accepted move at a table: its number in the table's journal, who made it (a seat,
-    the organizer, the hall, the timer, the dealer), its events and the state before it."""
+    the organizer, the hall, the timer, the dealer), its facts and the state before it."""
 
     number: int
     author: str
-    events: list[Fact]
+    facts: list[Fact]
     before: State
 
 
@@ -63,6 +64,19 @@ class Story(Generic[State, Fact]):
     running: bool = False
     roll_mode: str = "hall"  # "hall": the hall rolls for the table; "own": its seats roll
     catalog: Catalog = field(default_factory=load_catalog)  # the cards the table plays
+    registered: tuple[int, ...] = ()  # each seat's registration number (the earlier, the lower)
+    neighbours: tuple[str, ...] = ()  # the tables beside it, by name, when its ruleset is chained
+
+
+@dataclass(frozen=True)
+class HallTurn:
+    """The event's shared roll as the rules see it (the hall's, not a table's): its number in
+    the event (1 is the first roll), its two dice, and the follow-up dice a ruleset asked for
+    after it (`Ruleset.follow_up_dice`: Catan's robbers' roll); () when none was asked."""
+
+    number: int
+    dice: tuple[int, int]
+    follow_up: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -122,12 +136,14 @@ class Seats:
 
 
 class Ruleset(ABC, Generic[State, Move, Fact]):
-    """A game's rules, as the hall sees them. States, moves and events are the ruleset's own
+    """A game's rules, as the hall sees them. States, moves and facts are the ruleset's own
     immutable values; the hall stores, journals and shows them only through these methods."""
 
     name: ClassVar[str]  # the id tables, the API and the journal name it by
     title: ClassVar[str]  # its name on screens and paper, in English (translated by the pages)
-    event_kinds: ClassVar[frozenset[str]]  # the journal record kinds of this ruleset's events
+    fact_kinds: ClassVar[frozenset[str]]  # the journal record kinds of this ruleset's facts
+    chained: ClassVar[bool] = False  # whether an event's tables stand in a chain, each beside the
+    # one before and after it (Catan's boards: a player builds and trades across the neighbours)
 
     # ------------------------------------------------------------ set-up
 
@@ -149,13 +165,15 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
 
     @abstractmethod
     def deal(self, state: State, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
-        """The events of the deal that follows the start (decks shuffled); [] for none."""
+        """The facts of the deal that follows the start (decks shuffled); [] for none."""
 
     # ------------------------------------------------------------ play
 
     @abstractmethod
-    def parse_move(self, wire: Any, dice: tuple[int, ...]) -> Move:
-        """A phone's move from its wire form, with the dice the service drew for it."""
+    def parse_move(self, wire: Any, dice: tuple[int, ...], hall: HallTurn | None = None) -> Move:
+        """A phone's move from its wire form, with the dice the service drew for it and the
+        event's latest hall roll (None before the first), for rules that judge a move by the
+        hall's turn (Catan's claims)."""
 
     @abstractmethod
     def dice_for(self, state: State, seat: int, wire: Any) -> int:
@@ -168,11 +186,11 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
     @abstractmethod
     def decide(self, state: State, seat: int, move: Move, catalog: Catalog,
                shuffle: Shuffle | None) -> list[Fact]:
-        """The events of `seat`'s move; RuleError (nothing changes) if the rules refuse it."""
+        """The facts of `seat`'s move; RuleError (nothing changes) if the rules refuse it."""
 
     @abstractmethod
-    def evolve(self, state: State, events: Iterable[Fact]) -> State:
-        """The state after the events, in order (replay is the same fold from the start)."""
+    def evolve(self, state: State, facts: Iterable[Fact]) -> State:
+        """The state after the facts, in order (replay is the same fold from the start)."""
 
     @abstractmethod
     def adjust(self, state: State, seat: Any, amount: Any, reason: Any) -> list[Fact]:
@@ -201,17 +219,17 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
     def hall_turn(self, state: State, dice: tuple[int, int], catalog: Catalog,
                   shuffle: Shuffle | None) -> list[list[Fact]]:
         """The moves a hall roll of `dice` makes at a table of this ruleset (each a list of
-        events, applied in order); [] when the table has nothing to roll (its game is over)."""
+        facts, applied in order); [] when the table has nothing to roll (its game is over)."""
 
     # ------------------------------------------------------------ the journal
 
     @abstractmethod
-    def encode_event(self, event: Fact) -> tuple[str, Json]:
-        """An event's journal record: its stable kind and its data."""
+    def encode_fact(self, fact: Fact) -> tuple[str, Json]:
+        """A fact's journal record: its stable kind and its data."""
 
     @abstractmethod
-    def decode_event(self, kind: str, data: Mapping[str, Any]) -> Fact:
-        """The event a journal record holds."""
+    def decode_fact(self, kind: str, data: Mapping[str, Any]) -> Fact:
+        """The fact a journal record holds."""
 
     # ------------------------------------------------------------ views
 
@@ -253,3 +271,39 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any],
                       seats: int) -> SetupSection:
         """What a table's setup sheet lays out for this game."""
+
+    # ------------------------------------------------------------ the event's shared turn
+    # Rulesets whose tables play one game together (Catan's boards) say here what the event's
+    # roll means beyond each table; the defaults are those of games whose tables play alone.
+    # An event whose tables play several rulesets asks each of them (hall/hall_roll.py).
+
+    def follow_up_dice(self, number: int, dice: tuple[int, int]) -> int:
+        """How many more dice the hall rolls right after roll `number` of `dice` (the staff
+        may enter them): 0 for none."""
+        return 0
+
+    def pauses_after(self, turn: HallTurn) -> bool:
+        """Whether the event's automatic roll waits for the organizer to resume after `turn`
+        (something at the tables takes its own time, like Catan's discard check)."""
+        return False
+
+    def turn_view(self, turn: HallTurn) -> Json:
+        """What every screen and phone of the event shows about `turn`, the same for all of
+        them (encoded once): Catan's team on turn and robbers' instruction."""
+        return {}
+
+    def staff_move(self, state: State, wire: Any, hall: HallTurn | None) -> list[Fact]:
+        """A move the staff make at a table (Catan's verification of a claim); RuleError
+        (nothing changes) if the rules refuse it, or if this ruleset has none."""
+        raise RuleError(f"{self.name} tables take no staff moves")
+
+    def hall_over(self, states: Sequence[State], hall: HallTurn | None) -> bool:
+        """Whether the game the event's tables of this ruleset play together is over, so the
+        hall rolls no more (Catan: a claim was verified in a turn that has ended)."""
+        return False
+
+    def event_view(self, stories: Mapping[str, Story[State, Fact]],
+                   hall: HallTurn | None) -> Json:
+        """The event-wide part of the hall screen and the console for this ruleset's tables
+        (by table id): Catan's claims being verified, its winner and standings; {} for none."""
+        return {}

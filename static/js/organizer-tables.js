@@ -193,7 +193,7 @@ export function drawAudit(container, moves, players, cardName) {
         return t("{name} gave {give} to {other} for {take}", {
           name: name(data.seat), other: name(data.other), give: cardName(data.give), take: cardName(data.take),
         });
-      // The co-op game's (companion/rules/coop_events.py): the assessor's draws as its turn shows them.
+      // The co-op game's (companion/rules/coop/facts.py): the assessor's draws as its turn shows them.
       case "AssessorCoinsTransferred":
         return transferLine(data.amount, party(data.source), party(data.target),
           PURPOSE[data.kind] ?? cardName(data.card));

@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from companion.rules import schedule
 from companion.rules.catan_big.errors import BadDice, BadSchedule, BadTurn, RobberRollMissing
 from companion.rules.catan_big.fields import a_list, whole
 from companion.rules.coop.scenario import show
 from companion.rules.errors import is_whole_number
+from companion.rules.schedule import Schedule, seconds_for
 
 Team = Literal["sun", "moon"]
 RobberAction = Literal["stay", "move", "move_one", "desert"]
@@ -24,7 +26,6 @@ MOON: Team = "moon"
 ROBBERS_MOVE_FROM = 16  # RULES.md 22: a 7 in turns 1-15 leaves the robbers where they are
 SEVEN = 7
 DISCARD_FROM = 8  # a hand of 8 or more cards discards half, rounded down
-SECONDS_MIN, SECONDS_MAX = 10, 900  # a turn's time, as the organizer may set it (issue 12)
 LONE_NUMBERS = (2, 12)  # once per board: one robber goes there, the other to its desert
 
 
@@ -106,55 +107,6 @@ def _die(value: Any, name: str) -> int:
     return value
 
 
-# ---------------------------------------------------------------- the turn time
-
-
-@dataclass(frozen=True)
-class Step:
-    """From `first_turn` on (until the next step), a turn lasts `seconds`."""
-
-    first_turn: int
-    seconds: int
-
-
-Schedule = tuple[Step, ...]
-
-
-def read_schedule(value: Any, name: str = "schedule") -> Schedule:
-    """The organizer's `[first turn, seconds]` steps, checked: the first from turn 1 (every turn
-    needs a time), first turns strictly increasing, 10 to 900 seconds each."""
-    raw = a_list(value, name, BadSchedule)
-    if not raw:
-        raise BadSchedule(f"{name}: at least one [first turn, seconds] step is required")
-    steps = tuple(_read_step(item, f"{name}[{i}]") for i, item in enumerate(raw))
-    if steps[0].first_turn != 1:
-        raise BadSchedule(f"{name}[0][0]: the first step starts at turn 1, not {show(steps[0].first_turn)}")
-    for i in range(1, len(steps)):
-        if steps[i].first_turn <= steps[i - 1].first_turn:
-            raise BadSchedule(
-                f"{name}[{i}][0]: the steps' first turns must increase: turn "
-                f"{show(steps[i].first_turn)} does not come after turn {show(steps[i - 1].first_turn)}"
-            )
-    return steps
-
-
-def _read_step(value: Any, name: str) -> Step:
-    step = a_list(value, name, BadSchedule)
-    if len(step) != 2:
-        raise BadSchedule(f"{name}: a step is [first turn, seconds], not {show(value)}")
-    first_turn = whole(step[0], f"{name}[0]", 1, error=BadSchedule)
-    seconds = whole(step[1], f"{name}[1]", SECONDS_MIN, SECONDS_MAX, error=BadSchedule)
-    return Step(first_turn, seconds)
-
-
-def seconds_for(schedule: Schedule, turn: int) -> int:
-    """The time of `turn`: the seconds of the last step that starts at or before it."""
-    covering = [step for step in schedule if step.first_turn <= turn]
-    if not covering:  # read_schedule starts every schedule at turn 1
-        raise BadSchedule(f"schedule: no step covers turn {show(turn)}")
-    return covering[-1].seconds
-
-
 # ---------------------------------------------------------------- the announcement
 
 
@@ -190,3 +142,9 @@ def announce(turn: int, dice: Sequence[int], robber_dice: Sequence[int] | None =
         robber=robber_instruction(turn, dice, robber_dice),
         seconds=None if schedule is None else seconds_for(schedule, turn),
     )
+
+
+def read_schedule(value: Any, name: str = "schedule") -> Schedule:
+    """The organizer's `[first turn, seconds]` steps (companion/rules/schedule.py), refused as
+    this ruleset's `catan/bad_schedule`."""
+    return schedule.read_schedule(value, name, BadSchedule)

@@ -1,5 +1,5 @@
-"""Co-op events and moves from plain JSON-able dicts, and moves to them; base ones, and the
-encoding of every event, are the base codec's."""
+"""Co-op facts and moves from plain JSON-able dicts, and moves to them; base ones, and the
+encoding of every fact, are the base codec's."""
 
 from __future__ import annotations
 
@@ -7,25 +7,25 @@ from enum import StrEnum
 from typing import Any
 
 from companion.rules.coop.engine import CoopMove
-from companion.rules.coop.events import COOP_EVENT_TYPES, AnyEvent, GiveAssessor
+from companion.rules.coop.facts import COOP_FACT_TYPES, AnyFact, GiveAssessor
 from companion.rules.coop.state import EndReason, Outcome
 from companion.rules.errors import BadMove, is_whole_number
 from companion.rules.machi_koro import codec
 from companion.rules.machi_koro.codec import kind_of
 
-# Stored under each class's KIND, never its name (codec.EVENT_TYPES says why).
-COOP_KINDS: dict[str, type] = {kind_of(cls): cls for cls in COOP_EVENT_TYPES}
-EVENT_KINDS: dict[str, type] = {**codec.EVENT_TYPES, **COOP_KINDS}
+# Stored under each class's KIND, never its name (codec.FACT_TYPES says why).
+COOP_KINDS: dict[str, type] = {kind_of(cls): cls for cls in COOP_FACT_TYPES}
+FACT_KINDS: dict[str, type] = {**codec.FACT_TYPES, **COOP_KINDS}
 _ENUMS: dict[str, type[StrEnum]] = {"outcome": Outcome, "reason": EndReason}
 
 
-def decode_event(kind: str, data: dict[str, Any]) -> AnyEvent:
-    """The event `codec.encode_event` wrote, co-op or base."""
+def decode_fact(kind: str, data: dict[str, Any]) -> AnyFact:
+    """The fact `codec.encode_fact` wrote, co-op or base."""
     cls = COOP_KINDS.get(kind)
     if cls is None:
-        return codec.decode_event(kind, data)
-    event: AnyEvent = codec.event_from_data(cls, data, _ENUMS)
-    return event
+        return codec.decode_fact(kind, data)
+    fact: AnyFact = codec.fact_from_data(cls, data, _ENUMS)
+    return fact
 
 
 def parse_move(move: Any, dice: tuple[int, ...] = ()) -> CoopMove:

@@ -1,10 +1,10 @@
-"""The co-op Tax Assessor referee (RULES.md 16-19): `deal` and `decide` return events,
+"""The co-op Tax Assessor referee (RULES.md 16-19): `deal` and `decide` return facts,
 `coop_evolve.evolve_all` applies them.
 
 Rolls, income, builds and purple choices are the base engine's, played on the base table
 inside; this module adds the market row, gifts to the assessor, the assessor's turn after
 every second player's turn, and the shared win and loss. Shuffles are inputs: `shuffle`
-(given by the service, which shuffles with `secrets`) puts cards in an order that the events
+(given by the service, which shuffles with `secrets`) puts cards in an order that the facts
 record, so a replay never shuffles.
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.rules.coop.assessor import classify
-from companion.rules.coop.events import (
-    AnyEvent,
+from companion.rules.coop.facts import (
+    AnyFact,
     AssessorCardDrawn,
     AssessorCoinsTransferred,
     AssessorDeckShuffled,
@@ -48,7 +48,7 @@ from companion.rules.errors import (
 )
 from companion.rules.machi_koro import engine, options
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
-from companion.rules.machi_koro.events import EstablishmentBought, Event, GameWon, LandmarkBuilt, TurnEnded
+from companion.rules.machi_koro.facts import EstablishmentBought, Fact, GameWon, LandmarkBuilt, TurnEnded
 from companion.rules.machi_koro.moves import Build, EndTurn, Move
 from companion.rules.machi_koro.options import Closed, Why
 from companion.rules.machi_koro.state import BANK
@@ -74,7 +74,7 @@ def refill(shown: int, deck: tuple[str, ...]) -> list[MarketCardRevealed]:
     return [MarketCardRevealed(card) for card in deck[: max(0, ROW_SIZE - shown)]]
 
 
-def deal(state: CoopState, catalog: Catalog, shuffle: Shuffle | None) -> list[AnyEvent]:
+def deal(state: CoopState, catalog: Catalog, shuffle: Shuffle | None) -> list[AnyFact]:
     """Set-up (RULES.md 16): the assessor's coins from the bank, both decks shuffled, four
     market cards face up."""
     if state.dealt:
@@ -91,8 +91,8 @@ def deal(state: CoopState, catalog: Catalog, shuffle: Shuffle | None) -> list[An
 def decide(
     state: CoopState, seat: int, move: CoopMove, catalog: Catalog | None = None,
     shuffle: Shuffle | None = None,
-) -> list[AnyEvent]:
-    """The events `move` by `seat` causes, or a RuleError saying why it is refused."""
+) -> list[AnyFact]:
+    """The facts `move` by `seat` causes, or a RuleError saying why it is refused."""
     catalog = catalog or load_catalog()
     if state.outcome is not None:
         raise GameOver(f"the game is over: the players {state.outcome.value}")
@@ -107,7 +107,7 @@ def decide(
     return list(engine.decide(state.table, seat, move, catalog))
 
 
-def _give(state: CoopState, seat: int, move: GiveAssessor) -> list[AnyEvent]:
+def _give(state: CoopState, seat: int, move: GiveAssessor) -> list[AnyFact]:
     """On their own turn, in any phase, a player may give coins to the assessor (RULES.md 17)."""
     table = state.table
     if not is_whole_number(seat) or not 0 <= seat < len(table.players):
@@ -124,7 +124,7 @@ def _give(state: CoopState, seat: int, move: GiveAssessor) -> list[AnyEvent]:
     return [AssessorCoinsTransferred(seat, ASSESSOR, amount, "gift", "gift")]
 
 
-def _build(state: CoopState, seat: int, move: Build, catalog: Catalog) -> list[AnyEvent]:
+def _build(state: CoopState, seat: int, move: Build, catalog: Catalog) -> list[AnyFact]:
     """Buy from the row (its card is replaced at once) or build a landmark; the game is won
     the moment both cities are complete (RULES.md 16, 19). The base engine refuses the other
     closed builds with its own errors."""
@@ -133,76 +133,76 @@ def _build(state: CoopState, seat: int, move: Build, catalog: Catalog) -> list[A
         shown = ", ".join(state.market_row) or "nothing"
         raise SoldOut(f"the market row shows no {move.card!r} (it shows {shown})")
     base_events = engine.decide(state.table, seat, move, catalog)
-    events: list[AnyEvent] = [e for e in base_events if not isinstance(e, GameWon)]
-    if any(isinstance(e, EstablishmentBought) for e in events):
-        events += refill(len(state.market_row) - 1, state.market_deck)
-    if any(isinstance(e, LandmarkBuilt) for e in events):
+    facts: list[AnyFact] = [e for e in base_events if not isinstance(e, GameWon)]
+    if any(isinstance(e, EstablishmentBought) for e in facts):
+        facts += refill(len(state.market_row) - 1, state.market_deck)
+    if any(isinstance(e, LandmarkBuilt) for e in facts):
         goal = len(catalog.landmarks_to_win)
         done = [
             len(catalog.landmarks_to_win & (p.landmarks | {move.card} if i == seat else p.landmarks))
             for i, p in enumerate(state.table.players)
         ]
         if all(count == goal for count in done):
-            events.append(CoopGameEnded(Outcome.WON, EndReason.CITIES_COMPLETE))
-    return events
+            facts.append(CoopGameEnded(Outcome.WON, EndReason.CITIES_COMPLETE))
+    return facts
 
 
 def _end_turn(
     state: CoopState, seat: int, move: EndTurn, catalog: Catalog, shuffle: Shuffle | None,
-) -> list[AnyEvent]:
+) -> list[AnyFact]:
     """Buy or discard, then the turn passes; after the second player's turn (seat 1 to seat 0)
     the assessor plays, or the final round is over (RULES.md 16, 18, 19)."""
     turn_ended = engine.decide(state.table, seat, move, catalog)
-    events: list[AnyEvent] = []
+    facts: list[AnyFact] = []
     row = state.market_row
     if not state.bought and row:
-        events.append(MarketCardDiscarded(row[-1]))
+        facts.append(MarketCardDiscarded(row[-1]))
         row = row[:-1]
-    events += refill(len(row), state.market_deck)
-    events += turn_ended
+    facts += refill(len(row), state.market_deck)
+    facts += turn_ended
     passed = turn_ended[-1]
     if isinstance(passed, TurnEnded) and passed.next_active == 0 and not passed.bonus_turn:
         if state.final_round:
-            events.append(CoopGameEnded(Outcome.LOST, EndReason.FINAL_ROUND_OVER))
+            facts.append(CoopGameEnded(Outcome.LOST, EndReason.FINAL_ROUND_OVER))
         else:
-            events += assessor_turn(
+            facts += assessor_turn(
                 catalog, state.assessor_coins, state.sought, state.assessor_deck,
                 state.assessor_discards, shuffle,
             )
-    return events
+    return facts
 
 
 def assessor_turn(
     catalog: Catalog, coins: int, sought: int, deck: tuple[str, ...], discards: tuple[str, ...],
     shuffle: Shuffle | None,
-) -> list[AnyEvent]:
+) -> list[AnyFact]:
     """The assessor's turn with `coins`, seeking the value `sought`, from its deck (top card
     first) and discards. Draw up to two cards looking for the value sought (RULES.md 18); a tax
     reshuffles every card not in the array; a tax the assessor cannot pay loses the game
     (RULES.md 19). An empty deck is made again from the discards (ours: the books are silent).
     Also the scenario form's turn (assessor_scenario.py)."""
-    events: list[AnyEvent] = []
+    facts: list[AnyFact] = []
     for _ in range(2):
         if not deck:
             deck, discards = shuffled(shuffle, discards), ()
-            events.append(AssessorDeckShuffled(deck))
+            facts.append(AssessorDeckShuffled(deck))
         card, deck = deck[0], deck[1:]
         draw = classify(catalog, card, sought)
         if draw.kind != "miss" and coins < draw.value:
-            events.append(AssessorCardDrawn(card, sought, "unpaid", draw.value))
-            events.append(CoopGameEnded(Outcome.LOST, EndReason.TAX_UNPAID))
-            return events
-        events.append(AssessorCardDrawn(card, sought, draw.kind, draw.value))
+            facts.append(AssessorCardDrawn(card, sought, "unpaid", draw.value))
+            facts.append(CoopGameEnded(Outcome.LOST, EndReason.TAX_UNPAID))
+            return facts
+        facts.append(AssessorCardDrawn(card, sought, draw.kind, draw.value))
         if draw.kind == "miss":
             discards += (card,)
             continue
-        events.append(AssessorCoinsTransferred(ASSESSOR, BANK, draw.value, card, draw.kind))
+        facts.append(AssessorCoinsTransferred(ASSESSOR, BANK, draw.value, card, draw.kind))
         if draw.kind == "tax":
-            events.append(AssessorDeckShuffled(shuffled(shuffle, deck + discards)))
+            facts.append(AssessorDeckShuffled(shuffled(shuffle, deck + discards)))
             if draw.last:
-                events.append(FinalRoundBegan())
-        return events
-    return events
+                facts.append(FinalRoundBegan())
+        return facts
+    return facts
 
 
 def legal_moves(state: CoopState, seat: int, catalog: Catalog) -> list[CoopMove]:
@@ -255,6 +255,6 @@ def default_move(state: CoopState) -> Move | None:
     return engine.default_move(state.table)
 
 
-def adjust(state: CoopState, seat: int, amount: int, reason: str) -> list[Event]:
+def adjust(state: CoopState, seat: int, amount: int, reason: str) -> list[Fact]:
     """The organizer's correction of a seat's coins, as in the base game."""
     return engine.adjust(state.table, seat, amount, reason)

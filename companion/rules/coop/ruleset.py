@@ -10,7 +10,7 @@ from companion.rules.coop import codec, engine, paper, staleness, views
 from companion.rules.coop import evolve as coop_evolve
 from companion.rules.coop.assessor import ASSESSOR_COINS
 from companion.rules.coop.engine import CoopMove
-from companion.rules.coop.events import AnyEvent
+from companion.rules.coop.facts import AnyFact
 from companion.rules.coop.state import (
     ASSESSOR_COINS_RANGE,
     RULESET,
@@ -27,6 +27,7 @@ from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions, hall_turn
 from companion.rules.ruleset import (
     N_,
     Column,
+    HallTurn,
     Json,
     OptionSpec,
     Played,
@@ -39,12 +40,12 @@ from companion.rules.ruleset import (
 )
 
 
-class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
+class Coop(Ruleset[CoopState, CoopMove, AnyFact]):
     """Two players against the Tax Assessor: a market row, gifts, the assessor's turns."""
 
     name: ClassVar[str] = RULESET
     title: ClassVar[str] = N_("Machi Koro co-op (Tax Assessor)")
-    event_kinds: ClassVar[frozenset[str]] = frozenset(codec.EVENT_KINDS)
+    fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_KINDS)
     base = MACHI_KORO  # the cities' rules and views
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
@@ -64,10 +65,10 @@ class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
     def start(self, catalog: Catalog, names: tuple[str, ...], options: Mapping[str, Any]) -> CoopState:
         return new_coop_table(catalog, names, stake=options.get("assessor_coins", ASSESSOR_COINS))
 
-    def deal(self, state: CoopState, catalog: Catalog, shuffle: Shuffle | None) -> list[AnyEvent]:
+    def deal(self, state: CoopState, catalog: Catalog, shuffle: Shuffle | None) -> list[AnyFact]:
         return engine.deal(state, catalog, shuffle)
 
-    def parse_move(self, wire: Any, dice: tuple[int, ...]) -> CoopMove:
+    def parse_move(self, wire: Any, dice: tuple[int, ...], hall: HallTurn | None = None) -> CoopMove:
         return codec.parse_move(wire, dice)
 
     def dice_for(self, state: CoopState, seat: int, wire: Any) -> int:
@@ -77,13 +78,13 @@ class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
         return self.base.hall_rolls(wire)
 
     def decide(self, state: CoopState, seat: int, move: CoopMove, catalog: Catalog,
-               shuffle: Shuffle | None) -> list[AnyEvent]:
+               shuffle: Shuffle | None) -> list[AnyFact]:
         return engine.decide(state, seat, move, catalog, shuffle)
 
-    def evolve(self, state: CoopState, events: Iterable[AnyEvent]) -> CoopState:
-        return coop_evolve.evolve_all(state, events)
+    def evolve(self, state: CoopState, facts: Iterable[AnyFact]) -> CoopState:
+        return coop_evolve.evolve_all(state, facts)
 
-    def adjust(self, state: CoopState, seat: Any, amount: Any, reason: Any) -> list[AnyEvent]:
+    def adjust(self, state: CoopState, seat: Any, amount: Any, reason: Any) -> list[AnyFact]:
         return list(engine.adjust(state, seat, amount, reason))
 
     def turn(self, state: CoopState) -> int:
@@ -100,31 +101,31 @@ class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
         return None if move is None else (state.table.active, move)
 
     def hall_turn(self, state: CoopState, dice: tuple[int, int], catalog: Catalog,
-                  shuffle: Shuffle | None) -> list[list[AnyEvent]]:
+                  shuffle: Shuffle | None) -> list[list[AnyFact]]:
         """As in the base game (closing the turn runs the assessor's turn when it is due)."""
         return hall_turn(self, state, lambda coop: coop.table, dice, catalog, shuffle)
 
-    def encode_event(self, event: AnyEvent) -> tuple[str, Json]:
-        return base_codec.encode_event(event)
+    def encode_fact(self, fact: AnyFact) -> tuple[str, Json]:
+        return base_codec.encode_fact(fact)
 
-    def decode_event(self, kind: str, data: Mapping[str, Any]) -> AnyEvent:
-        return codec.decode_event(kind, dict(data))
+    def decode_fact(self, kind: str, data: Mapping[str, Any]) -> AnyFact:
+        return codec.decode_fact(kind, dict(data))
 
     def result(self, state: CoopState) -> Result | None:
         return views.result(state)
 
-    def common_view(self, story: Story[CoopState, AnyEvent]) -> Json:
+    def common_view(self, story: Story[CoopState, AnyFact]) -> Json:
         result = self.result(story.state) if story.state is not None else None
         return base_views.common_json(story, result, self.turn_entry, self.move_summary)
 
-    def seat_view(self, story: Story[CoopState, AnyEvent], seat: int, catalog: Catalog) -> Json:
+    def seat_view(self, story: Story[CoopState, AnyFact], seat: int, catalog: Catalog) -> Json:
         choices = base_views.choices_json(story, seat, catalog) if self.playing(story) else []
         return {"choices": choices + views.gift_choices(story, seat),
                 "builds": engine.build_options(story.state, seat, catalog, running=story.running)
                 if story.state is not None else not_running_options(catalog),
                 **views.coop_fields(story)}
 
-    def tile_view(self, story: Story[CoopState, AnyEvent]) -> Json:
+    def tile_view(self, story: Story[CoopState, AnyFact]) -> Json:
         result = self.result(story.state) if story.state is not None else None
         return {**base_views.tile_json(story, result), **views.coop_fields(story)}
 
@@ -135,15 +136,15 @@ class Coop(Ruleset[CoopState, CoopMove, AnyEvent]):
         result = self.result(story.state) if story.state is not None else None
         return paper.standings_rows(story.names, story.state, result, story.catalog)
 
-    def turn_entry(self, story: Story[Any, Any], event: object) -> Json | None:
-        return self.base.turn_entry(story, event) or views.gift_entry(story, event)
+    def turn_entry(self, story: Story[Any, Any], fact: object) -> Json | None:
+        return self.base.turn_entry(story, fact) or views.gift_entry(story, fact)
 
     def move_summary(self, move: Played[Any, Any]) -> Json:
-        def summary_of(event: object, active: int) -> Json | None:
-            return views.gift_summary(event, active) or self.base.event_summary(event, active)
+        def summary_of(fact: object, active: int) -> Json | None:
+            return views.gift_summary(fact, active) or self.base.fact_summary(fact, active)
         return base_views.move_summary(move, summary_of)
 
-    def playing(self, story: Story[CoopState, AnyEvent]) -> bool:
+    def playing(self, story: Story[CoopState, AnyFact]) -> bool:
         """Whether the game is on: dealt and not yet won or lost."""
         return story.state is not None and story.state.dealt and story.state.outcome is None
 

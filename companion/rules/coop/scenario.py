@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.rules.coop.assessor import ASSESSOR_DECK, card_values, classify, last_value
 from companion.rules.coop.engine import assessor_turn
-from companion.rules.coop.events import (
+from companion.rules.coop.facts import (
     AssessorCardDrawn,
     AssessorCoinsTransferred,
     AssessorDeckShuffled,
@@ -84,11 +84,11 @@ def resolve_assessor_scenario(scenario: Mapping[str, Any], catalog: Catalog) -> 
         raise AssessorError("draws: after a miss the assessor draws a second card; none is left")
     # The deck never runs out (checked just above), and where a tax reshuffles, the order
     # changes nothing in the outcome: the dealer keeps the order given.
-    events = assessor_turn(catalog, coins, sought, tuple(draws), (), lambda cards: cards)
-    taxes = [e for e in events if isinstance(e, AssessorCoinsTransferred)]
-    drawn = [e for e in events if isinstance(e, AssessorCardDrawn)]
-    lost = any(isinstance(e, CoopGameEnded) for e in events)
-    final_round = any(isinstance(e, FinalRoundBegan) for e in events)
+    facts = assessor_turn(catalog, coins, sought, tuple(draws), (), lambda cards: cards)
+    taxes = [e for e in facts if isinstance(e, AssessorCoinsTransferred)]
+    drawn = [e for e in facts if isinstance(e, AssessorCardDrawn)]
+    lost = any(isinstance(e, CoopGameEnded) for e in facts)
+    final_round = any(isinstance(e, FinalRoundBegan) for e in facts)
     return {
         "coins": coins - sum(tax.amount for tax in taxes),
         "taxes": [  # a tax's amount is its value: the value sought, or a supplemental's lowest
@@ -97,7 +97,7 @@ def resolve_assessor_scenario(scenario: Mapping[str, Any], catalog: Catalog) -> 
         ],
         "assessed": assessed + [draw.card for draw in drawn if draw.result == "tax"],
         "discarded": [draw.card for draw in drawn if draw.result in ("supplemental", "miss")],
-        "reshuffled": any(isinstance(e, AssessorDeckShuffled) for e in events),
+        "reshuffled": any(isinstance(e, AssessorDeckShuffled) for e in facts),
         "result": "lost" if lost else "final_round" if final_round else "continue",
     }
 

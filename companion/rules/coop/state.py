@@ -77,7 +77,7 @@ def market_cards(catalog: Catalog) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class CoopState:
-    """Everything the referee knows about a co-op table between two events. Decks list their
+    """Everything the referee knows about a co-op table between two facts. Decks list their
     top card first; the row lists its cards left to right (new cards come in on the left)."""
 
     table: TableState

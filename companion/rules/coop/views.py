@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.coop.events import (
+from companion.rules.coop.facts import (
     AssessorCardDrawn,
     AssessorCoinsTransferred,
     AssessorDeckShuffled,
@@ -14,7 +14,7 @@ from companion.rules.coop.events import (
     FinalRoundBegan,
 )
 from companion.rules.coop.state import CoopState
-from companion.rules.machi_koro.views import events_since_roll, parties
+from companion.rules.machi_koro.views import facts_since_roll, parties
 from companion.rules.ruleset import Json, Played, Result, Story
 
 CoopStory = Story[CoopState, Any]
@@ -77,41 +77,41 @@ def last_assessor_turn(story: CoopStory) -> Json | None:
 
 def _steps(move: Played[CoopState, Any]) -> list[Json]:
     steps: list[Json] = []
-    for event in move.events:
-        if isinstance(event, AssessorCardDrawn):
-            steps.append({"step": "draw", "card": event.card, "sought": event.sought,
-                          "result": event.result, "amount": event.amount})
-        elif isinstance(event, AssessorDeckShuffled) and move.author != "dealer":
-            steps.append({"step": "reshuffle", "cards": len(event.order)})
-        elif isinstance(event, FinalRoundBegan):
+    for fact in move.facts:
+        if isinstance(fact, AssessorCardDrawn):
+            steps.append({"step": "draw", "card": fact.card, "sought": fact.sought,
+                          "result": fact.result, "amount": fact.amount})
+        elif isinstance(fact, AssessorDeckShuffled) and move.author != "dealer":
+            steps.append({"step": "reshuffle", "cards": len(fact.order)})
+        elif isinstance(fact, FinalRoundBegan):
             steps.append({"step": "final_round"})
-        elif isinstance(event, CoopGameEnded) and (steps or event.outcome.value == "lost"):
-            steps.append({"step": "end", "outcome": event.outcome.value,
-                          "reason": event.reason.value})
+        elif isinstance(fact, CoopGameEnded) and (steps or fact.outcome.value == "lost"):
+            steps.append({"step": "end", "outcome": fact.outcome.value,
+                          "reason": fact.reason.value})
     return steps
 
 
 def assessor_entries(story: CoopStory) -> list[Json]:
     """The assessor's coin movements since the latest roll (gifts, taxes), like `entries`."""
-    return [_entry(story, e) for e in events_since_roll(story)
+    return [_entry(story, e) for e in facts_since_roll(story)
             if isinstance(e, AssessorCoinsTransferred)]
 
 
-def _entry(story: CoopStory, event: AssessorCoinsTransferred) -> Json:
-    return {**parties(story, event.source, event.target), "amount": event.amount,
-            "card": event.card, "kind": event.kind}
+def _entry(story: CoopStory, fact: AssessorCoinsTransferred) -> Json:
+    return {**parties(story, fact.source, fact.target), "amount": fact.amount,
+            "card": fact.card, "kind": fact.kind}
 
 
-def gift_entry(story: CoopStory, event: object) -> Json | None:
+def gift_entry(story: CoopStory, fact: object) -> Json | None:
     """A seat's gift to the assessor as a line of the seat view's `entries`."""
-    if isinstance(event, AssessorCoinsTransferred) and isinstance(event.source, int):
-        return {**parties(story, event.source, event.target), "amount": event.amount,
-                "card": event.card, "copies": 0, "mall_bonus": 0, "forgiven": 0}
+    if isinstance(fact, AssessorCoinsTransferred) and isinstance(fact.source, int):
+        return {**parties(story, fact.source, fact.target), "amount": fact.amount,
+                "card": fact.card, "copies": 0, "mall_bonus": 0, "forgiven": 0}
     return None
 
 
-def gift_summary(event: object, active: int) -> Json | None:
-    """A gift's summary for the undone list (the base game's events say the rest)."""
-    if isinstance(event, AssessorCoinsTransferred) and isinstance(event.source, int):
-        return {"move": "gift", "seat": event.source, "amount": event.amount}
+def gift_summary(fact: object, active: int) -> Json | None:
+    """A gift's summary for the undone list (the base game's facts say the rest)."""
+    if isinstance(fact, AssessorCoinsTransferred) and isinstance(fact.source, int):
+        return {"move": "gift", "seat": fact.source, "amount": fact.amount}
     return None

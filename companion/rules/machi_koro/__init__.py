@@ -1,1 +1,1 @@
-"""Machi Koro, the base game: its catalog, state, moves, events and engine."""
+"""Machi Koro, the base game: its catalog, state, moves, facts and engine."""

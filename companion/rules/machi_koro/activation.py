@@ -11,7 +11,7 @@ from functools import cache
 from types import MappingProxyType
 
 from companion.rules.machi_koro.catalog import Catalog, Establishment, PerCount
-from companion.rules.machi_koro.events import CoinsTransferred, make_transfer
+from companion.rules.machi_koro.facts import CoinsTransferred, make_transfer
 from companion.rules.machi_koro.state import BANK, Choice, Player, TableState
 
 

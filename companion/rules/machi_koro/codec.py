@@ -1,4 +1,4 @@
-"""Events and moves to and from plain JSON-able dicts, for the journal and the wire."""
+"""Facts and moves to and from plain JSON-able dicts, for the journal and the wire."""
 
 from __future__ import annotations
 
@@ -7,34 +7,34 @@ from enum import StrEnum
 from typing import Any, get_args
 
 from companion.rules.errors import BadMove, is_whole_number
-from companion.rules.machi_koro import events as ev
+from companion.rules.machi_koro import facts as ev
 from companion.rules.machi_koro import moves as mv
 from companion.rules.machi_koro.state import Choice
 
 
-# Journals store an event under its class's KIND, a fixed string (today's class names), never
+# Journals store a fact under its class's KIND, a fixed string (today's class names), never
 # the class's name itself: renaming a class must not break the journals already written
 # (tests/test_golden_journal.py replays one).
 def kind_of(cls: Any) -> str:
-    """The name journals store events of this class under."""
+    """The name journals store facts of this class under."""
     kind: str = cls.KIND
     return kind
 
 
-EVENT_TYPES: dict[str, type] = {kind_of(cls): cls for cls in get_args(ev.Event)}
+FACT_TYPES: dict[str, type] = {kind_of(cls): cls for cls in get_args(ev.Fact)}
 
 
-def encode_event(event: Any) -> tuple[str, dict[str, Any]]:
-    """(kind, data) of any ruleset's event (a dataclass): its stored KIND and `event_data`."""
-    return kind_of(type(event)), event_data(event)
+def encode_fact(fact: Any) -> tuple[str, dict[str, Any]]:
+    """(kind, data) of any ruleset's fact (a dataclass): its stored KIND and `fact_data`."""
+    return kind_of(type(fact)), fact_data(fact)
 
 
-def event_data(event: Any) -> dict[str, Any]:
-    """The fields of any ruleset's event (a dataclass) as JSON-able values: tuples become
+def fact_data(fact: Any) -> dict[str, Any]:
+    """The fields of any ruleset's fact (a dataclass) as JSON-able values: tuples become
     lists, enum members (choices, outcomes) their values."""
     data: dict[str, Any] = {}
-    for field in fields(event):
-        value = getattr(event, field.name)
+    for field in fields(fact):
+        value = getattr(fact, field.name)
         if isinstance(value, tuple):
             value = [v.value if isinstance(v, StrEnum) else v for v in value]
         elif isinstance(value, StrEnum):
@@ -43,17 +43,17 @@ def event_data(event: Any) -> dict[str, Any]:
     return data
 
 
-def decode_event(kind: str, data: dict[str, Any]) -> ev.Event:
-    """The event `encode_event` wrote."""
-    event: ev.Event = event_from_data(EVENT_TYPES[kind], data, _ENUMS)
-    return event
+def decode_fact(kind: str, data: dict[str, Any]) -> ev.Fact:
+    """The fact `encode_fact` wrote."""
+    fact: ev.Fact = fact_from_data(FACT_TYPES[kind], data, _ENUMS)
+    return fact
 
 
 _ENUMS: dict[str, type[StrEnum]] = {"pending": Choice, "choice": Choice}
 
 
-def event_from_data(cls: type, data: dict[str, Any], enums: dict[str, type[StrEnum]]) -> Any:
-    """The inverse of `event_data` for any ruleset's event class: lists become tuples, the
+def fact_from_data(cls: type, data: dict[str, Any], enums: dict[str, type[StrEnum]]) -> Any:
+    """The inverse of `fact_data` for any ruleset's fact class: lists become tuples, the
     fields named in `enums` (or their items) that enum's members."""
     values: dict[str, Any] = {}
     for field in fields(cls):

@@ -1,6 +1,6 @@
-"""The referee: `decide` checks a move and returns events, or refuses with a RuleError.
+"""The referee: `decide` checks a move and returns facts, or refuses with a RuleError.
 
-`decide` never changes anything; applying the events is `evolve` (evolve.py).
+`decide` never changes anything; applying the facts is `evolve` (evolve.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from companion.rules.errors import (
 )
 from companion.rules.machi_koro import activation
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
-from companion.rules.machi_koro.events import (
+from companion.rules.machi_koro.facts import (
     ChoiceAnswered,
     CoinsAdjusted,
     CoinsTransferred,
@@ -33,7 +33,7 @@ from companion.rules.machi_koro.events import (
     DiceRolled,
     EstablishmentBought,
     EstablishmentsSwapped,
-    Event,
+    Fact,
     GameWon,
     LandmarkBuilt,
     PlaceTaken,
@@ -84,8 +84,8 @@ def finished_message(player: Player) -> str:
 # ---------------------------------------------------------------- decide
 
 
-def decide(state: TableState, seat: int, move: Move, catalog: Catalog | None = None) -> list[Event]:
-    """The events `move` by `seat` causes, or a RuleError saying why it is refused."""
+def decide(state: TableState, seat: int, move: Move, catalog: Catalog | None = None) -> list[Fact]:
+    """The facts `move` by `seat` causes, or a RuleError saying why it is refused."""
     catalog = catalog or load_catalog()
     if state.phase is Phase.FINISHED:
         raise GameOver(f"the game is over: {state.players[state.winner or 0].name} won")
@@ -103,7 +103,7 @@ def decide(state: TableState, seat: int, move: Move, catalog: Catalog | None = N
     return handler(state, move, catalog)
 
 
-def _choose_dice(state: TableState, seat: int, move: ChooseDice, catalog: Catalog) -> list[Event]:
+def _choose_dice(state: TableState, seat: int, move: ChooseDice, catalog: Catalog) -> list[Fact]:
     if not is_whole_number(move.count) or move.count not in (1, 2):
         raise BadDice(f"roll 1 or 2 dice, not {move.count!r}")
     if move.count == 2 and not activation.has_effect(catalog, state.players[seat], "two_dice"):
@@ -111,44 +111,44 @@ def _choose_dice(state: TableState, seat: int, move: ChooseDice, catalog: Catalo
     return [DiceCountChosen(seat, move.count)]
 
 
-def _roll(state: TableState, move: Roll, catalog: Catalog) -> list[Event]:
+def _roll(state: TableState, move: Roll, catalog: Catalog) -> list[Fact]:
     _need_phase(state, Phase.ROLL)
     roller = state.players[state.active]
     _check_dice(move.dice, roller.dice_count)
-    events: list[Event] = [make_dice_rolled(state.active, move.dice, False)]
+    facts: list[Fact] = [make_dice_rolled(state.active, move.dice, False)]
     if not state.rerolled and activation.has_effect(catalog, roller, "reroll"):
-        events.append(RerollOffered())
-        return events
-    return _income(state, move.dice, catalog, events)
+        facts.append(RerollOffered())
+        return facts
+    return _income(state, move.dice, catalog, facts)
 
 
-def _keep(state: TableState, move: KeepRoll, catalog: Catalog) -> list[Event]:
+def _keep(state: TableState, move: KeepRoll, catalog: Catalog) -> list[Fact]:
     _need_phase(state, Phase.REROLL)
     return _income(state, state.dice, catalog, [])
 
 
-def _reroll(state: TableState, move: Reroll, catalog: Catalog) -> list[Event]:
+def _reroll(state: TableState, move: Reroll, catalog: Catalog) -> list[Fact]:
     _need_phase(state, Phase.REROLL)
     _check_dice(move.dice, len(state.dice))
     return _income(state, move.dice, catalog, [DiceRolled(state.active, move.dice, reroll=True)])
 
 
 def _income(
-    state: TableState, dice: tuple[int, ...], catalog: Catalog, events: list[Event],
-) -> list[Event]:
-    """`events` followed by the roll's transfers and its RollResolved."""
+    state: TableState, dice: tuple[int, ...], catalog: Catalog, facts: list[Fact],
+) -> list[Fact]:
+    """`facts` followed by the roll's transfers and its RollResolved."""
     transfers, pending = activation.resolve_income(state, catalog, sum(dice))
     doubles = len(dice) == 2 and dice[0] == dice[1]
     extra = (
         doubles and not state.bonus_turn
         and activation.has_effect(catalog, state.roller, "extra_turn_on_doubles")
     )
-    events += transfers
-    events.append(make_roll_resolved(pending, extra))
-    return events
+    facts += transfers
+    facts.append(make_roll_resolved(pending, extra))
+    return facts
 
 
-def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog) -> list[Event]:
+def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog) -> list[Fact]:
     _need_choice(state, Choice.TV_STATION)
     target = _other_seat(state, move.target, "the TV Station")
     amount = catalog.establishment("tv_station").amount
@@ -157,7 +157,7 @@ def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog) -> li
     return [transfer, ChoiceAnswered(Choice.TV_STATION)]
 
 
-def _swap(state: TableState, move: SwapEstablishments, catalog: Catalog) -> list[Event]:
+def _swap(state: TableState, move: SwapEstablishments, catalog: Catalog) -> list[Fact]:
     _need_choice(state, Choice.BUSINESS_CENTER)
     other = _other_seat(state, move.other, "a Business Center swap")
     check_swap_card(catalog, state.roller, move.give)
@@ -189,44 +189,44 @@ def _other_seat(state: TableState, seat: object, what: str) -> int:
     return seat
 
 
-def _decline(state: TableState, move: DeclineSwap, catalog: Catalog) -> list[Event]:
+def _decline(state: TableState, move: DeclineSwap, catalog: Catalog) -> list[Fact]:
     _need_choice(state, Choice.BUSINESS_CENTER)
     return [ChoiceAnswered(Choice.BUSINESS_CENTER)]
 
 
-def _build(state: TableState, move: Build, catalog: Catalog) -> list[Event]:
+def _build(state: TableState, move: Build, catalog: Catalog) -> list[Fact]:
     closed = build_refusal(state, state.active, move.card, catalog)
     if closed is not None:
         raise _build_refused(state, move.card, closed)
     player, seat = state.roller, state.active
     if move.card in catalog.landmarks:
         cost = catalog.landmarks[move.card].cost
-        events: list[Event] = [CoinsTransferred(seat, BANK, cost, move.card), LandmarkBuilt(seat, move.card)]
+        facts: list[Fact] = [CoinsTransferred(seat, BANK, cost, move.card), LandmarkBuilt(seat, move.card)]
         if catalog.landmarks_to_win <= player.landmarks | {move.card}:
-            events += finish(state, seat) if state.play_on else [GameWon(seat)]
-        return events
+            facts += finish(state, seat) if state.play_on else [GameWon(seat)]
+        return facts
     cost = catalog.establishments[move.card].cost
-    events = [CoinsTransferred(seat, BANK, cost, move.card), EstablishmentBought(seat, move.card)]
+    facts = [CoinsTransferred(seat, BANK, cost, move.card), EstablishmentBought(seat, move.card)]
     if state.variable_supply and state.supply.get(move.card, 0) == 1:
-        events += refill(state.supply, state.draw_pile, emptied=move.card)
-    return events
+        facts += refill(state.supply, state.draw_pile, emptied=move.card)
+    return facts
 
 
-def finish(state: TableState, seat: int) -> list[Event]:
+def finish(state: TableState, seat: int) -> list[Fact]:
     """Play on after a win (RULES.md 14): `seat` completed its landmarks and takes the next
     free place; when one player is left they take the last place and the game ends, else the
     turn passes at once to the next player still playing (a finished player never moves
     again, so no Amusement Park turn follows)."""
     place = 1 + sum(player.place is not None for player in state.players)
-    events: list[Event] = [PlaceTaken(seat, place)]
+    facts: list[Fact] = [PlaceTaken(seat, place)]
     left = [other for other in state.still_playing() if other != seat]
     if len(left) <= 1:
-        events += [PlaceTaken(other, place + 1) for other in left]
+        facts += [PlaceTaken(other, place + 1) for other in left]
         first = next((s for s, p in enumerate(state.players) if p.place == 1), seat)
-        events.append(GameWon(first))
-        return events
-    events.append(TurnEnded(_next_playing(state, seat, also_finished=seat), bonus_turn=False))
-    return events
+        facts.append(GameWon(first))
+        return facts
+    facts.append(TurnEnded(_next_playing(state, seat, also_finished=seat), bonus_turn=False))
+    return facts
 
 
 def _next_playing(state: TableState, seat: int, also_finished: int | None = None) -> int:
@@ -255,9 +255,9 @@ def supply_cards(catalog: Catalog, seats: int) -> tuple[list[str], list[str]]:
     return kept, removed
 
 
-def deal_supply(state: TableState, catalog: Catalog, shuffle: Shuffle | None) -> list[Event]:
+def deal_supply(state: TableState, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
     """The variable supply's deal: the draw pile shuffled (the order is the service's input,
-    recorded in the event), then cards turned up until 10 kinds show."""
+    recorded in the fact), then cards turned up until 10 kinds show."""
     if shuffle is None:
         raise BadDeckOrder("the variable supply shuffles a draw pile: the dealer must give the order")
     kept, removed = supply_cards(catalog, len(state.players))
@@ -270,7 +270,7 @@ def deal_supply(state: TableState, catalog: Catalog, shuffle: Shuffle | None) ->
 KINDS_SHOWN = 10
 
 
-def refill(supply: Mapping[str, int], pile: tuple[str, ...], emptied: str | None = None) -> list[Event]:
+def refill(supply: Mapping[str, int], pile: tuple[str, ...], emptied: str | None = None) -> list[Fact]:
     """The cards drawn so that 10 kinds show again (RULES.md 13): none while 10 show, or when
     the draw pile is empty. `emptied`: the kind a build is emptying (its pile goes)."""
     shown = {card for card, count in supply.items() if count > 0 and card != emptied}
@@ -315,7 +315,7 @@ def _build_refused(state: TableState, card: str, closed: Closed) -> RuleError:
     return _BUILD_ERRORS[closed.why](messages[closed.why])
 
 
-def _end_turn(state: TableState, move: EndTurn, catalog: Catalog) -> list[Event]:
+def _end_turn(state: TableState, move: EndTurn, catalog: Catalog) -> list[Fact]:
     _need_phase(state, Phase.BUILD)
     if state.extra_turn:
         return [TurnEnded(state.active, bonus_turn=True)]
@@ -324,7 +324,7 @@ def _end_turn(state: TableState, move: EndTurn, catalog: Catalog) -> list[Event]
     return [TurnEnded((state.active + 1) % len(state.players), bonus_turn=False)]
 
 
-_HANDLERS: dict[type, Callable[[TableState, Any, Catalog], list[Event]]] = {
+_HANDLERS: dict[type, Callable[[TableState, Any, Catalog], list[Fact]]] = {
     Roll: _roll,
     KeepRoll: _keep,
     Reroll: _reroll,
@@ -358,7 +358,7 @@ def _check_dice(dice: tuple[int, ...], count: int) -> None:
 REASON_LIMIT = 200  # characters: a line in the journal's audit view
 
 
-def adjust(state: TableState, seat: int, amount: int, reason: str) -> list[Event]:
+def adjust(state: TableState, seat: int, amount: int, reason: str) -> list[Fact]:
     """The organizer's correction of a seat's coins, with a reason; never below zero, and never
     more than the table's coins in all (the box's): a hurried 1000 for 10 is a typo."""
     if not is_whole_number(seat) or not 0 <= seat < len(state.players):

@@ -1,7 +1,7 @@
-"""`evolve` applies one event to a table, `evolve_all` a batch; `replay` folds a journal.
+"""`evolve` applies one fact to a table, `evolve_all` a batch; `replay` folds a journal.
 
-Never fails: the events were checked when `decide` (engine.py) made them. Apart from `decide`
-because the two share only the state and event types.
+Never fails: the facts were checked when `decide` (engine.py) made them. Apart from `decide`
+because the two share only the state and fact types.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
-from companion.rules.machi_koro import events as ev
+from companion.rules.machi_koro import facts as ev
 from companion.rules.machi_koro.state import (
     BANK,
     STATE_TWIN,
@@ -24,31 +24,31 @@ from companion.rules.machi_koro.state import (
 )
 
 
-def evolve(state: TableState, event: ev.Event) -> TableState:
-    """The state after `event`. Never fails: events were checked when they were decided."""
-    return evolve_all(state, (event,))
+def evolve(state: TableState, fact: ev.Fact) -> TableState:
+    """The state after `fact`. Never fails: facts were checked when they were decided."""
+    return evolve_all(state, (fact,))
 
 
-def evolve_all(state: TableState, events: Iterable[ev.Event]) -> TableState:
-    """The state after every event in turn: the same as folding `evolve`, but the new state
-    is built once (a roll makes several events, and building a state is the costly part):
-    the events edit a writable draft that is then frozen in place."""
+def evolve_all(state: TableState, facts: Iterable[ev.Fact]) -> TableState:
+    """The state after every fact in turn: the same as folding `evolve`, but the new state
+    is built once (a roll makes several facts, and building a state is the costly part):
+    the facts edit a writable draft that is then frozen in place."""
     thawed = STATE_TWIN.thaw(state)  # thaw and freeze written out: the two calls cost 1.4%
     thawed.players = list(state.players)  # of a table-roll (callgrind)
     draft: Draft = thawed
-    for event in events:
-        _APPLY[type(event)](draft, event)
+    for fact in facts:
+        _APPLY[type(fact)](draft, fact)
     thawed.players = tuple(draft.players)
     return STATE_TWIN.freeze(thawed)
 
 
-def replay(start: TableState, events: Iterable[ev.Event]) -> TableState:
-    """The table after a journal's events, from the state they started on."""
-    return evolve_all(start, events)
+def replay(start: TableState, facts: Iterable[ev.Fact]) -> TableState:
+    """The table after a journal's facts, from the state they started on."""
+    return evolve_all(start, facts)
 
 
 class Draft(Protocol):
-    """A TableState being edited by `evolve_all` (a `Twin` draft): the fields events change,
+    """A TableState being edited by `evolve_all` (a `Twin` draft): the fields facts change,
     writable, with the players in a list until the draft is frozen."""
 
     players: list[Player]
@@ -68,8 +68,8 @@ class Draft(Protocol):
 
 
 def thaw(state: TableState) -> Draft:
-    """A writable copy of `state` for events to edit; `freeze` makes it a state again. Also
-    how the co-op rules apply base events and their own to the table inside (coop_evolve)."""
+    """A writable copy of `state` for facts to edit; `freeze` makes it a state again. Also
+    how the co-op rules apply base facts and their own to the table inside (coop_evolve)."""
     thawed = STATE_TWIN.thaw(state)
     thawed.players = list(state.players)
     draft: Draft = thawed
@@ -83,9 +83,9 @@ def freeze(draft: Draft) -> TableState:
     return STATE_TWIN.freeze(thawed)
 
 
-def apply(draft: Draft, event: ev.Event) -> None:
-    """One event's change, made on a draft."""
-    _APPLY[type(event)](draft, event)
+def apply(draft: Draft, fact: ev.Fact) -> None:
+    """One fact's change, made on a draft."""
+    _APPLY[type(fact)](draft, fact)
 
 
 def move_coins(draft: Draft, account: Account, amount: int) -> None:
@@ -113,93 +113,93 @@ def _add_card(player: Player, card: str, count: int) -> dict[str, int]:
     return cards
 
 
-def _dice_count_chosen(draft: Draft, event: ev.DiceCountChosen) -> None:
-    _change_player(draft, event.seat, dice_count=event.count)
+def _dice_count_chosen(draft: Draft, fact: ev.DiceCountChosen) -> None:
+    _change_player(draft, fact.seat, dice_count=fact.count)
 
 
-def _dice_rolled(draft: Draft, event: ev.DiceRolled) -> None:
-    draft.dice = event.dice
-    draft.rerolled = draft.rerolled or event.reroll
+def _dice_rolled(draft: Draft, fact: ev.DiceRolled) -> None:
+    draft.dice = fact.dice
+    draft.rerolled = draft.rerolled or fact.reroll
 
 
-def _reroll_offered(draft: Draft, event: ev.RerollOffered) -> None:
+def _reroll_offered(draft: Draft, fact: ev.RerollOffered) -> None:
     draft.phase = Phase.REROLL
 
 
-def _coins_transferred(draft: Draft, event: ev.CoinsTransferred) -> None:
-    move_coins(draft, event.source, -event.amount)
-    move_coins(draft, event.target, event.amount)
+def _coins_transferred(draft: Draft, fact: ev.CoinsTransferred) -> None:
+    move_coins(draft, fact.source, -fact.amount)
+    move_coins(draft, fact.target, fact.amount)
 
 
-def _coins_adjusted(draft: Draft, event: ev.CoinsAdjusted) -> None:
-    move_coins(draft, BANK, -event.amount)
-    move_coins(draft, event.seat, event.amount)
+def _coins_adjusted(draft: Draft, fact: ev.CoinsAdjusted) -> None:
+    move_coins(draft, BANK, -fact.amount)
+    move_coins(draft, fact.seat, fact.amount)
 
 
-def _roll_resolved(draft: Draft, event: ev.RollResolved) -> None:
-    draft.phase = Phase.CHOOSE if event.pending else Phase.BUILD
-    draft.pending = event.pending
-    draft.extra_turn = event.extra_turn
+def _roll_resolved(draft: Draft, fact: ev.RollResolved) -> None:
+    draft.phase = Phase.CHOOSE if fact.pending else Phase.BUILD
+    draft.pending = fact.pending
+    draft.extra_turn = fact.extra_turn
     draft.rerolled = True
 
 
-def _choice_answered(draft: Draft, event: ev.ChoiceAnswered) -> None:
+def _choice_answered(draft: Draft, fact: ev.ChoiceAnswered) -> None:
     draft.pending = draft.pending[1:]
     draft.phase = Phase.CHOOSE if draft.pending else Phase.BUILD
 
 
-def _swapped(draft: Draft, event: ev.EstablishmentsSwapped) -> None:
-    roller, other = draft.players[event.seat], draft.players[event.other]
-    roller_cards = _add_card(roller, event.give, -1)
-    roller_cards[event.take] = roller_cards.get(event.take, 0) + 1
-    other_cards = _add_card(other, event.take, -1)
-    other_cards[event.give] = other_cards.get(event.give, 0) + 1
-    _change_player(draft, event.seat, cards=frozen_counts(roller_cards))
-    _change_player(draft, event.other, cards=frozen_counts(other_cards))
+def _swapped(draft: Draft, fact: ev.EstablishmentsSwapped) -> None:
+    roller, other = draft.players[fact.seat], draft.players[fact.other]
+    roller_cards = _add_card(roller, fact.give, -1)
+    roller_cards[fact.take] = roller_cards.get(fact.take, 0) + 1
+    other_cards = _add_card(other, fact.take, -1)
+    other_cards[fact.give] = other_cards.get(fact.give, 0) + 1
+    _change_player(draft, fact.seat, cards=frozen_counts(roller_cards))
+    _change_player(draft, fact.other, cards=frozen_counts(other_cards))
 
 
-def _bought(draft: Draft, event: ev.EstablishmentBought) -> None:
-    cards = _add_card(draft.players[event.seat], event.card, 1)
-    _change_player(draft, event.seat, cards=frozen_counts(cards))
-    change_supply(draft, event.card, -1)
+def _bought(draft: Draft, fact: ev.EstablishmentBought) -> None:
+    cards = _add_card(draft.players[fact.seat], fact.card, 1)
+    _change_player(draft, fact.seat, cards=frozen_counts(cards))
+    change_supply(draft, fact.card, -1)
     draft.built = True
 
 
-def _landmark_built(draft: Draft, event: ev.LandmarkBuilt) -> None:
-    landmarks = draft.players[event.seat].landmarks | {event.landmark}
-    _change_player(draft, event.seat, landmarks=landmarks)
+def _landmark_built(draft: Draft, fact: ev.LandmarkBuilt) -> None:
+    landmarks = draft.players[fact.seat].landmarks | {fact.landmark}
+    _change_player(draft, fact.seat, landmarks=landmarks)
     draft.built = True
 
 
-def _game_won(draft: Draft, event: ev.GameWon) -> None:
+def _game_won(draft: Draft, fact: ev.GameWon) -> None:
     draft.phase = Phase.FINISHED
-    draft.winner = event.seat
+    draft.winner = fact.seat
 
 
-def _place_taken(draft: Draft, event: ev.PlaceTaken) -> None:
-    _change_player(draft, event.seat, place=event.place)
+def _place_taken(draft: Draft, fact: ev.PlaceTaken) -> None:
+    _change_player(draft, fact.seat, place=fact.place)
 
 
-def _supply_dealt(draft: Draft, event: ev.SupplyDealt) -> None:
+def _supply_dealt(draft: Draft, fact: ev.SupplyDealt) -> None:
     draft.supply = frozen_counts({})
-    draft.draw_pile = event.pile
+    draft.draw_pile = fact.pile
 
 
-def _supply_drawn(draft: Draft, event: ev.SupplyDrawn) -> None:
+def _supply_drawn(draft: Draft, fact: ev.SupplyDrawn) -> None:
     supply = dict(draft.supply)
-    for card in event.cards:
+    for card in fact.cards:
         supply[card] = supply.get(card, 0) + 1
     draft.supply = frozen_counts(supply)
-    draft.draw_pile = draft.draw_pile[len(event.cards):]
+    draft.draw_pile = draft.draw_pile[len(fact.cards):]
 
 
-def _turn_ended(draft: Draft, event: ev.TurnEnded) -> None:
-    draft.active = event.next_active
+def _turn_ended(draft: Draft, fact: ev.TurnEnded) -> None:
+    draft.active = fact.next_active
     draft.phase = Phase.ROLL
     draft.turn += 1
     draft.dice = ()
     draft.rerolled = draft.built = draft.extra_turn = False
-    draft.bonus_turn = event.bonus_turn
+    draft.bonus_turn = fact.bonus_turn
     draft.pending = ()
 
 

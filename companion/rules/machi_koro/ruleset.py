@@ -8,12 +8,13 @@ from typing import Any, ClassVar, TypeVar
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro import codec, engine, evolve, paper, staleness, views
 from companion.rules.machi_koro.catalog import Catalog
-from companion.rules.machi_koro.events import Event
+from companion.rules.machi_koro.facts import Fact
 from companion.rules.machi_koro.moves import EndTurn, Move, Roll
 from companion.rules.machi_koro.state import Phase, TableState, new_table
 from companion.rules.ruleset import (
     N_,
     Column,
+    HallTurn,
     Json,
     OptionSpec,
     Played,
@@ -60,9 +61,9 @@ def hall_turn(rules: Ruleset[S, Any, E], state: S, table: Callable[[S], TableSta
     closing: list[E] = []
     while table(state).phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
         seat, move = rules.default_move(state) or (table(state).active, EndTurn())
-        events = rules.decide(state, seat, move, catalog, shuffle)
-        closing += events
-        state = rules.evolve(state, events)
+        facts = rules.decide(state, seat, move, catalog, shuffle)
+        closing += facts
+        state = rules.evolve(state, facts)
     if closing:
         groups.append(closing)
     if table(state).phase is Phase.ROLL:
@@ -71,12 +72,12 @@ def hall_turn(rules: Ruleset[S, Any, E], state: S, table: Callable[[S], TableSta
     return groups
 
 
-class MachiKoro(Ruleset[TableState, Move, Event]):
+class MachiKoro(Ruleset[TableState, Move, Fact]):
     """The base game: 2-4 cities, one roll at a time, the first to build every landmark wins."""
 
     name: ClassVar[str] = "machi-koro"
     title: ClassVar[str] = N_("Machi Koro")
-    event_kinds: ClassVar[frozenset[str]] = frozenset(codec.EVENT_TYPES)
+    fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_TYPES)
 
     # ------------------------------------------------------------ set-up
 
@@ -106,7 +107,7 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
                          play_on=bool(options.get("play_on", False)),
                          variable_supply=bool(options.get("variable_supply", False)))
 
-    def deal(self, state: TableState, catalog: Catalog, shuffle: Shuffle | None) -> list[Event]:
+    def deal(self, state: TableState, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
         """The variable supply's draw pile, shuffled by the service (RULES.md 13); else none."""
         if not state.variable_supply:
             return []
@@ -114,7 +115,7 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
 
     # ------------------------------------------------------------ play
 
-    def parse_move(self, wire: Any, dice: tuple[int, ...]) -> Move:
+    def parse_move(self, wire: Any, dice: tuple[int, ...], hall: HallTurn | None = None) -> Move:
         return codec.parse_move(wire, dice)
 
     def dice_for(self, state: TableState, seat: int, wire: Any) -> int:
@@ -130,13 +131,13 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
         return isinstance(wire, dict) and wire.get("kind") == "roll"
 
     def decide(self, state: TableState, seat: int, move: Move, catalog: Catalog,
-               shuffle: Shuffle | None) -> list[Event]:
+               shuffle: Shuffle | None) -> list[Fact]:
         return engine.decide(state, seat, move, catalog)
 
-    def evolve(self, state: TableState, events: Iterable[Event]) -> TableState:
-        return evolve.evolve_all(state, events)
+    def evolve(self, state: TableState, facts: Iterable[Fact]) -> TableState:
+        return evolve.evolve_all(state, facts)
 
-    def adjust(self, state: TableState, seat: Any, amount: Any, reason: Any) -> list[Event]:
+    def adjust(self, state: TableState, seat: Any, amount: Any, reason: Any) -> list[Fact]:
         return engine.adjust(state, seat, amount, reason)
 
     def turn(self, state: TableState) -> int:
@@ -155,31 +156,31 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
         return None if move is None else (state.active, move)
 
     def hall_turn(self, state: TableState, dice: tuple[int, int], catalog: Catalog,
-                  shuffle: Shuffle | None) -> list[list[Event]]:
+                  shuffle: Shuffle | None) -> list[list[Fact]]:
         return hall_turn(self, state, lambda table: table, dice, catalog, shuffle)
 
     # ------------------------------------------------------------ the journal
 
-    def encode_event(self, event: Event) -> tuple[str, Json]:
-        return codec.encode_event(event)
+    def encode_fact(self, fact: Fact) -> tuple[str, Json]:
+        return codec.encode_fact(fact)
 
-    def decode_event(self, kind: str, data: Mapping[str, Any]) -> Event:
-        return codec.decode_event(kind, dict(data))
+    def decode_fact(self, kind: str, data: Mapping[str, Any]) -> Fact:
+        return codec.decode_fact(kind, dict(data))
 
     # ------------------------------------------------------------ views
 
     def result(self, state: TableState) -> Result | None:
         return views.base_result(state)
 
-    def common_view(self, story: Story[TableState, Event]) -> Json:
+    def common_view(self, story: Story[TableState, Fact]) -> Json:
         result = self.result(story.state) if story.state is not None else None
         return views.common_json(story, result, self.turn_entry, self.move_summary)
 
-    def seat_view(self, story: Story[TableState, Event], seat: int, catalog: Catalog) -> Json:
+    def seat_view(self, story: Story[TableState, Fact], seat: int, catalog: Catalog) -> Json:
         return {"choices": views.choices_json(story, seat, catalog),
                 "builds": views.builds_json(story, seat, catalog)}
 
-    def tile_view(self, story: Story[TableState, Event]) -> Json:
+    def tile_view(self, story: Story[TableState, Fact]) -> Json:
         result = self.result(story.state) if story.state is not None else None
         return views.tile_json(story, result)
 
@@ -192,14 +193,14 @@ class MachiKoro(Ruleset[TableState, Move, Event]):
 
     # the parts of the views a variant extends (the co-op game's gifts)
 
-    def turn_entry(self, story: Story[Any, Any], event: object) -> Json | None:
-        return views.turn_entry(story, event)
+    def turn_entry(self, story: Story[Any, Any], fact: object) -> Json | None:
+        return views.turn_entry(story, fact)
 
     def move_summary(self, move: Played[Any, Any]) -> Json:
-        return views.move_summary(move, self.event_summary)
+        return views.move_summary(move, self.fact_summary)
 
-    def event_summary(self, event: object, active: int) -> Json | None:
-        return views.event_summary(event, active)
+    def fact_summary(self, fact: object, active: int) -> Json | None:
+        return views.fact_summary(fact, active)
 
     # ------------------------------------------------------------ paper
 

@@ -19,8 +19,8 @@ from companion.rules.errors import RuleError, is_whole_number
 from companion.rules.machi_koro.activation import activation_table, has_effect
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.machi_koro.engine import check_swap_card, decide, default_move
-from companion.rules.machi_koro.events import CoinsTransferred, Event
 from companion.rules.machi_koro.evolve import replay
+from companion.rules.machi_koro.facts import CoinsTransferred, Fact
 from companion.rules.machi_koro.moves import DeclineSwap, Move, Roll, SwapEstablishments, TargetTvStation
 from companion.rules.machi_koro.state import BANK, Choice, Phase, Player, TableState, frozen_counts
 
@@ -43,20 +43,20 @@ def resolve(scenario: Any, catalog: Catalog | None = None) -> dict[str, Any]:
     catalog = catalog or load_catalog()
     if _ruleset(scenario) == "tax-assessor":
         return resolve_assessor_scenario(scenario, catalog)
-    start, events = play(scenario, catalog)
-    final = replay(start, events)
+    start, facts = play(scenario, catalog)
+    final = replay(start, facts)
     return {
         "coins": {player.name: player.coins for player in final.players},
         "transfers": [  # a transfer of 0 is left out unless it records a forgiven part
-            _transfer_json(final, event) for event in events
-            if isinstance(event, CoinsTransferred) and (event.amount or event.forgiven)
+            _transfer_json(final, fact) for fact in facts
+            if isinstance(fact, CoinsTransferred) and (fact.amount or fact.forgiven)
         ],
         "extra_turn": final.extra_turn,
     }
 
 
-def play(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableState, list[Event]]:
-    """The checked table and the events of its roll, answers (or defaults) included."""
+def play(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableState, list[Fact]]:
+    """The checked table and the facts of its roll, answers (or defaults) included."""
     state, dice = read_table(scenario, catalog)
     answers = read_answers(scenario, state, sum(dice), catalog)
     return state, _play_roll(state, dice, answers, catalog)
@@ -350,17 +350,17 @@ def _seat_named(name: Any, names: Mapping[str, int], where: str) -> int:
 
 def _play_roll(
     state: TableState, dice: tuple[int, ...], answers: Answers, catalog: Catalog,
-) -> list[Event]:
+) -> list[Fact]:
     """The roll, then the answers to the purple questions the engine asks. The engine accepts
     them: the dice and answers were checked with its rules (the swap's cards by its own check)
     when they were read, each refusal naming its field."""
-    events = decide(state, state.active, Roll(dice), catalog)
-    current = replay(state, events)
+    facts = decide(state, state.active, Roll(dice), catalog)
+    current = replay(state, facts)
     while current.phase is Phase.CHOOSE:
         answer = decide(current, current.active, _move_for(current, answers), catalog)
-        events.extend(answer)
+        facts.extend(answer)
         current = replay(current, answer)
-    return events
+    return facts
 
 
 def _move_for(state: TableState, answers: Answers) -> Move:
@@ -373,13 +373,13 @@ def _move_for(state: TableState, answers: Answers) -> Move:
     return default
 
 
-def _transfer_json(state: TableState, event: CoinsTransferred) -> dict[str, Any]:
+def _transfer_json(state: TableState, fact: CoinsTransferred) -> dict[str, Any]:
     def account(party: int | str) -> str:
         return BANK if party == BANK else state.players[int(party)].name
 
     return {
-        "from": account(event.source), "to": account(event.target), "amount": event.amount,
-        "card": event.card, "forgiven": event.forgiven,
+        "from": account(fact.source), "to": account(fact.target), "amount": fact.amount,
+        "card": fact.card, "forgiven": fact.forgiven,
     }
 
 

@@ -1,4 +1,4 @@
-"""A Machi Koro table as an immutable value; moves and events make new ones."""
+"""A Machi Koro table as an immutable value; moves and facts make new ones."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class TableState:
-    """Everything the referee knows about one table between two events."""
+    """Everything the referee knows about one table between two facts."""
 
     ruleset: str
     players: tuple[Player, ...]

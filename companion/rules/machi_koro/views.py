@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.rules.machi_koro import events as ev
+from companion.rules.machi_koro import facts as ev
 from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.codec import wire_move
 from companion.rules.machi_koro.moves import ChooseDice, Roll
@@ -32,14 +32,14 @@ def parties(story: MkStory, source: int | str, target: int | str) -> Json:
     return {"from": name(source), "to": name(target), "from_seat": source, "to_seat": target}
 
 
-def events_since_roll(story: MkStory) -> list[object]:
-    """The table's events from its latest roll (not a reroll) on, or all of them before any
+def facts_since_roll(story: MkStory) -> list[object]:
+    """The table's facts from its latest roll (not a reroll) on, or all of them before any
     roll: what the screens show as the last roll's coin movements."""
     found: list[object] = []
     for move in reversed(story.moves):
-        for event in reversed(move.events):
-            found.append(event)
-            if isinstance(event, ev.DiceRolled) and not event.reroll:
+        for fact in reversed(move.facts):
+            found.append(fact)
+            if isinstance(fact, ev.DiceRolled) and not fact.reroll:
                 return found[::-1]
     return found[::-1]
 
@@ -47,7 +47,7 @@ def events_since_roll(story: MkStory) -> list[object]:
 def last_roll_entries(story: MkStory) -> list[Json]:
     """The coin movements since the latest roll (income, payments, builds, corrections): the
     hall screen's lines of a table."""
-    return [entry_json(story, e) for e in events_since_roll(story)
+    return [entry_json(story, e) for e in facts_since_roll(story)
             if isinstance(e, ev.CoinsTransferred | ev.CoinsAdjusted)]
 
 
@@ -57,7 +57,7 @@ def turn_moves(story: MkStory) -> Sequence[Played[Any, Any]]:
     turn. A new turn starts the phones' lines afresh."""
     moves = story.moves
     for index in range(len(moves) - 1, -1, -1):
-        if any(isinstance(event, ev.TurnEnded) for event in moves[index].events):
+        if any(isinstance(fact, ev.TurnEnded) for fact in moves[index].facts):
             return moves[index:]
     return moves
 
@@ -68,8 +68,8 @@ def turn_entries(story: MkStory, entry_of: EntryOf) -> list[Json]:
     entries = []
     for move in turn_moves(story):
         default = default_by(move)
-        for event in move.events:
-            entry = entry_of(story, event)
+        for fact in move.facts:
+            entry = entry_of(story, fact)
             if entry is not None:
                 if default:
                     entry["default"] = default
@@ -82,19 +82,19 @@ def default_by(move: Played[Any, Any]) -> str | None:
     closed the turn (the defaults of its open choices), else None."""
     if move.author == "timer":
         return "timer"
-    if move.author == "hall" and not any(isinstance(e, ev.DiceRolled) for e in move.events):
+    if move.author == "hall" and not any(isinstance(e, ev.DiceRolled) for e in move.facts):
         return "hall"
     return None
 
 
-def turn_entry(story: MkStory, event: object) -> Json | None:
-    """A line of the seat view's `entries` for an event that changes a player's coins or cards:
+def turn_entry(story: MkStory, fact: object) -> Json | None:
+    """A line of the seat view's `entries` for a fact that changes a player's coins or cards:
     a coin movement, a correction, a Business Center swap; None for the others."""
-    if isinstance(event, ev.CoinsTransferred | ev.CoinsAdjusted):
-        return entry_json(story, event)
-    if isinstance(event, ev.EstablishmentsSwapped):
-        return {**parties(story, event.seat, event.other), "amount": 0, "card": "business_center",
-                "copies": 0, "mall_bonus": 0, "forgiven": 0, "give": event.give, "take": event.take}
+    if isinstance(fact, ev.CoinsTransferred | ev.CoinsAdjusted):
+        return entry_json(story, fact)
+    if isinstance(fact, ev.EstablishmentsSwapped):
+        return {**parties(story, fact.seat, fact.other), "amount": 0, "card": "business_center",
+                "copies": 0, "mall_bonus": 0, "forgiven": 0, "give": fact.give, "take": fact.take}
     return None
 
 
@@ -106,19 +106,19 @@ def undone_json(story: MkStory, summary: Callable[[Played[Any, Any]], Json]) -> 
 
 
 def move_summary(move: Played[Any, Any], summary_of: Callable[[object, int], Json | None]) -> Json:
-    """What a move was, from its first event that says so (`summary_of`): its kind, whose it
+    """What a move was, from its first fact that says so (`summary_of`): its kind, whose it
     was, and its card, reason or dice."""
     active = base_of(move.before).active
-    for event in move.events:
-        summary = summary_of(event, active)
+    for fact in move.facts:
+        summary = summary_of(fact, active)
         if summary is not None:
             return summary
     return {"move": "move", "seat": active}
 
 
-def event_summary(event: object, active: int) -> Json | None:
-    """A move's summary as one of its events says it, or None for an event that does not."""
-    match event:
+def fact_summary(fact: object, active: int) -> Json | None:
+    """A move's summary as one of its facts says it, or None for a fact that does not."""
+    match fact:
         case ev.CoinsAdjusted(seat=seat, amount=amount, reason=reason):
             return {"move": "correction", "seat": seat, "amount": amount, "reason": reason}
         case ev.EstablishmentBought(seat=seat, card=card) | ev.LandmarkBuilt(seat=seat, landmark=card):
@@ -149,13 +149,13 @@ def changes(old: Any, new: Any) -> list[Json]:
     return found
 
 
-def entry_json(story: MkStory, event: ev.CoinsTransferred | ev.CoinsAdjusted) -> Json:
-    if isinstance(event, ev.CoinsAdjusted):
-        source, target = (BANK, event.seat) if event.amount > 0 else (event.seat, BANK)
-        return {**parties(story, source, target), "amount": abs(event.amount), "card": "adjustment",
-                "copies": 0, "mall_bonus": 0, "forgiven": 0, "reason": event.reason}
-    return {**parties(story, event.source, event.target), "amount": event.amount, "card": event.card,
-            "copies": event.copies, "mall_bonus": event.mall_bonus, "forgiven": event.forgiven}
+def entry_json(story: MkStory, fact: ev.CoinsTransferred | ev.CoinsAdjusted) -> Json:
+    if isinstance(fact, ev.CoinsAdjusted):
+        source, target = (BANK, fact.seat) if fact.amount > 0 else (fact.seat, BANK)
+        return {**parties(story, source, target), "amount": abs(fact.amount), "card": "adjustment",
+                "copies": 0, "mall_bonus": 0, "forgiven": 0, "reason": fact.reason}
+    return {**parties(story, fact.source, fact.target), "amount": fact.amount, "card": fact.card,
+            "copies": fact.copies, "mall_bonus": fact.mall_bonus, "forgiven": fact.forgiven}
 
 
 def players_json(story: MkStory) -> list[Json]:

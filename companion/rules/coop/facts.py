@@ -1,6 +1,6 @@
-"""What happens at a co-op table beyond the base game's events, and the co-op move.
+"""What happens at a co-op table beyond the base game's facts, and the co-op move.
 
-Deck orders are in the events (`DecksShuffled`, `AssessorDeckShuffled`): the dealer shuffled,
+Deck orders are in the facts (`DecksShuffled`, `AssessorDeckShuffled`): the dealer shuffled,
 the journal keeps the order, a replay never shuffles again.
 """
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar, get_args
 
 from companion.rules.coop.state import CoopAccount, EndReason, Outcome
-from companion.rules.machi_koro import events as base
+from companion.rules.machi_koro import facts as base
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,5 +103,5 @@ CoopEvent = (
     AssessorCoinsTransferred | DecksShuffled | MarketCardRevealed | MarketCardDiscarded
     | AssessorCardDrawn | AssessorDeckShuffled | FinalRoundBegan | CoopGameEnded
 )
-AnyEvent = base.Event | CoopEvent
-COOP_EVENT_TYPES: tuple[type, ...] = get_args(CoopEvent)
+AnyFact = base.Fact | CoopEvent
+COOP_FACT_TYPES: tuple[type, ...] = get_args(CoopEvent)

@@ -1,4 +1,4 @@
-"""What happened at a table. Only events are stored; state is a fold over them."""
+"""What happened at a table. Only facts are stored; state is a fold over them."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ class TurnEnded:
     bonus_turn: bool
 
 
-Event = (
+Fact = (
     DiceCountChosen | DiceRolled | RerollOffered | CoinsTransferred | RollResolved
     | ChoiceAnswered | EstablishmentsSwapped | EstablishmentBought | LandmarkBuilt | GameWon
     | TurnEnded | CoinsAdjusted | PlaceTaken | SupplyDealt | SupplyDrawn
