@@ -9,18 +9,19 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from companion.hall import checks
+from companion.hall import checks, clock
 from companion.hall import dice as hall_dice
 from companion.hall.checks import N_, Detail, HallError
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.play import commit, evolve, move_records, next_move_number, out_of_step
-from companion.hall.replay import apply_event_record, apply_record, rules_of
+from companion.hall.replay import apply_event_records, apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal, Record, StaleSequence
+from companion.rules.ruleset import HallTurn
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -35,16 +36,27 @@ ROLL_GAP_SECONDS = 5.0
 
 
 def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any = None,
-              now: datetime | None = None) -> dict[str, Any]:
+              now: datetime | None = None, follow_up: Any = None) -> dict[str, Any]:
     """One roll for every running hall-mode table, committed in one transaction: with `dice`
     rolled by hand in the hall, or drawn here. A table with nothing to roll (its game is won)
     leaves the roll; a table that fails (its rules raise, its journal moved on behind the
     hall's back) is logged once, left as it was and named in the answer's `skipped`: one table
     never stops the hall's roll. `confirm` False (a press on the console) refuses a roll within
     ROLL_GAP_SECONDS of the event's last one, True is the organizer's yes; a client that sends
-    none (a script) rolls on purpose and is not asked."""
-    dice = checks.hall_dice(dice)
-    confirm = roll_confirm(confirm)
+    none (a script) rolls on purpose and is not asked. `follow_up`: the follow-up dice the
+    staff rolled, used when the event's rulesets ask for some after this roll (else drawn)."""
+    answer = roll(hall, event_id, checks.hall_dice(dice), roll_confirm(confirm), now,
+                  clock.follow_up_dice(follow_up))
+    assert answer is not None
+    return answer
+
+
+def roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None, confirm: bool | None,
+         now: datetime | None, follow_up: tuple[int, ...] | None, author: str = "organizer",
+         due_at: float | None = None) -> dict[str, Any] | None:
+    """`hall_roll` with its input checked; `due_at` (the timer's roll): only if the event's
+    turn is still due then, as its journal has it, else None and nothing changes."""
+    finish: Callable[[], Any]
     with hall.lock:
         event = hall.event(event_id)
         # Several processes: the event's streams are held from the catch-up to the append (no
@@ -55,57 +67,113 @@ def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any =
         holding = hall.journal.holding([event.stream, *(t.stream for t in hall.tables_of(event))])
         with holding if hall.shared else contextlib.nullcontext():
             hall.catch_up_all(hall.tables_of(event), [event])
-            if confirm is False:
-                refuse_too_soon(hall.journal, event, now or datetime.now(UTC))
-            event_records, (d1, d2), from_deck = draw(event, dice)
-            plans, skipped = plan_turns(hall, event, d1, d2)
-            number = len(event.rolls) + 1
-            retried: set[str] = set()
-            while True:
-                roll_data = {"dice": [d1, d2], "from_deck": from_deck,
-                             "tables": [table.id for table, _ in plans]}
-                records = [*event_records, ("hall_rolled", roll_data)]
-                batch = [AppendRequest(event.stream, event.seq, records, author="organizer")]
-                batch += [table_request(table, groups, roll_request_id(event, number))
-                          for table, groups in plans]
-                try:
-                    results = hall.journal.append_many(batch)
-                    break
-                except StaleSequence as stale:
-                    table = next((t for t, _ in plans if t.stream == stale.stream), None)
-                    if table is not None and hall.shared:
-                        hall.reload(table)
-                    if table is None:  # the event's own stream moved on: nothing to leave out
-                        if hall.shared:  # another process rolled this event meanwhile
-                            hall.catch_up_event(event)
-                            raise out_of_step() from None
-                        raise
-                    plans = [(t, groups) for t, groups in plans if t is not table]
-                    if hall.shared and table.id not in retried:
-                        # Another process moved the table on (commit's reload has it as its journal
-                        # has it): plan its turn again, once.
-                        retried.add(table.id)
-                        replanned, failed = plan_turns(hall, event, d1, d2, only=table)
-                        plans += replanned
-                        skipped += failed
-                        continue
-                    skipped.append(skip(hall, table, "table/out_of_step", stale))
-        event.seq = results[0].last_seq
-        for kind, data in records:
-            apply_event_record(event, kind, data)
+            if due_at is not None and not clock.due(event, due_at):
+                return None
+            clock.refuse_closed(event)
+            over = clock.game_over(event, hall.tables_of(event))
+            if over:  # the game ended with the turn this roll would end: no roll, the game over
+                finish = clock.append_event(
+                    hall, event, [("game_over", {"roll": len(event.rolls)})], author, ending=True)
+            else:
+                finish = append_roll(hall, event, dice, confirm, now, follow_up, author)
+        done: Any = finish()  # memory follows the journal once the append (and the hold) committed
+    if over:
+        hall.publish(Change(tables=done, events=[event.id], turns=[event.id]))
+        clock.refuse_closed(event)  # event/over, now journalled
+    hall.publish(Change(tables=done["tables"], events=[event.id], turns=[event.id]))
+    answer: dict[str, Any] = done
+    return answer
+
+
+def append_roll(hall: HallService, event: HallEvent, dice: tuple[int, int] | None,
+                confirm: bool | None, now: datetime | None, follow_up: tuple[int, ...] | None,
+                author: str) -> Callable[[], dict[str, Any]]:
+    """Append the roll, the event and its tables caught up and held (the hall's lock held);
+    what it returns applies the roll to memory once the append committed, and answers."""
+    if confirm is False:
+        refuse_too_soon(hall.journal, event, now or datetime.now(UTC))
+    event_records, (d1, d2), from_deck = draw(event, dice)
+    number = len(event.rolls) + 1
+    rulesets = clock.rulesets_of(hall.tables_of(event))
+    follow = clock.draw_follow_up(clock.follow_up_count(rulesets, number, (d1, d2)), follow_up)
+    pause = clock.pauses_after(rulesets, HallTurn(number, (d1, d2), follow))
+    plans, skipped = plan_turns(hall, event, d1, d2)
+    retried: set[str] = set()
+    while True:
+        roll_data: dict[str, Any] = {"dice": [d1, d2], "from_deck": from_deck,
+                                     "tables": [table.id for table, _ in plans]}
+        if follow:
+            roll_data["follow_up"] = list(follow)
+        records = [*event_records, ("hall_rolled", roll_data)]
+        if pause:  # the rules' pause after this roll: the auto-roll waits for the organizer
+            records.append(("paused", {"after_roll": number}))
+        batch = [AppendRequest(event.stream, event.seq, records, author=author)]
+        batch += [table_request(table, groups, roll_request_id(event, number))
+                  for table, groups in plans]
+        try:
+            results = hall.journal.append_many(batch)
+            break
+        except StaleSequence as stale:
+            table = next((t for t, _ in plans if t.stream == stale.stream), None)
+            if table is not None and hall.shared:
+                hall.reload(table)
+            if table is None:  # the event's own stream moved on: nothing to leave out
+                if hall.shared:  # another process rolled this event meanwhile
+                    hall.catch_up_event(event)
+                    raise out_of_step() from None
+                raise
+            plans = [(t, groups) for t, groups in plans if t is not table]
+            if hall.shared and table.id not in retried:
+                # Another process moved the table on (commit's reload has it as its journal
+                # has it): plan its turn again, once.
+                retried.add(table.id)
+                replanned, failed = plan_turns(hall, event, d1, d2, only=table)
+                plans += replanned
+                skipped += failed
+                continue
+            skipped.append(skip(hall, table, "table/out_of_step", stale))
+
+    def finish() -> dict[str, Any]:
+        # the event's records as the journal has them, with their time (the turn's clock)
+        apply_event_records(event, hall.journal.read(event.stream, batch[0].expected_seq))
         rolled = []
         for (table, groups), result in zip(plans, results[1:], strict=True):
             if result.duplicate:  # the journal had this roll already and wrote nothing here
-                skipped.append(skip(hall, table, "table/out_of_step",
-                                    RuntimeError("the roll's request id is in the journal already")))
+                skipped.append(skip(hall, table, "table/out_of_step", RuntimeError(
+                    "the roll's request id is in the journal already")))
                 continue
             table.seq = result.last_seq
             first = next_move_number(table)
             for offset, facts in enumerate(groups):
                 evolve(table, first + offset, "hall", facts)
             rolled.append(table.id)
-    hall.publish(Change(tables=rolled, events=[event.id]))
-    return {"dice": [d1, d2], "roll": number, "tables": rolled, "skipped": skipped}
+        return {"dice": [d1, d2], "follow_up": list(follow), "roll": number, "tables": rolled,
+                "skipped": skipped, "paused": event.paused}
+
+    return finish
+
+
+def roll_when_due(hall: HallService, now: float | None = None) -> list[str]:
+    """The server's roll for every event whose turn's time is up with auto-roll on (the
+    timer's round; several processes: only the holder of the timer's lease runs it). An event
+    whose game turns out over is marked so and rolls no more; a failure is logged once per
+    state of its event and the other events still roll. The events rolled."""
+    now = time.time() if now is None else now
+    with hall.lock:
+        events = [event.id for event in hall.events.values() if clock.due(event, now)]
+    rolled = []
+    for event_id in events:
+        try:
+            if roll(hall, event_id, None, None, None, None, author="timer", due_at=now):
+                rolled.append(event_id)
+        except HallError:  # over (now marked so), ended, or out of step: the next round sees
+            continue
+        except Exception:  # one event's failure must not stop the other events' rolls
+            event = hall.events[event_id]
+            if hall.failing_rolls.get(event.stream) != event.seq:
+                hall.failing_rolls[event.stream] = event.seq
+                log.exception("the automatic roll of event %s failed", event_id)
+    return rolled
 
 
 def roll_request_id(event: HallEvent, number: int) -> str:
@@ -165,6 +233,7 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
     with hall.lock:
         event = hall.event(event_id)
         hall.catch_up_all(hall.tables_of(event), [event])
+        clock.refuse_closed(event)
         last = latest_roll(hall.journal, event)
         if last is None or not event.rolls:
             raise HallError("roll/nothing_to_undo", "there is no hall roll to undo")
@@ -190,15 +259,13 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
             results = hall.journal.append_many(batch)
         except StaleSequence as stale:  # written behind the hall's back since the check
             raise moved_on([t.name for t, _ in plans if t.stream == stale.stream]) from None
-        event.seq = results[0].last_seq
-        for kind, data in records:
-            apply_event_record(event, kind, data)
+        apply_event_records(event, hall.journal.read(event.stream, batch[0].expected_seq))
         for (table, numbers), result in zip(plans, results[1:], strict=True):
             for n in reversed(numbers):
                 apply_record(table, "reverted", {"move": n})
             table.seq = result.last_seq
     undone = [table.id for table, _ in plans]
-    hall.publish(Change(tables=undone, events=[event.id]))
+    hall.publish(Change(tables=undone, events=[event.id], turns=[event.id]))
     return {"roll": number, "dice": dice, "tables": undone}
 
 

@@ -10,13 +10,14 @@ from typing import Any
 from companion.hall import join_codes
 from companion.rules.registry import AnyRuleset, Catalog, ruleset
 from companion.rules.registry import catalog as catalog_of
-from companion.rules.ruleset import Played, Story
+from companion.rules.ruleset import HallTurn, Played, Ruleset, Story
 
 
 @dataclass
 class Seat:
     name: str
     token: str
+    registered: int | None = None  # the player's registration number (None: a journal from before)
 
     @property
     def join_path(self) -> str:
@@ -76,6 +77,9 @@ class Table:
     # The states the table's views showed, by seq: (first seq, last seq, state), the latest
     # MOVES_KEPT; a move's `seq` is judged against these (play.py, `note_state`).
     states_by_seq: list[tuple[int, int, Any]] = field(default_factory=list)
+    # The tables beside it by name, (left, right), "" at a chain's end, when its ruleset is
+    # chained: kept by the hall from the event's table order (registry.chain), never journalled.
+    neighbours: tuple[str, ...] = ()
 
     @property
     def stream(self) -> str:
@@ -101,7 +105,15 @@ class Table:
         return Story(names=tuple(seat.name for seat in self.seats), state=self.state,
                      moves=self.moves, undone=[(u.move, u.after) for u in self.undone],
                      running=self.status == "running", roll_mode=self.roll_mode,
-                     catalog=self.catalog)
+                     catalog=self.catalog,
+                     registered=self.registered,
+                     neighbours=self.neighbours)
+
+    @property
+    def registered(self) -> tuple[int, ...]:
+        """Each seat's registration number; () when a seat has none (a journal from before)."""
+        numbers = [seat.registered for seat in self.seats]
+        return tuple(n for n in numbers if n is not None) if None not in numbers else ()
 
     def move_to(self, state: Any) -> None:
         """The state a committed move (or event) made; a new turn forgets the undone moves of
@@ -142,20 +154,58 @@ class Table:
 
 @dataclass
 class HallEvent:
+    """The evening: its tables, its hall rolls (roll N is the event's turn N) and the clock of
+    its turns (hall/clock.py), all rebuilt from the event's stream (replay.apply_event_record).
+    Times are seconds since the epoch, from the records' `at`."""
+
     id: str
     name: str
     dice_mode: str = "random"  # random | balanced
     choice_seconds: int = 45
     tables: list[str] = field(default_factory=list)
     rolls: list[list[int]] = field(default_factory=list)
+    follow_ups: list[list[int]] = field(default_factory=list)  # each roll's follow-up dice ([]: none)
     deck: list[list[int]] = field(default_factory=list)
     undone_rolls: int = 0  # hall rolls taken back (hall_roll.undo_hall_roll); request ids count them
     last_roll_undone: bool = False  # only the last roll, once: none to undo until the next
     seq: int = 0
+    # The clock of the turns (hall/clock.py): the organizer's schedule (`[first turn, seconds]`
+    # steps; [] for none), whether the server rolls when a turn's time is up, a pause.
+    schedule: list[list[int]] = field(default_factory=list)
+    auto_roll: bool = False
+    turn_started: float | None = None  # when the current turn's time began: its roll (or undo)
+    paused_at: float | None = None  # when the clock was paused; None while it runs
+    paused_seconds: float = 0.0  # the current turn's time spent in pauses that ended
+    ended: bool = False  # the organizer ended the event: no more rolls
+    over: bool = False  # its tables' game is over (a ruleset's `hall_over`): no more rolls
 
     @property
     def stream(self) -> str:
         return f"event:{self.id}"
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
+
+    def hall_turn(self) -> HallTurn | None:
+        """The event's latest roll as the rules see it (its number is the turn's); None
+        before the first."""
+        if not self.rolls:
+            return None
+        d1, d2 = self.rolls[-1]
+        follow_up = self.follow_ups[-1] if len(self.follow_ups) == len(self.rolls) else []
+        return HallTurn(len(self.rolls), (d1, d2), tuple(follow_up))
+
+
+# The hooks through which a ruleset's tables take part in an event's shared turn: a ruleset
+# that keeps every default plays alone at its tables (hall/clock.py).
+TURN_HOOKS = ("follow_up_dice", "pauses_after", "turn_view", "hall_over", "event_view")
+
+
+def follows_turn(rules: AnyRuleset) -> bool:
+    """Whether the ruleset's tables take part in the event's shared turn (it overrides a hook
+    of `TURN_HOOKS`): their phones get the `turn` message, their moves are judged by it."""
+    return any(getattr(type(rules), hook) is not getattr(Ruleset, hook) for hook in TURN_HOOKS)
 
 
 @dataclass
@@ -165,6 +215,7 @@ class Change:
     tables: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     revoked: list[str] = field(default_factory=list)  # seat tokens that stopped working
+    turns: list[str] = field(default_factory=list)  # events whose turn changed (a roll, the clock)
 
 
 def table_changed(table: Table) -> Change:

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
 from companion.hall.checks import HallError, invalid, refusal
-from companion.hall.model import MOVES_KEPT, Move, Table, table_changed
+from companion.hall.model import MOVES_KEPT, Move, Table, follows_turn, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendResult, Journal, Record, StaleSequence
 from companion.rules.errors import RuleError
+from companion.rules.ruleset import HallTurn
 
 Fact = Any  # a ruleset's own fact (the hall keeps and journals it as the rules say)
 
@@ -278,8 +279,18 @@ def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[F
         raise HallError("table/hall_roll", "this table rolls with the hall")
     count = rules.dice_for(state, seat, move)
     drawn = hall_dice.roll(count) if count else ()
-    return rules.decide(state, seat, rules.parse_move(move, drawn), table.catalog,
-                        secure_shuffle)
+    return rules.decide(state, seat, rules.parse_move(move, drawn, hall=event_turn(hall, table)),
+                        table.catalog, secure_shuffle)
+
+
+def event_turn(hall: HallService, table: Table) -> HallTurn | None:
+    """The latest roll of the table's event, which its rules may judge a move by (Catan's
+    claims: the team on turn); several processes: the event caught up first, for rulesets
+    that take part in the event's turn (`follows_turn`)."""
+    event = hall.events[table.event_id]
+    if hall.shared and follows_turn(table.rules):
+        hall.catch_up_event(event)
+    return event.hall_turn()
 
 
 def remember_refusal(hall: HallService, table_id: str, request_id: str,
@@ -301,6 +312,27 @@ def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any
         except RuleError as error:
             raise HallError(error.code, error.message) from None
         commit(hall, table, facts, "organizer")
+        return table
+
+    with hall.lock:
+        table = twice(hall, act)
+    hall.publish(table_changed(table))
+    return table
+
+
+def staff_move(hall: HallService, table_id: Any, wire: Any) -> Table:
+    """A move the staff make at a table (`Ruleset.staff_move`: Catan's verification of a
+    claim), with the event's latest roll; committed with author "organizer". The rules'
+    refusal is the answer's, and nothing changes."""
+    def act() -> Table:
+        table = playing(hall, table_id)
+        assert table.state is not None
+        try:
+            facts = rules_of(table).staff_move(table.state, wire, event_turn(hall, table))
+        except RuleError as error:
+            raise HallError(error.code, error.message) from None
+        if facts:
+            commit(hall, table, facts, "organizer")
         return table
 
     with hall.lock:

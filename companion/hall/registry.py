@@ -5,7 +5,7 @@ record, applied after its commit and published once the hall's lock is released.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from companion.hall import checks, seating
@@ -46,6 +46,36 @@ def index_tokens(tokens: dict[str, tuple[str, int]], codes: dict[str, set[str]],
     for seat, entry in enumerate(table.seats):
         tokens[entry.token] = (table.id, seat)
         codes.setdefault(join_code(entry.token), set()).add(entry.token)
+
+
+def chain(hall: HallService, event: HallEvent) -> list[str]:
+    """Set each table's neighbours (`Table.neighbours`: the names of the tables before and after
+    it, "" at an end) where its ruleset is chained: its tables of that ruleset stand in a line
+    in the event's table order; a table ended before it started is not in it. The ids of the
+    tables whose neighbours changed (their views show them). Under the hall's lock."""
+    changed = []
+    lines: dict[str, list[Table]] = {}
+    for table in hall.tables_of(event):
+        if table.rules.chained and not (table.status == "ended" and table.state is None):
+            lines.setdefault(table.ruleset, []).append(table)
+        elif table.neighbours:
+            table.neighbours = ()
+            changed.append(table.id)
+    for line in lines.values():
+        names = ["", *(table.name for table in line), ""]
+        for i, table in enumerate(line):
+            beside = (names[i], names[i + 2])
+            if table.neighbours != beside:
+                table.neighbours = beside
+                changed.append(table.id)
+    return changed
+
+
+def rechain(hall: HallService, event_ids: Iterable[str]) -> list[str]:
+    """`chain` the events (under the hall's lock); the tables whose neighbours changed."""
+    with hall.lock:
+        return [table_id for event_id in sorted(set(event_ids))
+                for table_id in chain(hall, hall.events[event_id])]
 
 
 # ------------------------------------------------------------ events
@@ -101,9 +131,9 @@ def create_table(
     sets = checks.card_sets(card_sets)
     checks.player_count(rules, catalog_of(*sets), ruleset, names)
     with hall.lock:
-        [table] = twice(hall, lambda: add_tables(hall, hall.event(event_id), [(name, names)],
-                                                 ruleset, roll_mode, settings, sets))
-    hall.publish(table_changed(table))
+        [table], beside = twice(hall, lambda: add_tables(hall, hall.event(event_id), [(name, names)],
+                                                         ruleset, roll_mode, settings, sets))
+    hall.publish(Change(tables=[table.id, *beside], events=[table.event_id]))
     return table
 
 
@@ -114,31 +144,48 @@ def seat_players(
 ) -> list[Table]:
     """A pasted list of players split into new tables of at most `table_size` (capped at
     the most the ruleset seats, which is also the default), named "PREFIX N", each with the
-    ruleset's `options` (the co-op game's difficulty). The whole list is checked before any
-    table is created, so a refusal creates none, and the tables commit in one transaction."""
-    rules, names = checks.table_request(ruleset, roll_mode, players)
+    ruleset's `options` (the co-op game's difficulty). A chained ruleset's tables (Catan's
+    boards) seat exactly as many as it seats. A line may start with the player's registration
+    number ("12, Avi", `seating.registration_column`), else the list's order is the
+    registration's. The whole list is checked before any table is created, so a refusal
+    creates none, and the tables commit in one transaction."""
+    lines, numbers = (seating.registration_column(players) if isinstance(players, list)
+                      else (players, None))
+    rules, names = checks.table_request(ruleset, roll_mode, lines)
     sets = checks.card_sets(card_sets)
     size = checks.table_size(rules, catalog_of(*sets), table_size)
     seats = rules.seats(catalog_of(*sets), {})
     low, high = seats.least, seats.most
+    if rules.chained:  # the boards of a chain seat exactly their seats
+        low = size = high
     sizes = seating.table_sizes(len(names), size, low)
     if sizes is None:
         raise unseated(ruleset, len(names), low, size, fixed=low == high)
     prefix = clean_name(name_prefix, "table name")
     settings = checks.table_options(rules, options)
-    def act() -> tuple[HallEvent, list[Table]]:
+    def act() -> tuple[HallEvent, list[Table], list[str]]:
         hall.discover()
         event = hall.event(event_id)
         first = len(event.tables) + 1
         table_names = [clean_name(f"{prefix} {first + i}", "table name")
                        for i in range(len(sizes))]
+        registered = numbers or next_registrations(hall, event, len(names))
         groups = list(zip(table_names, seating.split_players(names, sizes), strict=True))
-        return event, add_tables(hall, event, groups, ruleset, roll_mode, settings, sets)
+        tables, beside = add_tables(hall, event, groups, ruleset, roll_mode, settings, sets,
+                                    seating.split_players(registered, sizes))
+        return event, tables, beside
 
     with hall.lock:
-        event, tables = twice(hall, act)
-    hall.publish(Change(tables=[t.id for t in tables], events=[event.id]))
+        event, tables, beside = twice(hall, act)
+    hall.publish(Change(tables=[*(t.id for t in tables), *beside], events=[event.id]))
     return tables
+
+
+def next_registrations(hall: HallService, event: HallEvent, count: int) -> list[int]:
+    """Registration numbers for `count` players who register now: after the event's highest."""
+    last = max((seat.registered or 0 for table in hall.tables_of(event) for seat in table.seats),
+               default=0)
+    return list(range(last + 1, last + 1 + count))
 
 
 def unseated(ruleset: str, count: int, low: int, size: int, *, fixed: bool) -> HallError:
@@ -161,17 +208,23 @@ def unseated(ruleset: str, count: int, low: int, size: int, *, fixed: bool) -> H
 
 def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list[str]]],
                ruleset: str, roll_mode: str, settings: dict[str, Any],
-               card_sets: tuple[str, ...] = DEFAULT_SETS) -> list[Table]:
+               card_sets: tuple[str, ...] = DEFAULT_SETS,
+               registered: list[list[int]] | None = None) -> tuple[list[Table], list[str]]:
     """Commit checked new tables of the event, `(name, players)` each, in one transaction,
     then register them and their seats' tokens (the caller holds the hall's lock). Ids are
     the next the journal has: each stream is appended at seq 0, so ids another process took
-    first make a StaleSequence (after which `discover` has loaded those tables)."""
+    first make a StaleSequence (after which `discover` has loaded those tables). `registered`:
+    each table's players' registration numbers (by default the next ones, in order). Also the
+    ids of the event's other tables whose neighbours changed (`chain`)."""
     hall.discover()
+    if registered is None:
+        numbers = iter(next_registrations(hall, event, sum(len(names) for _, names in groups)))
+        registered = [[next(numbers) for _ in names] for _, names in groups]
     first = len(hall.tables) + 1
     tables = [Table(str(first + i), event.id, name, ruleset, roll_mode,
-                    [Seat(n, new_token()) for n in names], options=dict(settings),
-                    card_sets=card_sets)
-              for i, (name, names) in enumerate(groups)]
+                    [Seat(n, new_token(), r) for n, r in zip(names, numbers, strict=True)],
+                    options=dict(settings), card_sets=card_sets)
+              for i, ((name, names), numbers) in enumerate(zip(groups, registered, strict=True))]
     try:
         results = hall.journal.append_many([
             AppendRequest(t.stream, 0, [("table_created", created_record(t))], author="organizer")
@@ -184,7 +237,8 @@ def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list
         hall.tables[table.id] = table
         event.tables.append(table.id)
         index_tokens(hall.tokens, hall.codes, table)
-    return tables
+    new = {table.id for table in tables}
+    return tables, [table_id for table_id in chain(hall, event) if table_id not in new]
 
 
 def created_record(table: Table) -> dict[str, Any]:
@@ -192,11 +246,18 @@ def created_record(table: Table) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": table.id, "event_id": table.event_id, "name": table.name, "ruleset": table.ruleset,
         "roll_mode": table.roll_mode,
-        "seats": [{"name": s.name, "token": s.token} for s in table.seats]}
+        "seats": [seat_record(seat) for seat in table.seats]}
     if table.options:
         data["options"] = table.options
     if table.card_sets != DEFAULT_SETS:
         data["card_sets"] = list(table.card_sets)
+    return data
+
+
+def seat_record(seat: Seat) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": seat.name, "token": seat.token}
+    if seat.registered is not None:
+        data["registered"] = seat.registered
     return data
 
 
@@ -215,7 +276,9 @@ def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) 
     with hall.lock:
         table, before = twice(hall, act)
         kept = {seat.token for seat in table.seats}
+        beside = [t for t in chain(hall, hall.events[table.event_id]) if t != table.id]
     change = table_changed(table)
+    change.tables += beside  # a renamed (or ended) board's neighbours show its name
     change.revoked = [token for token in before if token not in kept]
     hall.publish(change)
     return table
@@ -285,7 +348,9 @@ def add_player(hall: HallService, table_id: Any, name: Any) -> Table:
         high = rules_of(table).seats(table.catalog, table.options).most
         if len(table.seats) >= high:
             raise HallError("table/full", f"a table seats at most {high}")
-        record(hall, table, "player_added", {"name": name, "token": new_token()})
+        [number] = next_registrations(hall, hall.events[table.event_id], 1)
+        record(hall, table, "player_added",
+               {"name": name, "token": new_token(), "registered": number})
 
     return changing(hall, table_id, act)
 

@@ -4,6 +4,7 @@ tests, and the one place each registry record is applied."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from companion.hall.model import HallEvent, Move, Seat, Table
@@ -28,11 +29,12 @@ def apply_record(table: Table, kind: str, data: dict[str, Any]) -> None:
     if kind == "renamed":
         table.name = data["name"]
     elif kind == "player_added":
-        table.seats.append(Seat(data["name"], data["token"]))
+        table.seats.append(Seat(data["name"], data["token"], data.get("registered")))
     elif kind == "player_removed":
         del table.seats[data["seat"]]
-    elif kind == "seat_reassigned":
-        table.seats[data["seat"]] = Seat(data["name"], data["token"])
+    elif kind == "seat_reassigned":  # a new card for the seat: its registration stays
+        old = table.seats[data["seat"]]
+        table.seats[data["seat"]] = Seat(data["name"], data["token"], old.registered)
     elif kind == "status":
         table.status = data["status"]
         if table.status == "running" and table.state is None:
@@ -52,7 +54,7 @@ def rebuild_table(records: Iterable[Record]) -> Table:
             table = Table(
                 id=data["id"], event_id=data["event_id"], name=data["name"],
                 ruleset=data["ruleset"], roll_mode=data["roll_mode"],
-                seats=[Seat(s["name"], s["token"]) for s in data["seats"]],
+                seats=[Seat(s["name"], s["token"], s.get("registered")) for s in data["seats"]],
                 options=data.get("options", {}), card_sets=tuple(data.get("card_sets", ("base",))),
             )
         elif table is None:
@@ -72,8 +74,11 @@ def rebuild_table(records: Iterable[Record]) -> Table:
     return table
 
 
-def apply_event_record(event: HallEvent, kind: str, data: dict[str, Any]) -> None:
-    """Apply one record of an event's stream (settings, the balanced deck, a hall roll)."""
+def apply_event_record(event: HallEvent, kind: str, data: dict[str, Any],
+                       at: str | None = None) -> None:
+    """Apply one record of an event's stream (settings, the balanced deck, a hall roll, the
+    clock of its turns); `at`, the record's time, times the clock (hall/clock.py)."""
+    when = epoch_seconds(at)
     if kind == "settings":
         event.dice_mode = data.get("dice_mode", event.dice_mode)
         event.choice_seconds = data.get("choice_seconds", event.choice_seconds)
@@ -81,13 +86,61 @@ def apply_event_record(event: HallEvent, kind: str, data: dict[str, Any]) -> Non
         event.deck = [list(pair) for pair in data["deck"]]
     elif kind == "hall_rolled":
         event.rolls.append(list(data["dice"]))
+        event.follow_ups.append(list(data.get("follow_up", ())))
         event.last_roll_undone = False
         if data.get("from_deck"):
             event.deck.pop(0)
+        start_turn(event, when, paused=False)
     elif kind == "roll_undone":  # the latest hall roll taken back (hall_roll.undo_hall_roll)
         event.rolls.pop()
+        event.follow_ups.pop()
         event.undone_rolls += 1
         event.last_roll_undone = True
+        start_turn(event, when, paused=event.paused)  # the turn back gets its whole time again
+    else:
+        apply_clock_record(event, kind, data, when)
+
+
+def apply_clock_record(event: HallEvent, kind: str, data: dict[str, Any], when: float) -> None:
+    """The clock's records (hall/clock.py): its settings, a pause, a resume, the end; and the
+    game over, which its rulesets said when a roll was asked."""
+    if kind == "clock":
+        if "schedule" in data:
+            event.schedule = [list(step) for step in data["schedule"] or ()]
+        event.auto_roll = data.get("auto_roll", event.auto_roll)
+    elif kind == "paused":
+        event.paused_at = when
+    elif kind == "resumed" and event.paused_at is not None:
+        event.paused_seconds += max(0.0, when - event.paused_at)
+        event.paused_at = None
+    elif kind == "event_ended":
+        event.ended = True
+    elif kind == "game_over":
+        event.over = True
+
+
+def start_turn(event: HallEvent, when: float, *, paused: bool) -> None:
+    """A turn's time begins at `when` (a roll, or the undo that brought the turn back)."""
+    event.turn_started = when
+    event.paused_seconds = 0.0
+    event.paused_at = when if paused else None
+
+
+def epoch_seconds(at: str | None) -> float:
+    """A record's `at` (ISO-8601 UTC) as seconds since the epoch; 0 without one."""
+    if not at:
+        return 0.0
+    try:
+        return datetime.fromisoformat(at).timestamp()
+    except ValueError:
+        return 0.0
+
+
+def apply_event_records(event: HallEvent, records: Iterable[Record]) -> None:
+    """Apply records of the event's stream read from the journal, each with its time."""
+    for record in records:
+        apply_event_record(event, record.kind, record.data, record.at)
+        event.seq = record.seq
 
 
 def rebuild_event(records: Iterable[Record]) -> HallEvent | None:
@@ -98,7 +151,7 @@ def rebuild_event(records: Iterable[Record]) -> HallEvent | None:
         if record.kind == "event_created":
             event = HallEvent(record.data["id"], record.data["name"], record.data["dice_mode"])
         elif event is not None:
-            apply_event_record(event, record.kind, record.data)
+            apply_event_record(event, record.kind, record.data, record.at)
         if event is not None:
             event.seq = record.seq
     return event

@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from companion.hall import hall_roll, join_codes, play, registry, views
+from companion.hall import clock, hall_roll, join_codes, play, registry, views
 from companion.hall import pin as hall_pin
 from companion.hall.checks import HallError, invalid
 from companion.hall.model import Change, HallEvent, Table
-from companion.hall.replay import apply_event_record, rebuild_event, rebuild_table
+from companion.hall.replay import apply_event_records, rebuild_event, rebuild_table
 from companion.journal import Journal, Record, SqliteJournal, StaleSequence
 from companion.rules.registry import Catalog
 from companion.rules.registry import catalog as default_catalog
@@ -92,6 +92,7 @@ class HallService:
             self.events[table.event_id].tables.append(table.id)
             registry.index_tokens(self.tokens, self.codes, table)
             time_from_journal(table, last_at[table.id])
+        registry.rechain(self, self.events)
         if not self.organizer_key:
             self._first_key()
 
@@ -125,6 +126,7 @@ class HallService:
         with self.lock:
             play.catch_up_table(self.journal, table)
             registry.index_tokens(self.tokens, self.codes, table)
+            registry.chain(self, self.events[table.event_id])  # a rename another process made
         return table
 
     def catch_up_event(self, event: HallEvent) -> HallEvent:
@@ -135,9 +137,7 @@ class HallService:
 
     def _reload_event(self, event: HallEvent) -> None:
         with self.lock:
-            for record in self.journal.read(event.stream, event.seq):
-                apply_event_record(event, record.kind, record.data)
-                event.seq = record.seq
+            apply_event_records(event, self.journal.read(event.stream, event.seq))
 
     def catch_up_all(self, tables: Iterable[Table] = (),
                      events: Iterable[HallEvent] = ()) -> bool:
@@ -168,6 +168,7 @@ class HallService:
                 for table in behind:
                     play.catch_up_table(self.journal, table, records[table.stream])
                     registry.index_tokens(self.tokens, self.codes, table)
+                registry.rechain(self, {table.event_id for table in behind})
         return moved or bool(behind)
 
     def discover(self) -> bool:
@@ -178,6 +179,13 @@ class HallService:
         were looked at) sends this back to the events."""
         if not self.shared:
             return False
+        with self.lock:
+            found = self._discover()
+            if found:
+                registry.rechain(self, self.events)
+            return found
+
+    def _discover(self) -> bool:
         found = False
         with self.lock:
             while True:
@@ -330,6 +338,13 @@ class HallService:
         with self.lock:
             return views.hall_view(event, self.tables_of(event))
 
+    def turn_message(self, event_id: str) -> views.EncodedView | None:
+        """The `turn` message for the phones of the event's tables, its JSON made once; None
+        when the event has no turn yet or its phones need none (`clock.turn_shown`)."""
+        with self.lock:
+            event = self.events.get(event_id)
+            return None if event is None else views.turn_message(event, self.tables_of(event))
+
     # ------------------------------------------------------------ organizer: registry
 
     def create_event(self, name: Any, dice_mode: Any = "random") -> HallEvent:
@@ -380,15 +395,42 @@ class HallService:
     def undo(self, table_id: Any) -> Table:
         return play.undo(self, table_id)
 
+    def staff_move(self, table_id: Any, move: Any) -> Table:
+        return play.staff_move(self, table_id, move)
+
     def hall_roll(self, event_id: Any, dice: Any = None, confirm: Any = None,
-                  now: datetime | None = None) -> dict[str, Any]:
-        return hall_roll.hall_roll(self, event_id, dice, confirm, now)
+                  now: datetime | None = None, follow_up: Any = None) -> dict[str, Any]:
+        return hall_roll.hall_roll(self, event_id, dice, confirm, now, follow_up)
 
     def undo_hall_roll(self, event_id: Any) -> dict[str, Any]:
         return hall_roll.undo_hall_roll(self, event_id)
 
     def expire_choices(self, now: float | None = None) -> list[str]:
-        return hall_roll.expire_choices(self, now)
+        """The timer's round (server.choice_timer; several processes: only the holder of the
+        timer's lease): the defaults of choices that waited too long, and the server's roll
+        for every event whose turn's time is up with auto-roll on (`roll_when_due`)."""
+        changed = hall_roll.expire_choices(self, now)
+        self.roll_when_due()
+        return changed
+
+    def roll_when_due(self, now: float | None = None) -> list[str]:
+        """The automatic rolls due at `now` (seconds since the epoch; by default now)."""
+        return hall_roll.roll_when_due(self, now)
+
+    # ------------------------------------------------------------ organizer: the event's clock
+
+    def set_clock(self, event_id: Any, schedule: Any = clock.MISSING,
+                  auto_roll: Any = clock.MISSING) -> HallEvent:
+        return clock.set_clock(self, event_id, schedule, auto_roll)
+
+    def pause_event(self, event_id: Any) -> HallEvent:
+        return clock.pause(self, event_id)
+
+    def resume_event(self, event_id: Any) -> HallEvent:
+        return clock.resume(self, event_id)
+
+    def end_event(self, event_id: Any) -> HallEvent:
+        return clock.end(self, event_id)
 
     # ------------------------------------------------------------ organizer: PIN
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from companion.hall import clock
 from companion.hall.model import HallEvent, Table
 from companion.hall.replay import rebuild_table, rules_of
 from companion.journal import Record
@@ -109,13 +110,29 @@ def table_summary(table: Table) -> dict[str, Any]:
 
 
 def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
-    """What the projector shows: every table's summary and the hall's rolls."""
+    """What the projector shows: every table's summary, the hall's rolls, the event's turn
+    and its clock (`clock.turn_json`), and each ruleset's event-wide view (`games`)."""
     return {"event": {"id": event.id, "name": event.name, "dice_mode": event.dice_mode,
-                      "choice_seconds": event.choice_seconds},
+                      "choice_seconds": event.choice_seconds, **clock.clock_json(event)},
             "rolls": event.rolls, "tables": [table_summary(t) for t in tables],
             # whether the console offers to undo the last roll (the server may still refuse it
             # when a table moved on since: roll/moved_on names them)
-            "roll_undoable": bool(event.rolls) and not event.last_roll_undone}
+            "roll_undoable": bool(event.rolls) and not event.last_roll_undone
+            and not (event.ended or event.over),
+            "turn": clock.turn_json(event, tables), "games": clock.games_json(event, tables)}
+
+
+def turn_message(event: HallEvent, tables: list[Table]) -> EncodedView | None:
+    """The phones' `turn` message: the hall view's `turn` with its JSON text made once for
+    every phone of the event (web/wire.py sends the text); None when there is no turn yet or
+    the event's phones need none (`clock.turn_shown`)."""
+    if not event.rolls or not clock.turn_shown(event, tables):
+        return None
+    turn = clock.turn_json(event, tables)
+    assert turn is not None
+    message = EncodedView(turn)
+    message.json_text = compact_json(turn)
+    return message
 
 
 def audit_json(table: Table, records: Iterable[Record]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.rules.catan_big.ruleset import CATAN_BIG
 from companion.rules.coop.ruleset import COOP
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions
@@ -16,7 +17,7 @@ from companion.rules.ruleset import Ruleset
 
 AnyRuleset = Ruleset[Any, Any, Any]
 
-REGISTRY: Mapping[str, AnyRuleset] = {rules.name: rules for rules in (MACHI_KORO, COOP)}
+REGISTRY: Mapping[str, AnyRuleset] = {rules.name: rules for rules in (MACHI_KORO, COOP, CATAN_BIG)}
 
 
 def ruleset(name: str) -> AnyRuleset:

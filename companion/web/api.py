@@ -10,7 +10,8 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.hall import HallError
 from companion.hall.checks import N_, Detail, invalid, malformed, seat_number, unicode_only
-from companion.hall.model import Table
+from companion.hall.clock import clock_json, turn_json
+from companion.hall.model import HallEvent, Table
 from companion.hall.pin import PIN_DIGITS
 from companion.hall.registry import STATUS_ACTIONS
 from companion.hall.views import audit_json, hall_view, players_json, standings_rows, table_header
@@ -41,9 +42,11 @@ def table_json(table: Table) -> dict[str, Any]:
     """A table for the organizer: its seats with their tokens, join links and join codes."""
     base = phone_base_url()
     seats = [{"seat": i, "name": s.name, "token": s.token, "join_path": s.join_path,
-              "join_code": s.join_code, "join_url": base + s.join_path}
+              "join_code": s.join_code, "join_url": base + s.join_path,
+              "registered": s.registered}
              for i, s in enumerate(table.seats)]
-    return {**table_header(table), "event_id": table.event_id, "seats": seats}
+    return {**table_header(table), "event_id": table.event_id, "seats": seats,
+            "neighbours": list(table.neighbours)}
 
 
 @bp.get("/healthz")
@@ -138,9 +141,52 @@ def organizer_pin() -> Any:
 @organizer_required
 def hall_roll(event_id: str) -> Any:
     """The server draws the dice, or takes `{"dice": [d1, d2]}` rolled by hand in the hall;
-    `"confirm": false` (the console) is refused a roll right after the last one, true is yes."""
+    `"confirm": false` (the console) is refused a roll right after the last one, true is yes;
+    `"follow_up": [d1, d2]`: the follow-up dice rolled by hand, when the rules ask for some."""
     data = body()
-    return jsonify(service().hall_roll(event_id, data.get("dice"), data.get("confirm")))
+    return jsonify(service().hall_roll(event_id, data.get("dice"), data.get("confirm"),
+                                       follow_up=data.get("follow_up")))
+
+
+def clock_answer(event: HallEvent) -> Any:
+    """The event's clock after a change: its settings and the turn (the hall view's)."""
+    hall = service()
+    with hall.lock:
+        return jsonify({"id": event.id, **clock_json(event),
+                        "turn": turn_json(event, hall.tables_of(event))})
+
+
+@bp.post("/api/events/<event_id>/clock")
+@organizer_required
+def event_clock(event_id: str) -> Any:
+    """The turns' schedule (`[[first turn, seconds], ...]`, null for none) and/or auto-roll."""
+    data = body()
+    fields = {name: data[name] for name in ("schedule", "auto_roll") if name in data}
+    return clock_answer(service().set_clock(event_id, **fields))
+
+
+@bp.post("/api/events/<event_id>/pause")
+@organizer_required
+def pause_event(event_id: str) -> Any:
+    """Stop the clock of the event's turn (the time left is kept)."""
+    body()  # a malformed body is refused, as everywhere
+    return clock_answer(service().pause_event(event_id))
+
+
+@bp.post("/api/events/<event_id>/resume")
+@organizer_required
+def resume_event(event_id: str) -> Any:
+    """Run the paused clock on."""
+    body()
+    return clock_answer(service().resume_event(event_id))
+
+
+@bp.post("/api/events/<event_id>/end")
+@organizer_required
+def end_event(event_id: str) -> Any:
+    """End the event: the hall rolls no more."""
+    body()
+    return clock_answer(service().end_event(event_id))
 
 
 @bp.post("/api/events/<event_id>/roll/undo")
@@ -168,6 +214,8 @@ def table_action(table_id: str, action: str) -> Any:
         table = hall.remove_player(table_id, data.get("seat"))
     elif action == "reassign":
         table = hall.reassign_seat(table_id, data.get("seat"), data.get("name"))
+    elif action == "staff_move":
+        table = hall.staff_move(table_id, data.get("move"))
     else:
         raise HallError("request/unknown_action",
                         Detail(N_("unknown table action {action}"), {"action": repr(action)}))

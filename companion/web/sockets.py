@@ -1,7 +1,8 @@
 """Socket.IO: phones, hall screens and the organizer connect; phones send `move`.
 
 Rooms: `token:TOKEN` (one seat's devices; a reassigned seat's old token gets nothing more),
-`hall:EVENT` (screens of one event), `organizer`.
+`event:EVENT` (the phones of one event's seats: its `turn` message), `hall:EVENT` (screens of
+one event), `organizer`.
 """
 
 from __future__ import annotations
@@ -68,7 +69,11 @@ def connect(auth: Any = None) -> None:
         raise ConnectionRefusedError(error.message) from None
     connections[request.sid] = ("seat", token)
     join_room(f"token:{token}")
+    join_room(f"event:{table.event_id}")
     emit("view", hall.seat_view(table, seat))
+    turn = hall.turn_message(table.event_id)
+    if turn is not None:
+        emit("turn", turn)
 
 
 @socketio.on("disconnect")
@@ -123,6 +128,10 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
         # moved on meanwhile sends its newer views with its own change (a phone keeps the
         # highest seq).
         sent, skip = 0, mover.get()
+        for event_id in change.turns:  # the event's turn: one message, its JSON made once
+            turn = hall.turn_message(event_id)
+            if turn is not None:
+                socketio.emit("turn", turn, to=f"event:{event_id}")
         for table, seconds in hall.view_copies(change.tables):
             rooms = [f"token:{seat.token}" for seat in table.seats]
             views = encoded_seat_views(table, choice_seconds=seconds)
@@ -186,6 +195,9 @@ def revoke(room: str) -> None:
     still sends a move is refused there (its token no longer opens the seat it caught up)."""
     for sid, _ in list(socketio.server.manager.get_participants("/", room)):
         connections.pop(sid, None)
+        for joined in socketio.server.rooms(sid):  # its event's `turn` messages stop too
+            if joined.startswith("event:"):
+                socketio.server.leave_room(sid, joined)
     socketio.emit("revoked", refusal("seat/unknown_token", "this seat has a new card"), to=room)
     socketio.close_room(room)
 

@@ -40,6 +40,12 @@ export async function call(method, path, body) {
 
 // Refusals only the organizer meets; the others are in i18n.js.
 const ORGANIZER_REFUSALS = {
+  "event/not_started": t("The clock starts with the first roll."),
+  "event/paused": t("The clock is paused already."),
+  "event/not_paused": t("The clock is not paused."),
+  "event/ended": t("The event has ended: the hall rolls no more."),
+  "event/over": t("The game is over: the hall rolls no more."),
+  "rule/bad_schedule": t("The schedule is not valid: each step is a first turn and 10 to 900 seconds, from turn 1, the turns increasing."),
   "table/full": t("This table is full."),
   "table/too_few": t("A table needs at least two players."),
   "table/status": t("The table cannot change to that status now."),

@@ -4,7 +4,7 @@ with the field it names and stays one line whatever the input quotes."""
 from __future__ import annotations
 
 from companion.rules.coop.scenario import one_line
-from companion.rules.errors import RuleError
+from companion.rules.errors import BadMove, GameOver, NotYourTurn, RuleError
 
 
 class CatanError(RuleError):
@@ -42,3 +42,60 @@ class OverCap(BadClaim):
     """A breakdown over a cap of RULES.md 23."""
 
     code = "catan/over_cap"
+
+
+# ---------------------------------------------------------------- moves at a board (DESIGN.md)
+
+
+class NotStarted(CatanError):
+    """A claim before the event's first roll: no turn yet, so no team on turn."""
+
+    code = "catan/not_started"
+
+
+class ClaimPending(CatanError):
+    """A second claim while this seat's claim waits for the staff."""
+
+    code = "catan/claim_pending"
+
+
+class Under25(CatanError):
+    """A claim under 25 points is no win (RULES.md 23): play goes on."""
+
+    code = "catan/under_25"
+
+
+class NoClaim(CatanError):
+    """A verification or rejection of a seat with no pending claim."""
+
+    code = "catan/no_claim"
+
+
+class NotOver(CatanError):
+    """A final breakdown before the game is over (RULES.md 24)."""
+
+    code = "catan/not_over"
+
+
+class NoCoins(CatanError):
+    """A coin correction: the Catan event tracks no coins and no resources (RULES.md 20)."""
+
+    code = "catan/no_coins"
+
+
+class OffTurn(CatanError, NotYourTurn):
+    """A claim off the player's team's turn (RULES.md 21, 23): the shared code of every game."""
+
+    code = "rule/not_your_turn"
+
+
+class Over(CatanError, GameOver):
+    """A move that only counts while the game runs, made after it is over."""
+
+    code = "rule/game_over"
+
+
+class BadBoardMove(CatanError, BadMove):
+    """A move at a board the rules do not know, or one with a missing or malformed field."""
+
+    code = "move/invalid"

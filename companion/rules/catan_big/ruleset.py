@@ -1,0 +1,203 @@
+"""The big Catan event (seed 003, RULES.md 20-24) behind the one door: a table is one printed
+board of two seats, Sun and Moon; the event's boards stand in a chain and play one game, turn by
+turn on the hall's shared roll. The app tracks no resources: a board keeps its players' points
+trackers, victory claims and final breakdowns; the event's hooks say what a roll announces,
+when the hall waits or stops, and who won."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from companion.rules.catan_big import RULESET, codec, engine, event, paper, views
+from companion.rules.catan_big.errors import NoCoins
+from companion.rules.catan_big.facts import BoardFact
+from companion.rules.catan_big.moves import BoardMove
+from companion.rules.catan_big.state import (
+    COLOURS,
+    DEFAULT_COLOURS,
+    LETTERS,
+    ROLES,
+    BoardState,
+    new_board,
+)
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.ruleset import BadOptions, BadOptionValue
+from companion.rules.ruleset import (
+    N_,
+    Column,
+    HallTurn,
+    Json,
+    OptionSpec,
+    Result,
+    Ruleset,
+    Seats,
+    SetupSection,
+    Shuffle,
+    Story,
+)
+
+OPTIONS = (
+    OptionSpec("letter", "choice", LETTERS[0], N_("The printed board: A, B or C"),
+               choices=LETTERS),
+    OptionSpec("sun_colour", "choice", DEFAULT_COLOURS[0], N_("The Sun player's colour"),
+               choices=COLOURS),
+    OptionSpec("moon_colour", "choice", DEFAULT_COLOURS[1], N_("The Moon player's colour"),
+               choices=COLOURS),
+)
+
+BoardStory = Story[BoardState, BoardFact]
+
+
+class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
+    """One board of the big Catan event: two seats, the points trackers and the claims."""
+
+    name: ClassVar[str] = RULESET
+    title: ClassVar[str] = N_("The big Catan event")
+    fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_TYPES)
+    chained: ClassVar[bool] = True
+
+    # ------------------------------------------------------------ set-up
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        return OPTIONS
+
+    def check_options(self, raw: Mapping[str, Any]) -> Json:
+        """The board's letter and the two colours (different from each other)."""
+        known = {spec.name: spec for spec in OPTIONS}
+        unknown = sorted(str(name) for name in raw if name not in known)
+        if unknown:
+            raise BadOptions(f"unknown option {unknown[0]!r}: a catan-big board's options are "
+                             f"{', '.join(known)}")
+        checked: Json = {}
+        for name, spec in known.items():
+            value = raw.get(name, spec.default)
+            if not spec.accepts(value):
+                raise BadOptionValue(f"{name} is one of {', '.join(spec.choices)}, not {value!r}")
+            checked[name] = value
+        if checked["sun_colour"] == checked["moon_colour"]:
+            raise BadOptionValue(f"sun_colour and moon_colour are both {checked['moon_colour']!r}: "
+                                 f"the two players of a board have different colours")
+        return checked
+
+    def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
+        return Seats(len(ROLES), len(ROLES), roles=ROLES)
+
+    def start(self, catalog: Catalog, names: tuple[str, ...],
+              options: Mapping[str, Any]) -> BoardState:
+        letter = options.get("letter", LETTERS[0])
+        colours = (options.get("sun_colour", DEFAULT_COLOURS[0]),
+                   options.get("moon_colour", DEFAULT_COLOURS[1]))
+        return new_board(letter, colours, len(names))
+
+    def deal(self, state: BoardState, catalog: Catalog, shuffle: Shuffle | None) -> list[BoardFact]:
+        return []
+
+    # ------------------------------------------------------------ play
+
+    def parse_move(self, wire: Any, dice: tuple[int, ...], hall: HallTurn | None = None) -> BoardMove:
+        return codec.parse_move(wire, hall)
+
+    def dice_for(self, state: BoardState, seat: int, wire: Any) -> int:
+        return 0
+
+    def hall_rolls(self, wire: Any) -> bool:
+        return False
+
+    def decide(self, state: BoardState, seat: int, move: BoardMove, catalog: Catalog,
+               shuffle: Shuffle | None) -> list[BoardFact]:
+        return engine.decide(state, seat, move)
+
+    def evolve(self, state: BoardState, facts: Iterable[BoardFact]) -> BoardState:
+        return engine.evolve(state, facts)
+
+    def adjust(self, state: BoardState, seat: Any, amount: Any, reason: Any) -> list[BoardFact]:
+        raise NoCoins("amount: a catan-big board has no coins to correct; correct a breakdown "
+                      "with the staff's correct move")
+
+    def turn(self, state: BoardState) -> int:
+        return 0  # the turn is the event's (the hall's roll), never a board's
+
+    def stale(self, seen: BoardState, now: BoardState, seat: int, wire: Any) -> bool:
+        """Only a claim can be stale, and only when this seat's own claim changed since (its
+        outcome depends on nothing else at the board)."""
+        if not isinstance(wire, dict) or wire.get("kind") != "claim":
+            return False
+        if not 0 <= seat < min(len(seen.seats), len(now.seats)):
+            return False
+        return seen.seats[seat].claim != now.seats[seat].claim
+
+    # ------------------------------------------------------------ waiting and the hall roll
+
+    def choice_open(self, state: BoardState) -> bool:
+        return False
+
+    def default_move(self, state: BoardState) -> tuple[int, BoardMove] | None:
+        return None
+
+    def hall_turn(self, state: BoardState, dice: tuple[int, int], catalog: Catalog,
+                  shuffle: Shuffle | None) -> list[list[BoardFact]]:
+        return []  # a roll changes no board: the turn lives on the event's stream
+
+    # ------------------------------------------------------------ the journal
+
+    def encode_fact(self, fact: BoardFact) -> tuple[str, Json]:
+        return codec.encode_fact(fact)
+
+    def decode_fact(self, kind: str, data: Mapping[str, Any]) -> BoardFact:
+        return codec.decode_fact(kind, data)
+
+    # ------------------------------------------------------------ views
+
+    def result(self, state: BoardState) -> Result | None:
+        return views.result(state)
+
+    def common_view(self, story: BoardStory) -> Json:
+        result = None if story.state is None else self.result(story.state)
+        return views.common_json(story, result)
+
+    def seat_view(self, story: BoardStory, seat: int, catalog: Catalog) -> Json:
+        return views.seat_json(story, seat)
+
+    def tile_view(self, story: BoardStory) -> Json:
+        return views.tile_json(story)
+
+    def page_data(self, catalog: Catalog, lang: str) -> Json:
+        return views.page_data()
+
+    def standings_rows(self, story: BoardStory) -> list[Json]:
+        return views.standings_rows(story)
+
+    # ------------------------------------------------------------ paper
+
+    def score_columns(self) -> tuple[Column, ...]:
+        return paper.score_columns()
+
+    def setup_section(self, catalog: Catalog, options: Mapping[str, Any],
+                      seats: int) -> SetupSection:
+        return paper.setup_section(options)
+
+    # ------------------------------------------------------------ the event's shared turn
+
+    def follow_up_dice(self, number: int, dice: tuple[int, int]) -> int:
+        return event.follow_up_dice(number, dice)
+
+    def pauses_after(self, turn: HallTurn) -> bool:
+        return event.pauses_after(turn)
+
+    def turn_view(self, turn: HallTurn) -> Json:
+        return event.turn_view(turn)
+
+    def staff_move(self, state: BoardState, wire: Any, hall: HallTurn | None) -> list[BoardFact]:
+        """Verify, reject, correct (`{"kind": ..., "seat": s, ...}`, DESIGN.md) or end: the
+        hall makes `{"kind": "end"}` at every board when the event's game is over."""
+        return engine.decide_staff(state, codec.parse_staff_move(wire, hall, len(state.seats)))
+
+    def hall_over(self, states: Sequence[BoardState], hall: HallTurn | None) -> bool:
+        return event.hall_over(states)
+
+    def event_view(self, stories: Mapping[str, BoardStory], hall: HallTurn | None) -> Json:
+        return event.event_view(stories)
+
+
+CATAN_BIG = CatanBig()

@@ -1,0 +1,199 @@
+"""A whole big Catan event through the hall (DESIGN.md, issue 12), by the organizer's real HTTP
+API and Socket.IO phones on a real SQLite file: seating from a list with registration numbers,
+the chain of boards, the schedule, rolls and the turn message every phone gets (the same JSON,
+encoded once), claims on and off turn, the staff's verification (never by a seat's token), a
+tie between two claims of one turn decided by the cards in hand, the game over that stops the
+rolls, the robbers' roll from turn 16, and a restart mid-turn that keeps the same turn and
+deadline."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import api
+
+from companion.web import create_app, hall_service, socketio
+
+WIN = {"settlements": 5, "cities": 8, "foreign_start_settlements": 2, "vp_cards": 0,
+       "largest_army": False, "longest_road": False}  # 25 points
+HAND = {"grain": 0, "ore": 0, "brick": 0, "wood": 0, "wool": 0}
+PLAYERS = ["4, Avi", "2, Ben", "7, Cy", "1, Dana", "3, Eli", "9, Fay"]
+
+
+@pytest.fixture
+def event(http, key):
+    """Three started boards seated from the list, with a schedule: (event id, tables)."""
+    event = api(http, key, "post", "/api/events", {"name": "Catan night"}).get_json()
+    seated = api(http, key, "post", f"/api/events/{event['id']}/seating",
+                 {"players": PLAYERS, "ruleset": "catan-big", "name_prefix": "Board"})
+    assert seated.status_code == 201, seated.get_json()
+    tables = seated.get_json()["tables"]
+    for table in tables:
+        assert api(http, key, "post", f"/api/tables/{table['id']}/start").status_code == 200
+    clock = api(http, key, "post", f"/api/events/{event['id']}/clock",
+                {"schedule": [[1, 60], [11, 90]], "auto_roll": False})
+    assert clock.status_code == 200
+    return event["id"], tables
+
+
+def phone(app, http, token):
+    client = socketio.test_client(app, auth={"token": token}, flask_test_client=http)
+    assert client.is_connected()
+    return client
+
+
+def received(client, name):
+    return [m["args"][0] for m in client.get_received() if m["name"] == name]
+
+
+def move(client, request_id, **wire):
+    return client.emit("move", {"request_id": request_id, "move": wire}, callback=True)
+
+
+def roll(http, key, event_id, dice, **body):
+    answer = api(http, key, "post", f"/api/events/{event_id}/roll", {"dice": dice, **body})
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def staff(http, key, table_id, **wire):
+    return api(http, key, "post", f"/api/tables/{table_id}/staff_move", {"move": wire})
+
+
+def hall_view(http, key, event_id):
+    return api(http, key, "get", f"/api/events/{event_id}").get_json()
+
+
+def test_catan_big_hall_seats_boards_of_two_in_a_chain_with_registration(app, http, key, event):
+    event_id, tables = event
+    assert [[s["name"] for s in t["seats"]] for t in tables] == [
+        ["Avi", "Ben"], ["Cy", "Dana"], ["Eli", "Fay"]]
+    view = phone(app, http, tables[1]["seats"][0]["token"])
+    seat = received(view, "view")[-1]
+    assert seat["neighbours"] == ["Board 1", "Board 3"]
+    assert [p["registered"] for p in seat["players"]] == [7, 1]
+    assert [p["role"] for p in seat["players"]] == ["sun", "moon"]
+    odd = api(http, key, "post", f"/api/events/{event_id}/seating",
+              {"players": ["A", "B", "C"], "ruleset": "catan-big"})
+    assert odd.status_code == 400 and odd.get_json()["code"] == "request/invalid"
+
+
+def test_catan_big_hall_every_phone_gets_the_same_turn(app, http, key, event):
+    event_id, tables = event
+    phones = [phone(app, http, s["token"]) for t in tables for s in t["seats"]]
+    for client in phones:
+        assert received(client, "turn") == []  # no roll yet
+    answer = roll(http, key, event_id, [2, 4])
+    assert answer["tables"] == []  # a roll changes no board: the turn is the event's
+    turns = [received(client, "turn") for client in phones]
+    assert all(len(got) == 1 and got[0] == turns[0][0] for got in turns)
+    turn = turns[0][0]
+    assert turn["number"] == 1 and turn["dice"] == [2, 4] and turn["seconds"] == 60
+    assert turn["rules"] == {"catan-big": {"team": "sun", "discard": False, "robber": None}}
+    assert turn["deadline_ms"] > 0 and turn["paused"] is False
+    assert hall_view(http, key, event_id)["turn"] == turn
+
+
+def test_catan_big_hall_a_seven_pauses_and_the_robbers_roll_from_turn_16(app, http, key, event):
+    event_id, _ = event
+    answer = roll(http, key, event_id, [3, 4])
+    assert answer["paused"] is True and answer["follow_up"] == []
+    turn = hall_view(http, key, event_id)["turn"]
+    assert turn["paused"] is True and turn["remaining_ms"] == 60_000
+    assert turn["rules"]["catan-big"] == {"team": "sun", "discard": True,
+                                          "robber": {"action": "stay"}}
+    for _ in range(14):
+        roll(http, key, event_id, [1, 1])
+    sixteen = roll(http, key, event_id, [6, 1], follow_up=[4, 5])
+    assert sixteen["roll"] == 16 and sixteen["follow_up"] == [4, 5]
+    assert hall_view(http, key, event_id)["turn"]["rules"]["catan-big"] == {
+        "team": "moon", "discard": True, "robber": {"action": "move", "number": 9}}
+    api(http, key, "post", f"/api/events/{event_id}/resume")
+    drawn = roll(http, key, event_id, [5, 2])  # turn 17: the server draws the robbers' roll
+    assert len(drawn["follow_up"]) == 2
+    bad = api(http, key, "post", f"/api/events/{event_id}/roll",
+              {"dice": [5, 2], "follow_up": [0, 7]})
+    assert bad.status_code == 400 and "follow_up" in bad.get_json()["message"]
+
+
+def test_catan_big_hall_claims_verification_a_tie_and_the_game_over(app, http, key, event):
+    event_id, tables = event
+    avi, ben = (phone(app, http, s["token"]) for s in tables[0]["seats"])
+    cy = phone(app, http, tables[1]["seats"][0]["token"])
+    assert move(avi, "early", kind="claim", breakdown=WIN)["code"] == "catan/not_started"
+    roll(http, key, event_id, [2, 4])  # turn 1: the sun team's
+    assert move(ben, "off", kind="claim", breakdown=WIN)["code"] == "rule/not_your_turn"
+    assert move(avi, "c1", kind="claim", breakdown=WIN)["ok"]
+    assert move(cy, "c2", kind="claim", breakdown=WIN)["ok"]
+    assert move(avi, "c3", kind="claim", breakdown=WIN)["code"] == "catan/claim_pending"
+
+    # a seat's token can never make a staff move
+    token = tables[0]["seats"][0]["token"]
+    as_seat = http.post(f"/api/tables/{tables[0]['id']}/staff_move",
+                        json={"move": {"kind": "verify", "seat": 0, "resources": HAND}},
+                        headers={"Authorization": f"Bearer {token}"})
+    assert as_seat.status_code == 401
+    assert staff(http, key, tables[0]["id"], kind="verify", seat=1,
+                 resources=HAND).get_json()["code"] == "catan/no_claim"
+
+    assert staff(http, key, tables[0]["id"], kind="verify", seat=0,
+                 resources={**HAND, "ore": 2}).status_code == 200
+    assert staff(http, key, tables[1]["id"], kind="verify", seat=0,
+                 resources={**HAND, "grain": 3}).status_code == 200
+    games = hall_view(http, key, event_id)["games"]["catan-big"]
+    assert [c["name"] for c in games["verified"]] == ["Avi", "Cy"] and games["over"] is False
+
+    over = api(http, key, "post", f"/api/events/{event_id}/roll", {"dice": [1, 2]})
+    assert over.status_code == 409 and over.get_json()["code"] == "event/over"
+    view = hall_view(http, key, event_id)
+    assert view["turn"]["over"] is True and view["turn"]["number"] == 1
+    games = view["games"]["catan-big"]
+    assert games["over"] is True
+    assert games["winner"]["name"] == "Cy" and games["winner"]["decided_by"] == "resources"
+    assert [row["name"] for row in games["standings"]][:2] == ["Cy", "Avi"]
+    # every board learnt that the game is over: a claim is refused, a final breakdown taken
+    assert received(avi, "turn")[-1]["over"] is True
+    assert move(ben, "late", kind="claim", breakdown=WIN)["code"] == "rule/game_over"
+    assert move(ben, "final", kind="final", breakdown={**WIN, "cities": 3}, resources=HAND)["ok"]
+    again = api(http, key, "post", f"/api/events/{event_id}/roll", {"dice": [1, 2]})
+    assert again.get_json()["code"] == "event/over"
+
+
+def test_catan_big_hall_staff_move_refusals_are_4xx_and_change_nothing(app, http, key, event):
+    event_id, tables = event
+    table_id = tables[0]["id"]
+    journal = hall_service(app).journal
+    before = journal.last_seq(f"table:{table_id}")
+    for wire in ({"kind": "verify", "seat": 5, "resources": HAND}, {"kind": "claim"},
+                 {"kind": "reject", "seat": 0, "reason": ""}, {"kind": "what"}, "verify", None):
+        answer = api(http, key, "post", f"/api/tables/{table_id}/staff_move", {"move": wire})
+        assert 400 <= answer.status_code < 500, (wire, answer.get_json())
+        assert answer.get_json()["ok"] is False
+    assert journal.last_seq(f"table:{table_id}") == before
+    assert api(http, key, "post", f"/api/tables/{table_id}/adjust",
+               {"seat": 0, "amount": 1, "reason": "x"}).status_code in (400, 409)
+
+
+def test_catan_big_hall_a_restart_mid_turn_keeps_the_turn_and_the_deadline(app, http, key, event,
+                                                                         tmp_path):
+    event_id, tables = event
+    roll(http, key, event_id, [2, 4])
+    roll(http, key, event_id, [5, 5])
+    avi = phone(app, http, tables[0]["seats"][1]["token"])
+    assert move(avi, "c1", kind="claim", breakdown=WIN)["ok"]  # turn 2: the moon team's
+    before = hall_view(http, key, event_id)
+    hall_service(app).journal.close()
+
+    again = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
+    try:
+        client = again.test_client()
+        key = hall_service(again).organizer_key
+        after = api(client, key, "get", f"/api/events/{event_id}").get_json()
+        assert after["turn"] == before["turn"] and after["turn"]["deadline_ms"] is not None
+        assert after["games"] == before["games"]
+        moon = socketio.test_client(again, auth={"token": tables[1]["seats"][1]["token"]},
+                                    flask_test_client=client)
+        assert received(moon, "turn")[-1] == before["turn"]
+        assert moon.emit("move", {"request_id": "c2", "move": {"kind": "claim", "breakdown": WIN}},
+                         callback=True)["ok"]
+    finally:
+        hall_service(again).journal.close()
