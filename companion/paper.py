@@ -18,10 +18,18 @@ V = TypeVar("V")
 class Column:
     """A column of a score sheet, the standings or a grid: its key (a word the printing
     translates, `printing/i18n.py`) and its width as a share of the row (a score sheet's own
-    columns take the rest)."""
+    columns take the rest).
+
+    Of a ruleset's score columns (`Ruleset.score_columns`), those that `rank` order the players
+    of the event's standings, in their order, after the wins (Machi Koro: landmarks, then coins);
+    the others are shown on the score sheets only (Catan's breakdown, ranked by its total). A
+    `tie_break` column breaks equal ranks and is set apart on the score sheet under the
+    tie-breaks (Catan's cards in hand, then grain, ore, brick, wood, wool)."""
 
     key: str
     width: float = 1.0
+    ranks: bool = True
+    tie_break: bool = False
 
 
 @dataclass(frozen=True)

@@ -557,11 +557,16 @@ def test_ruling_24_standings_rows_of_a_board_in_the_score_columns():
     rows = RULES.standings_rows(story(state))
     keys = [column.key for column in RULES.score_columns()]
     assert keys == ["settlements", "cities", "foreign_start_settlements", "vp_cards",
-                    "largest_army", "longest_road", "points"]
-    assert [rows[0][key] for key in keys] == [5, 8, 2, 0, 2, 0, 27]
+                    "largest_army", "longest_road", "points", "hand", "grain", "ore", "brick",
+                    "wood", "wool"]
+    ties = [column.key for column in RULES.score_columns() if column.tie_break]
+    assert ties == ["hand", "grain", "ore", "brick", "wood", "wool"]  # RULES.md 23's order
+    assert [rows[0][key] for key in keys] == [5, 8, 2, 0, 2, 0, 27, 2, 2, 0, 0, 0, 0]
     assert (rows[0]["place"], rows[0]["outcome"], rows[0]["verified"], rows[0]["hand"]) == \
         (1, "won", True, 2)
     assert (rows[1]["place"], rows[1]["outcome"], rows[1]["verified"]) == (2, "lost", False)
+    # Moon's cards in hand were never entered: blanks on the sheet, not zeros
+    assert [rows[1][key] for key in ties] == [None] * 6
     assert RULES.result(state).json() == {"reason": "claim_verified",
                                           "outcomes": ["won", "lost"], "places": [1, 2]}
 

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
+from companion.hall import clock
 from companion.hall.checks import N_, Detail
 from companion.hall.model import HallEvent, Table
 from companion.hall.service import HallService
@@ -30,6 +31,7 @@ from companion.printing.model import NOT_STARTED, PLAYING, RESULT, Column, Table
 from companion.rules import paper as said  # what a ruleset says of its paper
 from companion.rules.errors import RuleError
 from companion.rules.registry import AnyRuleset, Catalog, ruleset
+from companion.rules.ruleset import Ruleset
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
 WITH_ADDRESS = ("join-cards", "poster")  # the kinds that print the base URL, as text and QR
@@ -183,10 +185,18 @@ def seat_cards(event: HallEvent, tables: Sequence[Table], base: str) -> list[dra
     host = base.split("://", 1)[-1]
     return [
         drawn.SeatCard(event.name, table.name, number, seat.name or None,
-                       base + seat.join_path, host + seat.code_path)
+                       base + seat.join_path, host + seat.code_path, role)
         for table in tables
-        for number, seat in enumerate(table.seats, start=1)
+        for number, (seat, role) in enumerate(zip(table.seats, seat_roles(table), strict=True),
+                                              start=1)
     ]
+
+
+def seat_roles(table: Table) -> list[str]:
+    """Each seat's role at the table when its ruleset names roles (Catan's "sun", "moon"),
+    else "" for every seat."""
+    roles = table.rules.seats(table.catalog, table.options).roles
+    return [roles[n] if n < len(roles) else "" for n in range(len(table.seats))]
 
 
 def hall_poster(event: HallEvent, base: str) -> drawn.Poster:
@@ -197,24 +207,36 @@ def hall_poster(event: HallEvent, base: str) -> drawn.Poster:
 
 
 def table_sheets(event: HallEvent, tables: Sequence[Table], catalog: Catalog) -> list[TableSheet]:
-    """A setup sheet per table, with what its ruleset lays out for it."""
+    """A setup sheet per table, with what its ruleset lays out for it, the tables beside it
+    in a chain and the event's turn times."""
+    schedule = turn_times(event)
     return [table_sheet(event.name, t.name, t.ruleset, [s.name for s in t.seats], t.options,
-                        catalog)
+                        catalog, neighbours=t.neighbours, schedule=schedule)
             for t in tables]
 
 
+def turn_times(event: HallEvent) -> tuple[tuple[int, int], ...]:
+    """The event's schedule of turn times as (first turn, seconds) steps; () without one."""
+    steps = getattr(event, "schedule", None) or ()
+    return tuple((int(first), int(seconds)) for first, seconds in steps)
+
+
 def table_sheet(event_name: str, table_name: str, ruleset_name: str, seats: Sequence[str],
-                options: Mapping[str, Any], catalog: Catalog) -> TableSheet:
+                options: Mapping[str, Any], catalog: Catalog, *,
+                neighbours: Sequence[str] = (),
+                schedule: Sequence[tuple[int, int]] = ()) -> TableSheet:
     """One table's setup sheet: its seats, then its ruleset's setup section as plain values
-    (none for a ruleset the registry does not know: the sheet says so)."""
+    (none for a ruleset the registry does not know: the sheet says so); the `neighbours`, the
+    tables to its left and right, when its ruleset is chained; the event's turn `schedule`."""
     try:
         rules: AnyRuleset | None = ruleset(ruleset_name)
     except RuleError:
         rules = None
     game = (None if rules is None
             else game_setup(rules.setup_section(catalog, options, len(seats)), seats))
+    beside = tuple(neighbours) if rules is not None and rules.chained else ()
     return TableSheet(event_name, table_name, ruleset_name, tuple(seats),
-                      tuple(sorted(options.items())), game)
+                      tuple(sorted(options.items())), game, beside, tuple(schedule))
 
 
 def game_setup(section: said.SetupSection, seats: Sequence[str]) -> drawn.GameSetup:
@@ -241,8 +263,14 @@ def game_setup(section: said.SetupSection, seats: Sequence[str]) -> drawn.GameSe
 
 
 def columns(found: Sequence[said.Column]) -> tuple[Column, ...]:
-    """A ruleset's score or grid columns in the printing's model."""
-    return tuple(Column(c.key, c.width) for c in found)
+    """A ruleset's score or grid columns in the printing's model (the same plain values)."""
+    return tuple(Column(c.key, c.width, c.ranks, c.tie_break) for c in found)
+
+
+def staff_check(rules: AnyRuleset) -> bool:
+    """Whether the ruleset's staff make moves at its tables (Catan's verified claims): its
+    score sheets get the staff's box to sign."""
+    return type(rules).staff_move is not Ruleset.staff_move
 
 
 # ------------------------------------------------------------ score sheets and standings
@@ -269,7 +297,7 @@ def table_results(event: HallEvent, tables: Sequence[Table],
     with `stamp`, the time they were printed (default: now)."""
     stamp = stamp or printed_at(datetime.now())
     return [drawn.TableResult(t.name, result_rows(t), event.name, result_status(t), stamp,
-                              columns(t.rules.score_columns()))
+                              columns(t.rules.score_columns()), staff_check(t.rules))
             for t in tables]
 
 
@@ -282,12 +310,15 @@ def result_status(table: Table) -> str:
 
 def result_rows(table: Table) -> tuple[drawn.ResultRow, ...]:
     """The players in seat order while the game runs (no places), by place once it is over."""
+    roles = seat_roles(table)
     if table.state is None:
-        return tuple(drawn.ResultRow(None, seat.name) for seat in table.seats)
+        return tuple(drawn.ResultRow(None, seat.name, role=role)
+                     for seat, role in zip(table.seats, roles, strict=True))
     keys = [c.key for c in table.rules.score_columns()]
     found = figures(table)
-    rows = [drawn.ResultRow(None, row["name"], tuple(row.get(key) for key in keys))
-            for row in found]
+    rows = [drawn.ResultRow(None, row["name"], tuple(row.get(key) for key in keys), role,
+                            unverified(row))
+            for row, role in zip(found, roles, strict=True)]
     if not is_final(table):
         return tuple(rows)
     ranked = sorted(zip((row["place"] for row in found), rows, strict=True),
@@ -298,30 +329,62 @@ def result_rows(table: Table) -> tuple[drawn.ResultRow, ...]:
 def event_standing(event: HallEvent, tables: Sequence[Table], lang: str,
                    stamp: str | None = None) -> drawn.Standing:
     """Every player of a started table, ranked by wins, then by the figures of the score
-    columns in order (landmarks, coins). A table's win is its first place; a table still
-    playing has none yet, and its players are ranked by their figures as they stand, marked
-    playing. The title says how many tables finished; while some still play the sheet carries
-    `stamp`, the time it was printed (default: now). The columns are the first table's."""
-    shown = columns(tables[0].rules.score_columns()) if tables else ()
+    columns that rank, in order (landmarks, coins; Catan's points, then its tie-breaks); or,
+    once a game the event's tables play together is over, as its ruleset's event view ranks
+    them (`event_places`). A table's win is its first place; a table still playing has none
+    yet, and its players are ranked by their figures as they stand, marked playing. The title
+    says how many tables finished; while some still play the sheet carries `stamp`, the time
+    it was printed (default: now). The columns are the first table's that rank."""
+    shown = tuple(c for c in columns(tables[0].rules.score_columns()) if c.ranks) if tables else ()
     final = [t for t in tables if is_final(t)]
     counted = [t for t in tables if t.state is not None or t.status != "ended"]
     entries = [entry for table in tables for entry in standing_entries(table, shown)]
-    ranks = competition_ranks([(e.wins, *e.scores) for e in entries])
-    rows = tuple(sorted((replace(e, rank=rank) for e, rank in zip(entries, ranks, strict=True)),
-                        key=lambda row: row.rank))
+    decided = event_places(event, tables)
+    if entries and all(key in decided for key, _ in entries):
+        placed = [replace(row, rank=decided[key][0], wins=int(decided[key][1]))
+                  for key, row in entries]
+    else:
+        ranks = competition_ranks([(row.wins, *row.scores) for _, row in entries])
+        placed = [replace(row, rank=rank) for (_, row), rank in zip(entries, ranks, strict=True)]
+    rows = tuple(sorted(placed, key=lambda row: row.rank))
     if len(final) == len(counted):
         return drawn.Standing(event.name, rows, columns=shown)
     title = text(lang, "standings_partial", done=len(final), total=len(counted))
     return drawn.Standing(event.name, rows, title, stamp or printed_at(datetime.now()), shown)
 
 
-def standing_entries(table: Table, shown: Sequence[Column]) -> list[drawn.StandingRow]:
-    """A table's players, not ranked yet: one win for a first place once the game is over;
-    while it runs no wins, the figures as they stand, marked playing. None before the start.
-    A figure the table's ruleset does not have counts 0."""
+Seat = tuple[str, int]  # a table's id and a seat's number there
+
+
+def standing_entries(table: Table, shown: Sequence[Column]) -> list[tuple[Seat, drawn.StandingRow]]:
+    """A table's players, not ranked yet, each with its seat: one win for a first place once
+    the game is over; while it runs no wins, the figures as they stand, marked playing. None
+    before the start. A figure the table's ruleset does not have counts 0."""
     if table.state is None:
         return []
     done = is_final(table)
-    return [drawn.StandingRow(0, row["name"], table.name, int(done and row["place"] == 1),
-                              tuple(int(row.get(c.key) or 0) for c in shown), not done)
-            for row in figures(table)]
+    return [((table.id, int(row.get("seat", seat))),
+             drawn.StandingRow(0, row["name"], table.name, int(done and row["place"] == 1),
+                               tuple(int(row.get(c.key) or 0) for c in shown), not done,
+                               unverified(row)))
+            for seat, row in enumerate(figures(table))]
+
+
+def event_places(event: HallEvent, tables: Sequence[Table]) -> dict[Seat, tuple[int, bool]]:
+    """Each seat's place in the event, and whether it won, where a ruleset whose tables play
+    one game together ranks them over the whole event (its event view's `standings` and
+    `winner`, once that game is over: Catan's, RULES.md 24); {} when none does."""
+    found: dict[Seat, tuple[int, bool]] = {}
+    for view in clock.games_json(event, list(tables)).values():
+        winner = view.get("winner") or {}
+        won = (str(winner.get("table")), winner.get("seat"))
+        for row in view.get("standings") or ():
+            seat = (str(row["table"]), int(row["seat"]))
+            found[seat] = (int(row["place"]), seat == won)
+    return found
+
+
+def unverified(row: Mapping[str, Any]) -> bool:
+    """Whether a seat's figures are the player's own, not verified by the staff: a ruleset
+    whose staff verify figures says `"verified": false` (RULES.md 24); others say nothing."""
+    return row.get("verified") is False

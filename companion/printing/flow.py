@@ -7,14 +7,25 @@ from collections.abc import Callable, Sequence
 from typing import TypeAlias, TypeVar
 
 from reportlab.lib import colors
-from reportlab.platypus import Flowable, PageBreak, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (
+    Flowable,
+    KeepInFrame,
+    PageBreak,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from companion.printing.fonts import BOLD, REGULAR, register_fonts
 from companion.printing.layouts import page_spec
 from companion.printing.model import Column
 from companion.printing.textfit import base_direction, draw_line, wrap
 
-Cell: TypeAlias = str | Flowable
+Cell: TypeAlias = str | Flowable | list[Flowable]  # a list: flowables stacked in one cell
+FRAME_PADDING = 6  # points: what SimpleDocTemplate's frame keeps free inside its margins
 
 
 class BidiParagraph(Flowable):  # type: ignore[misc]  # reportlab has no type stubs
@@ -59,27 +70,53 @@ def heading(text: str, rtl: bool, size: float = 14) -> Flowable:
     return BidiParagraph(text, BOLD, size, rtl, space_after=size * 0.4)
 
 
-def table(
-    header: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequence[float], rtl: bool,
-    row_height: float | None = None, size: float = 10,
-) -> Table:
-    """A ruled table with a bold header; in right-to-left pages the columns run right to left."""
-    def cell(value: Cell, bold: bool = False) -> Flowable:
-        if isinstance(value, Flowable):
-            return value
-        return BidiParagraph(value, BOLD if bold else REGULAR, size, rtl)
+PADDING = 6  # points: reportlab's padding on each side of a cell's text
+NARROW_PADDING = 3  # in a narrow column (a figure of many)
+NARROW = 15 * mm
+SMALLEST_HEAD = 6.5  # a header shrinks to this size at most for its longest word to fit
 
-    data = [[cell(v, bold=True) for v in header], *[[cell(v) for v in row] for row in rows]]
+
+def head_size(text: str, size: float, room: float) -> float:
+    """The size at which a header's longest word fits `room` in bold (down to SMALLEST_HEAD;
+    below it the word breaks), so "Settlements" over a narrow column is not cut in two."""
+    register_fonts()  # measured before the document registers them
+    widest = max((stringWidth(word, BOLD, size) for word in text.split()), default=0.0)
+    return size if widest <= room else max(SMALLEST_HEAD, 0.95 * size * room / widest)
+
+
+def table(
+    header: Sequence[Cell], rows: Sequence[Sequence[Cell]], widths: Sequence[float], rtl: bool,
+    row_height: float | Sequence[float | None] | None = None, size: float = 10,
+) -> Table:
+    """A ruled table with a bold header; in right-to-left pages the columns run right to left.
+    `row_height`: every row's, or each row's (None: as its text needs). Narrow columns keep
+    less padding, and a header whose word is too wide for its column sets the header smaller."""
     widths = list(widths)
+    pads = [NARROW_PADDING if width < NARROW else PADDING for width in widths]
+
+    def cell(value: Cell, font: str = REGULAR, shown: float = size) -> Flowable | list[Flowable]:
+        if not isinstance(value, str):
+            return value
+        return BidiParagraph(value, font, shown, rtl)
+
+    heads = min((head_size(v, size, w - 2 * pad) for v, w, pad in zip(header, widths, pads,
+                                                                      strict=True)
+                 if isinstance(v, str)), default=size)  # one size across the header
+    data = [[cell(v, BOLD, heads) for v in header], *[[cell(v) for v in row] for row in rows]]
     if rtl:
         data = [list(reversed(row)) for row in data]
         widths.reverse()
-    heights = [None, *([row_height] * len(rows))]
-    grid = Table(data, colWidths=widths, rowHeights=heights, repeatRows=1)
+        pads.reverse()
+    heights = [None, *(row_height if isinstance(row_height, Sequence)
+                       else [row_height] * len(rows))]
+    grid = Table(data, colWidths=widths, rowHeights=heights, repeatRows=1,
+                 hAlign="RIGHT" if rtl else "LEFT")  # at the start edge, also on a shrunk page
     grid.setStyle(TableStyle([
         ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
         ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.9, 0.9, 0.9)),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        *[(side, (n, 0), (n, -1), pad) for n, pad in enumerate(pads) if pad != PADDING
+          for side in ("LEFTPADDING", "RIGHTPADDING")],
     ]))
     return grid
 
@@ -128,12 +165,14 @@ def one_page_each(
     items: Sequence[Item], draw_page: Callable[[Item, str, float], list[Flowable]],
     lang: str, paper: str, title: str,
 ) -> bytes:
-    """A document with one page per item (a table's setup or result sheet)."""
+    """A document with one page per item (a table's setup or result sheet): a page that would
+    run over is set a little smaller to fit (a long ruleset's sheet on Letter, in Dutch)."""
     spec = page_spec(paper)
     width = spec.page[0] - 2 * spec.margin
+    height = spec.page[1] - 2 * spec.margin - 2 * FRAME_PADDING
     story: list[Flowable] = []
     for i, item in enumerate(items):
         if i:
             story.append(PageBreak())
-        story.extend(draw_page(item, lang, width))
+        story.append(KeepInFrame(width, height, draw_page(item, lang, width), mode="shrink"))
     return render_story(paper, title, story or [Spacer(1, 1)])

@@ -3,6 +3,8 @@ too (their `paper.py` names these keys; card names come from the catalog, in the
 
 from __future__ import annotations
 
+from companion.printing.i18n_catan import CATAN
+
 Lang = str
 
 STRINGS: dict[Lang, dict[str, str]] = {
@@ -45,11 +47,11 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "results_title": "Table result",
         "results_in_play_title": "Scores so far",
         "in_progress": "In progress · printed {time} · not the final result",
-        "results_in_play_note": "Landmarks and coins as they stood when this was printed; the "
-                                "places are decided when the game is over. Print this sheet "
-                                "again then, to sign it.",
+        "results_in_play_note": "The scores as they stood when this was printed; the places "
+                                "are decided when the game is over. Print this sheet again "
+                                "then, to sign it.",
         "results_not_started_note": "Printed {time}, before the game started: fill in the "
-                                    "places, landmarks and coins by hand when it is over.",
+                                    "places and the scores by hand when it is over.",
         "place": "Place",
         "landmarks": "Landmarks built",
         "coins": "Coins",
@@ -57,8 +59,8 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "standings_title": "Standings",
         "standings_partial": "Standings: {done} of {total} tables finished",
         "standings_in_progress": "In progress · printed {time} · not the final standings",
-        "standings_in_play_note": "* still playing: ranked by the landmarks and coins they had "
-                                  "when this was printed.",
+        "standings_in_play_note": "* still playing: ranked by their scores as they stood when "
+                                  "this was printed.",
         "rank": "Rank",
         "wins": "Wins",
         # tournaments (printing/tournament.py)
@@ -85,6 +87,18 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "coop_market": "Market",
         "coop_market_note": "No supply piles: players buy only from the row. A turn without a "
                             "purchase discards the rightmost card; the row refills to four.",
+        # any ruleset's sheets: a chain's neighbours, the event's turn times, the staff's check
+        "neighbour_left": "Left neighbour: {name}",
+        "neighbour_right": "Right neighbour: {name}",
+        "chain_end": "none (end of the row)",
+        "turn_times": "Turn times",
+        "turns_range": "turns {first}–{last}: {seconds} s",
+        "turn_single": "turn {first}: {seconds} s",
+        "turns_from": "from turn {first}: {seconds} s",
+        "tie_breaks": "Tie-breaks",
+        "staff_check": "Checked by the staff",
+        "staff_name": "Name",
+        "unverified_note": "† not verified by the staff: the player's own count.",
     },
     "nl": {
         "join_cards_title": "Aanmeldkaarten",
@@ -126,12 +140,12 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "results_title": "Uitslag van de tafel",
         "results_in_play_title": "Tussenstand",
         "in_progress": "Nog bezig · afgedrukt {time} · niet de uitslag",
-        "results_in_play_note": "Bezienswaardigheden en munten zoals ze stonden bij het "
-                                "afdrukken; de plaatsen worden bepaald als het spel voorbij is. "
-                                "Druk dit blad dan opnieuw af om te tekenen.",
+        "results_in_play_note": "De scores zoals ze stonden bij het afdrukken; de plaatsen "
+                                "worden bepaald als het spel voorbij is. Druk dit blad dan "
+                                "opnieuw af om te tekenen.",
         "results_not_started_note": "Afgedrukt {time}, voor het begin van het spel: vul de "
-                                    "plaatsen, bezienswaardigheden en munten met de hand in als "
-                                    "het spel voorbij is.",
+                                    "plaatsen en de scores met de hand in als het spel voorbij "
+                                    "is.",
         "place": "Plaats",
         "landmarks": "Bezienswaardigheden",
         "coins": "Munten",
@@ -139,8 +153,8 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "standings_title": "Stand",
         "standings_partial": "Stand: {done} van {total} tafels klaar",
         "standings_in_progress": "Nog bezig · afgedrukt {time} · niet de eindstand",
-        "standings_in_play_note": "* speelt nog: gerangschikt op de bezienswaardigheden en "
-                                  "munten bij het afdrukken.",
+        "standings_in_play_note": "* speelt nog: gerangschikt op hun scores bij het "
+                                  "afdrukken.",
         "rank": "Rang",
         "wins": "Zeges",
         "points": "Punten",
@@ -169,6 +183,17 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "coop_market_note": "Geen voorraadstapels: spelers kopen alleen uit de rij. Een beurt "
                             "zonder aankoop legt de meest rechtse kaart af; de rij wordt weer "
                             "aangevuld tot vier.",
+        "neighbour_left": "Buur links: {name}",
+        "neighbour_right": "Buur rechts: {name}",
+        "chain_end": "geen (einde van de rij)",
+        "turn_times": "Beurttijden",
+        "turns_range": "beurten {first}–{last}: {seconds} s",
+        "turn_single": "beurt {first}: {seconds} s",
+        "turns_from": "vanaf beurt {first}: {seconds} s",
+        "tie_breaks": "Bij gelijke stand",
+        "staff_check": "Gecontroleerd door de staf",
+        "staff_name": "Naam",
+        "unverified_note": "† niet gecontroleerd door de staf: de eigen telling van de speler.",
     },
     "he": {
         "join_cards_title": "כרטיסי הצטרפות",
@@ -209,10 +234,10 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "results_title": "תוצאות השולחן",
         "results_in_play_title": "תוצאות ביניים",
         "in_progress": "המשחק עדיין נמשך · הודפס {time} · זו לא התוצאה הסופית",
-        "results_in_play_note": "ציוני הדרך והמטבעות כפי שהיו בזמן ההדפסה; המקומות נקבעים "
-                                "כשהמשחק נגמר. אז הדפיסו את הדף שוב כדי לחתום עליו.",
-        "results_not_started_note": "הודפס {time}, לפני שהמשחק התחיל: ממלאים ביד את המקומות, "
-                                    "ציוני הדרך והמטבעות כשהמשחק נגמר.",
+        "results_in_play_note": "הניקוד כפי שהיה בזמן ההדפסה; המקומות נקבעים כשהמשחק נגמר. "
+                                "אז הדפיסו את הדף שוב כדי לחתום עליו.",
+        "results_not_started_note": "הודפס {time}, לפני שהמשחק התחיל: ממלאים ביד את המקומות "
+                                    "ואת הניקוד כשהמשחק נגמר.",
         "place": "מקום",
         "landmarks": "ציוני דרך שנבנו",
         "coins": "מטבעות",
@@ -220,8 +245,8 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "standings_title": "טבלת הדירוג",
         "standings_partial": "טבלת הדירוג: {done} מתוך {total} שולחנות סיימו",
         "standings_in_progress": "האירוע עדיין נמשך · הודפס {time} · זה לא הדירוג הסופי",
-        "standings_in_play_note": "* עדיין משחקים: מדורגים לפי ציוני הדרך והמטבעות שהיו להם "
-                                  "בזמן ההדפסה.",
+        "standings_in_play_note": "* עדיין משחקים: מדורגים לפי הניקוד שהיה להם בזמן "
+                                  "ההדפסה.",
         "rank": "דירוג",
         "wins": "ניצחונות",
         "points": "נקודות",
@@ -249,8 +274,22 @@ STRINGS: dict[Lang, dict[str, str]] = {
         "coop_market": "שוק",
         "coop_market_note": "אין ערימות אספקה: קונים רק מהשורה. בתור בלי קנייה הקלף הימני ביותר "
                             "יוצא מהשורה; השורה מתמלאת שוב לארבעה.",
+        "neighbour_left": "השכן משמאל: {name}",
+        "neighbour_right": "השכן מימין: {name}",
+        "chain_end": "אין (סוף השורה)",
+        "turn_times": "זמני התורות",
+        "turns_range": "תורות {first}-{last}: {seconds} שניות",
+        "turn_single": "תור {first}: {seconds} שניות",
+        "turns_from": "מתור {first}: {seconds} שניות",
+        "tie_breaks": "שוברי שוויון",
+        "staff_check": "נבדק על ידי הצוות",
+        "staff_name": "שם",
+        "unverified_note": "† לא נבדק על ידי הצוות: הספירה של השחקן עצמו.",
     },
 }
+
+for _lang, _words in CATAN.items():  # the big Catan event's words (i18n_catan.py)
+    STRINGS[_lang].update(_words)
 
 RTL_LANGS = frozenset({"he"})
 
@@ -260,6 +299,13 @@ def text(lang: Lang, key: str, **values: object) -> str:
     if lang not in STRINGS:
         raise ValueError(f"unknown language {lang!r}; expected one of {sorted(STRINGS)}")
     return STRINGS[lang][key].format(**values)
+
+
+def role_word(lang: Lang, role: str) -> str:
+    """A seat's role in `lang` (`role_sun`: Sun, שמש, Zon); the role as it is when no string
+    names it, "" for none."""
+    key = f"role_{role}"
+    return text(lang, key) if role and key in STRINGS.get(lang, {}) else role
 
 
 def is_rtl(lang: Lang) -> bool:

@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from companion.printing import qr
 from companion.printing.cutmarks import draw_cut_marks
 from companion.printing.fonts import BOLD, MONO_BOLD, REGULAR
-from companion.printing.i18n import is_rtl, text
+from companion.printing.i18n import is_rtl, role_word, text
 from companion.printing.layouts import CardGrid, Rect, card_grid
 from companion.printing.model import SeatCard, Wifi
 from companion.printing.pdf import render
@@ -66,6 +66,8 @@ def draw_seat_card(c: Canvas, card: Rect, seat: SeatCard, lang: str) -> None:
         fitting_lines(top - 1.5 * mm - small - floor, TABLE_SIZE, 2))
     top = draw_block(c, seat.table_name, (x0, x1, top - 1.5 * mm), (BOLD, TABLE_SIZE, lines), rtl)
     seat_line = f"{text(lang, 'seat')} {seat.seat_number}"
+    if seat.role:  # the seat's part: Catan's team, which the hall screen calls every turn
+        seat_line = f"{seat_line} · {role_word(lang, seat.role)}"
     top = draw_block(c, seat_line, (x0, x1, top - 1.2 * mm), (REGULAR, SMALL_SIZE, 1), rtl)
     c.setFillColorRGB(0.3, 0.3, 0.3)
     lines = fitting_lines(top - 0.4 * mm - floor, SMALL_SIZE, 2)

@@ -20,6 +20,7 @@ class SeatCard:
     player_name: str | None
     join_url: str
     short_url: str
+    role: str = ""  # the seat's part when its ruleset names one (Catan's "sun", "moon")
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,11 @@ class TableSheet:
     seats: tuple[str, ...]
     options: tuple[tuple[str, int], ...] = ()  # the ruleset's set-up options, e.g. assessor_coins
     game: GameSetup | None = None
+    # The tables beside it in the event's chain, (left, right), "" at an end; () when its
+    # ruleset stands in no chain (`Ruleset.chained`).
+    neighbours: tuple[str, ...] = ()
+    # The event's turn times, (first turn, seconds) steps; () when the event has no schedule.
+    schedule: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,8 @@ class ResultRow:
     place: int | None
     player_name: str
     scores: tuple[int | str | None, ...] = ()  # str: a tournament's points (3.33)
+    role: str = ""  # the seat's part when its ruleset names one (Catan's "sun", "moon")
+    unverified: bool = False  # figures the staff have not checked (the player's own count)
 
 
 RESULT = "result"  # the game is over: the sheet is its result, to sign
@@ -107,6 +115,7 @@ class TableResult:
     status: str = RESULT
     printed_at: str = ""
     columns: tuple[Column, ...] = ()  # the ruleset's, between the player and the signature
+    staff_signature: bool = False  # the staff check the result too (a ruleset with staff moves)
 
 
 @dataclass(frozen=True)
@@ -119,6 +128,7 @@ class StandingRow:
     wins: int
     scores: tuple[int, ...] = ()
     playing: bool = False  # the player's table is still playing: figures as they stood
+    unverified: bool = False  # figures the staff have not checked (the player's own count)
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,8 @@ def part(game_part: Part, lang: str, width: float) -> list[Flowable]:
 
 
 def seats_part(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
-    """Who sits where, and what the rules say under it (who plays when)."""
+    """Who sits where, and what the rules say under it (who plays when); the tables beside it
+    when it stands in a chain."""
     rtl = is_rtl(lang)
     rows = [[str(n), name] for n, name in enumerate(sheet.seats, start=1)]
     seating = sheet.game.seating if sheet.game else ()
@@ -80,8 +81,33 @@ def seats_part(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
         heading(text(lang, "seats"), rtl, 12),
         table([text(lang, "seat"), text(lang, "player")], rows, [0.15 * width, 0.85 * width], rtl),
         *[flowable for line in seating for flowable in line_part(line, lang)],
+        *neighbours_part(sheet.neighbours, lang),
         Spacer(1, GAP),
     ]
+
+
+def neighbours_part(neighbours: Sequence[str], lang: str) -> list[Flowable]:
+    """The tables to the left and the right in the event's chain, on one bold line a little
+    apart; none when the table stands in no chain."""
+    if not neighbours:
+        return []
+    sides = [text(lang, key, name=embed(name) if name else text(lang, "chain_end"))
+             for key, name in zip(("neighbour_left", "neighbour_right"), neighbours, strict=False)]
+    return [Spacer(1, 2 * mm), para(" · ".join(sides), is_rtl(lang), bold=True, after=1)]
+
+
+def schedule_part(schedule: Sequence[tuple[int, int]], lang: str) -> list[Flowable]:
+    """The event's turn times on one line, a step of the schedule each: "Turn times: turns
+    1–10: 60 s; turns 11–20: 90 s; from turn 21: 120 s"; none without a schedule."""
+    if not schedule:
+        return []
+    steps = []
+    for (first, seconds), after in zip(schedule, [*schedule[1:], None], strict=True):
+        last = None if after is None else after[0] - 1
+        key = "turns_from" if last is None else "turn_single" if last == first else "turns_range"
+        steps.append(text(lang, key, first=first, last=last, seconds=seconds))
+    line = f"{text(lang, 'turn_times')}: {'; '.join(steps)}"
+    return [para(line, is_rtl(lang), bold=True), Spacer(1, GAP)]
 
 
 def _page(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
@@ -91,6 +117,7 @@ def _page(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
         para(sheet.event_name, rtl, size=10),
         heading(f"{text(lang, 'setup_title')}: {embed(sheet.table_name)}", rtl, 18),
         *seats_part(sheet, lang, width),
+        *schedule_part(sheet.schedule, lang),
     ]
     if sheet.game is None:
         return [*story, para(text(lang, "unknown_ruleset", name=sheet.ruleset), rtl)]

@@ -1,5 +1,6 @@
-"""The event standings sheet: every player's rank, table, wins and the rulesets' figures
-(landmarks and coins in Machi Koro).
+"""The event standings sheet: every player's rank, table, wins and the rulesets' figures that
+rank them (landmarks and coins in Machi Koro; Catan's points and tie-breaks), the players whose
+figures the staff have not verified marked †.
 
 Printed while some table still plays, the sheet says so in a boxed notice with the time it was
 printed, and those tables' players are ranked by their figures as they stood, marked * beside
@@ -20,6 +21,7 @@ from companion.printing.textfit import embed
 COLUMNS = (Column("rank", 0.09), Column("player", 0.27), Column("table", 0.24),
            Column("wins", 0.12))  # room for ניצחונות; the rulesets' columns follow
 PLAYING_MARK = " *"
+UNVERIFIED_MARK = " †"
 PLAYING_TINT = colors.Color(0.93, 0.93, 0.93)
 
 
@@ -36,7 +38,8 @@ def standings(standing: Standing, lang: str = "en", paper: str = "a4") -> bytes:
     header = [text(lang, column.key) for column in columns]
     count = len(standing.columns)
     rows = [
-        [str(r.rank), r.player_name, _table_cell(r), str(r.wins),
+        [str(r.rank), f"{r.player_name}{UNVERIFIED_MARK}" if r.unverified else r.player_name,
+         _table_cell(r), str(r.wins),
          *[str(value) for value in r.scores[:count]], *[""] * (count - len(r.scores))]
         for r in standing.rows
     ]
@@ -51,5 +54,7 @@ def standings(standing: Standing, lang: str = "en", paper: str = "a4") -> bytes:
         lines = [(text(lang, "standings_in_progress", time=embed(standing.printed_at)), True),
                  (text(lang, "standings_in_play_note"), False)]
         story += [Spacer(1, 2 * mm), banner(lines, rtl, width)]
+    if any(row.unverified for row in standing.rows):  # before the list: it may run on
+        story += [Spacer(1, 2 * mm), para(text(lang, "unverified_note"), rtl, size=9)]
     story += [Spacer(1, 4 * mm), grid]
     return render_story(paper, standing.event_name or text(lang, "standings_title"), story)

@@ -8,16 +8,23 @@ import {
 import { confirmWith } from "./feedback.js";
 import { coinWords as coins, drawBuilds } from "./play-build.js";
 
-// The page's data and its cards, for play-coop.js too.
+// The page's data and its cards, for play-coop.js too (a game without cards has none).
 export const data = JSON.parse($("page-data").textContent);
-export const cards = new Map(data.cards.map((card) => [card.id, card]));
+const cardList = data.cards ?? [];
+export const cards = new Map(cardList.map((card) => [card.id, card]));
 export const cardName = (id) => cards.get(id)?.name ?? id;
-const landmarks = data.cards.filter((c) => c.kind === "landmark");
+const landmarks = cardList.filter((c) => c.kind === "landmark");
 export const landmarkCount = landmarks.length;
 const landmarkWith = (effect) => landmarks.find((c) => c.effect === effect);
 
 let view = null;
 let viewAt = 0; // performance.now() when the view arrived, for the choice timer
+// A game's part of the page that draws the whole seat view itself (templates/play/parts/
+// RULESET.html, marked data-draws-view): this module keeps the socket, the moves and the notice,
+// and hands it each view (`companion:view`) and the event's turn (`companion:turn`).
+const partDraws = document.querySelector("[data-draws-view]") !== null;
+// The event's latest `turn` message (docs/api.md), for a part that shows the hall's turn.
+export let eventTurn = null;
 
 // ------------------------------------------------------------------ connection
 
@@ -31,6 +38,10 @@ followConnection(socket, $("connection"), (error) => {
   $("notice").append(" ", h("a", { href: "/" }, t("Type the code on your card")));
 });
 socket.on("view", (next) => receive(next));
+socket.on("turn", (turn) => {
+  eventTurn = turn;
+  document.dispatchEvent(new CustomEvent("companion:turn", { detail: turn }));
+});
 // A tournament's next round: this seat's player goes on to their new seat, by their player
 // link (docs/api.md, `moved`); only a path of this server is followed.
 socket.on("moved", (message) => {
@@ -55,14 +66,16 @@ async function send(move) {
 }
 
 // Send a move; every tap gets an answer the player sees (`done`, or the move's own words) and
-// feels where the phone can (feedback.js).
-export async function act(move, done) {
+// feels where the phone can (feedback.js). A part may say a refusal in its own words
+// (`refused(answer)`: a sentence, or null for the general one) and keep an accepted move quiet
+// (`quiet`: it shows the outcome itself, as a points tracker kept up tap by tap does).
+export async function act(move, done, { refused = null, quiet = false } = {}) {
   const answer = await send(move);
   if (!answer.ok) {
-    notify(refusal(answer.code, answer.message), "refused");
+    notify(refused?.(answer) ?? refusal(answer.code, answer.message), "refused");
     confirmWith("refused");
-    if (view) draw(); // buttons come back; the view is unchanged
-  } else {
+    if (view && !partDraws) draw(); // buttons come back; the view is unchanged
+  } else if (!quiet) {
     notify(done ?? doneWords(move), "done");
     confirmWith(move.kind === "build" ? "build" : "done");
   }
@@ -93,7 +106,7 @@ function notify(message, kind = "refused") {
 }
 
 // The notice speaks of this turn: a new turn, or an undo by the organizer, takes it away.
-function clearNotice() {
+export function clearNotice() {
   const box = $("notice");
   box.hidden = true;
   box.replaceChildren();
@@ -105,6 +118,11 @@ const lastUndone = (v) => JSON.stringify(v?.undone?.at(-1) ?? null);
 
 function receive(next) {
   if (view && next.seq < view.seq) return; // an older view overtaken by a newer one
+  if (partDraws) {
+    view = next;
+    document.dispatchEvent(new CustomEvent("companion:view", { detail: next }));
+    return;
+  }
   const before = view?.players[next.seat]?.coins;
   const rolled = view && next.seq !== view.seq && next.dice.length > 0 && (next.turn !== view.turn
     || JSON.stringify(next.dice) !== JSON.stringify(view.dice)); // a hall roll may repeat last turn's number

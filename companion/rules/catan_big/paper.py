@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules.catan_big.claims import CAPS, SPECIAL_POINTS, WINNING_POINTS
+from companion.rules.catan_big.claims import CAPS, RESOURCES, SPECIAL_POINTS, WINNING_POINTS
 from companion.rules.catan_big.state import COLOURS, DEFAULT_COLOURS, LETTERS
 from companion.rules.catan_big.turns import DISCARD_FROM, ROBBERS_MOVE_FROM
 from companion.rules.paper import (
@@ -27,9 +27,13 @@ from companion.rules.paper import (
 )
 
 SCORE_COLUMNS = (
-    Column("settlements", 0.085), Column("cities", 0.085), Column("foreign_start_settlements", 0.1),
-    Column("vp_cards", 0.085), Column("largest_army", 0.085), Column("longest_road", 0.085),
+    # The breakdown is shown, its total ranks; the cards in hand break ties (RULES.md 23-24).
+    Column("settlements", 0.085, ranks=False), Column("cities", 0.085, ranks=False),
+    Column("foreign_start_settlements", 0.1, ranks=False), Column("vp_cards", 0.085, ranks=False),
+    Column("largest_army", 0.085, ranks=False), Column("longest_road", 0.085, ranks=False),
     Column("points", 0.085),
+    Column("hand", 0.1, tie_break=True),
+    *(Column(resource, 0.085, tie_break=True) for resource in RESOURCES),
 )
 """The breakdown of RULES.md 23 (counts; the largest army and the longest road as their points),
 then the points: the keys of `standings_rows`."""

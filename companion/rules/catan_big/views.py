@@ -219,13 +219,17 @@ def standings_rows(story: BoardStory) -> list[Json]:
     for seat, name in enumerate(story.names):
         found = figures(state.seats[seat]) if state is not None else None
         breakdown = NOTHING if found is None else found.breakdown
-        hand = NO_HAND if found is None else found.hand
+        # Cards in hand not entered yet print as blanks on the sheets, not as 0.
+        hand: tuple[int | None, ...] = (
+            found.hand if found is not None and found.resources is not None
+            else (None,) * len(RESOURCES))
         rows.append({
             "seat": seat, "name": name, "role": role(seat), "registered": registered(story, seat),
             **columns_of(breakdown),
             "verified": found is not None and found.verified,
             "corrected": None if found is None else found.corrected,
-            "hand": sum(hand), **dict(zip(RESOURCES, hand, strict=True)),
+            "hand": None if None in hand else sum(h or 0 for h in hand),
+            **dict(zip(RESOURCES, hand, strict=True)),
             "outcome": None if outcome is None else outcome.outcomes[seat],
             "place": None if places is None else places[seat],
         })
