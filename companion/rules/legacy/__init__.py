@@ -1,0 +1,1 @@
+"""Machi Koro Legacy (seed 002, RULES.md 15): a campaign of games whose catalog grows."""
