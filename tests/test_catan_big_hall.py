@@ -197,3 +197,43 @@ def test_catan_big_hall_a_restart_mid_turn_keeps_the_turn_and_the_deadline(app, 
                          callback=True)["ok"]
     finally:
         hall_service(again).journal.close()
+
+
+def test_catan_big_hall_undo_right_after_a_roll_and_refused_after_a_claim(app, http, key, event):
+    """RULES.md 21, 23: a roll moves no board, so the undo asks the boards' journals: nothing
+    since the roll, the turn goes back; a claim of the turn refuses it and changes nothing."""
+    event_id, tables = event
+    roll(http, key, event_id, [2, 4])
+    roll(http, key, event_id, [5, 5])
+    undone = api(http, key, "post", f"/api/events/{event_id}/roll/undo")
+    assert undone.status_code == 200 and undone.get_json()["roll"] == 2
+    assert hall_view(http, key, event_id)["turn"]["number"] == 1
+    roll(http, key, event_id, [5, 5])
+    roll(http, key, event_id, [2, 3])  # turn 3, the Sun team's
+    sun = phone(app, http, tables[0]["seats"][0]["token"])
+    win = {"settlements": 5, "cities": 8, "foreign_start_settlements": 2, "vp_cards": 0,
+           "largest_army": False, "longest_road": False}
+    assert move(sun, "claim-1", kind="claim", breakdown=win)["ok"] is True
+    before = hall_view(http, key, event_id)
+    refused = api(http, key, "post", f"/api/events/{event_id}/roll/undo")
+    assert refused.status_code == 409 and refused.get_json()["code"] == "roll/moved_on"
+    assert tables[0]["name"] in refused.get_json()["message"]
+    after = hall_view(http, key, event_id)
+    assert after["turn"] == before["turn"] and after["games"] == before["games"]
+
+
+def test_catan_big_hall_undoing_a_seven_lifts_the_rules_pause_not_the_organizers(
+        app, http, key, event):
+    """The discard check of a 7 taken back never happens: the turn back runs again; a pause the
+    organizer made before the roll is the organizer's and stays (RULES.md 22)."""
+    event_id, _ = event
+    roll(http, key, event_id, [2, 4])
+    assert roll(http, key, event_id, [3, 4])["paused"] is True  # the rules' pause after a 7
+    assert api(http, key, "post", f"/api/events/{event_id}/roll/undo").status_code == 200
+    turn = hall_view(http, key, event_id)["turn"]
+    assert (turn["number"], turn["paused"], turn["deadline_ms"] is not None) == (1, False, True)
+    assert api(http, key, "post", f"/api/events/{event_id}/pause").status_code == 200
+    roll(http, key, event_id, [1, 1])  # a roll while paused starts its turn running
+    assert api(http, key, "post", f"/api/events/{event_id}/pause").status_code == 200
+    assert api(http, key, "post", f"/api/events/{event_id}/roll/undo").status_code == 200
+    assert hall_view(http, key, event_id)["turn"]["paused"] is True  # the organizer's pause

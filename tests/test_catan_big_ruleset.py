@@ -769,3 +769,12 @@ def test_edges_seat_view_shows_the_final_breakdown():
     assert view["final"] == {"breakdown": B24, "points": 24,
                              "resources": {**HAND, "wool": 2}, "corrected": None}
     assert (view["can_track"], view["can_final"]) == (False, True)
+
+
+def test_ruling_23_no_claim_waits_for_the_staff_once_the_game_is_over():
+    """The game ends with the turn of a verified claim; a claim still pending then can no
+    longer win, so the event's queue of claims to verify is empty."""
+    state = claim(board(), SUN, 5, B27)
+    assert [c["seat"] for c in RULES.event_view({"1": story(state)}, turn(5))["claims"]] == [0]
+    view = RULES.event_view({"1": story(end(state, 5))}, turn(5))
+    assert view["over"] is True and view["claims"] == []

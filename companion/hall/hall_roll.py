@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from companion.hall import checks, clock
 from companion.hall import dice as hall_dice
 from companion.hall.checks import N_, Detail, HallError
-from companion.hall.model import Change, HallEvent, Table
+from companion.hall.model import Change, HallEvent, Table, follows_turn
 from companion.hall.play import commit, evolve, move_records, next_move_number, out_of_step
 from companion.hall.replay import apply_event_records, apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
@@ -102,6 +102,13 @@ def append_roll(hall: HallService, event: HallEvent, dice: tuple[int, int] | Non
     while True:
         roll_data: dict[str, Any] = {"dice": [d1, d2], "from_deck": from_deck,
                                      "tables": [table.id for table, _ in plans]}
+        # Tables that play the event's turn without a move of this roll (Catan's boards): their
+        # journal's place now, so an undo sees a claim made in this turn (undo_hall_roll).
+        following = {table.id: table.seq for table in hall.tables_of(event)
+                     if table.state is not None and follows_turn(table.rules)
+                     and table.id not in roll_data["tables"]}
+        if following:
+            roll_data["following"] = following
         if follow:
             roll_data["follow_up"] = list(follow)
         records = [*event_records, ("hall_rolled", roll_data)]
@@ -246,6 +253,10 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
                 moved.append(table.name)
             else:
                 plans.append((table, numbers))
+        for table_id, seq in last.data.get("following", {}).items():
+            table = hall.tables.get(table_id)
+            if table is not None and hall.journal.last_seq(table.stream) != seq:
+                moved.append(table.name)  # a claim, a correction, ... made in the turn undone
         if moved:
             raise moved_on(moved)
         records: list[tuple[str, dict[str, Any]]] = [("roll_undone", {"roll": number, "dice": dice})]

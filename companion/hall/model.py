@@ -175,6 +175,7 @@ class HallEvent:
     auto_roll: bool = False
     turn_started: float | None = None  # when the current turn's time began: its roll (or undo)
     paused_at: float | None = None  # when the clock was paused; None while it runs
+    paused_after_roll: int | None = None  # the roll whose rules paused the clock (a 7), if they did
     paused_seconds: float = 0.0  # the current turn's time spent in pauses that ended
     ended: bool = False  # the organizer ended the event: no more rolls
     over: bool = False  # its tables' game is over (a ruleset's `hall_over`): no more rolls

@@ -96,7 +96,10 @@ def apply_event_record(event: HallEvent, kind: str, data: dict[str, Any],
         event.follow_ups.pop()
         event.undone_rolls += 1
         event.last_roll_undone = True
-        start_turn(event, when, paused=event.paused)  # the turn back gets its whole time again
+        # The turn back gets its whole time again; paused only by the organizer's own pause,
+        # not by the rules' pause after the roll taken back (its discard check never happens).
+        own_pause = event.paused and event.paused_after_roll is None
+        start_turn(event, when, paused=own_pause)
     else:
         apply_clock_record(event, kind, data, when)
 
@@ -110,9 +113,11 @@ def apply_clock_record(event: HallEvent, kind: str, data: dict[str, Any], when: 
         event.auto_roll = data.get("auto_roll", event.auto_roll)
     elif kind == "paused":
         event.paused_at = when
+        event.paused_after_roll = data.get("after_roll")
     elif kind == "resumed" and event.paused_at is not None:
         event.paused_seconds += max(0.0, when - event.paused_at)
         event.paused_at = None
+        event.paused_after_roll = None
     elif kind == "event_ended":
         event.ended = True
     elif kind == "game_over":
@@ -124,6 +129,8 @@ def start_turn(event: HallEvent, when: float, *, paused: bool) -> None:
     event.turn_started = when
     event.paused_seconds = 0.0
     event.paused_at = when if paused else None
+    if not paused:
+        event.paused_after_roll = None
 
 
 def epoch_seconds(at: str | None) -> float:

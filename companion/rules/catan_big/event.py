@@ -94,9 +94,10 @@ def event_view(stories: Mapping[str, BoardStory]) -> Json:
     is over (`ending`: a claim is verified, the game ends with this turn), the winner with what
     decided it, and once it is over the standings."""
     seats = entries(stories)
-    pending = sorted((e for e in seats if e.own.pending), key=claim_order)
-    verified = sorted((e for e in seats if e.own.verified), key=claim_order)
     over = any(story.state is not None and story.state.over for story in stories.values())
+    # Once the game is over no claim waits for the staff any more (it can no longer win).
+    pending = [] if over else sorted((e for e in seats if e.own.pending), key=claim_order)
+    verified = sorted((e for e in seats if e.own.verified), key=claim_order)
     winner = winner_of(verified) if over else None
     shown: Json = {"claims": [claim_entry(e) for e in pending],
                    "verified": [claim_entry(e, counted=True) for e in verified],
