@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from conftest import api
 
+from companion.hall.service import HallService
 from companion.web import create_app, hall_service, socketio
 
 WIN = {"settlements": 5, "cities": 8, "foreign_start_settlements": 2, "vp_cards": 0,
@@ -237,3 +238,28 @@ def test_catan_big_hall_undoing_a_seven_lifts_the_rules_pause_not_the_organizers
     assert api(http, key, "post", f"/api/events/{event_id}/pause").status_code == 200
     assert api(http, key, "post", f"/api/events/{event_id}/roll/undo").status_code == 200
     assert hall_view(http, key, event_id)["turn"]["paused"] is True  # the organizer's pause
+
+
+def test_catan_big_hall_each_board_gets_its_letter_before_the_start(app, http, key):
+    """RULES.md 20: boards of types A, B and C in a chain. Seated from one list, every board
+    has the same options; each is set on its own before the start (journalled: a restart
+    keeps it), checked by the ruleset like at creation, and refused once started."""
+    event = api(http, key, "post", "/api/events", {"name": "Catan night"}).get_json()
+    tables = api(http, key, "post", f"/api/events/{event['id']}/seating",
+                 {"players": PLAYERS, "ruleset": "catan-big", "name_prefix": "Board"}
+                 ).get_json()["tables"]
+    second = tables[1]["id"]
+    answer = api(http, key, "post", f"/api/tables/{second}/options", {"options": {"letter": "B"}})
+    assert answer.status_code == 200 and answer.get_json()["options"]["letter"] == "B"
+    assert answer.get_json()["options"]["sun_colour"] == tables[1]["options"]["sun_colour"]
+    for bad in ({"letter": "D"}, {"moon_colour": "red"}, {"wheels": 3}):  # red is the Sun's
+        refused = api(http, key, "post", f"/api/tables/{second}/options", {"options": bad})
+        assert refused.status_code == 400, bad
+    assert api(http, key, "post", f"/api/tables/{second}/options",
+               {"options": "B"}).status_code == 400
+    again = HallService(hall_service(app).journal)
+    assert again.tables[second].options["letter"] == "B"
+    assert again.tables[tables[0]["id"]].options["letter"] == "A"
+    assert api(http, key, "post", f"/api/tables/{second}/start").status_code == 200
+    started = api(http, key, "post", f"/api/tables/{second}/options", {"options": {"letter": "C"}})
+    assert started.status_code == 409 and started.get_json()["code"] == "table/started"

@@ -300,6 +300,22 @@ def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
     return changing(hall, table_id, act)
 
 
+def set_options(hall: HallService, table_id: Any, options: Any) -> Table:
+    """Change a table's set-up options before its start (a Catan board's letter and colours,
+    seated from one list with the same options for every board), checked by its ruleset as
+    at its creation; the options it does not name keep their values."""
+    if not isinstance(options, dict):
+        raise checks.invalid("options is an object")
+
+    def act(table: Table) -> None:
+        if table.status != "setup":
+            raise HallError("table/started", "a table's options are set before its start")
+        chosen = checks.table_options(rules_of(table), {**table.options, **options})
+        record(hall, table, "options_set", {"options": chosen})
+
+    return changing(hall, table_id, act)
+
+
 def set_status(hall: HallService, table_id: Any, action: str) -> Table:
     """Start, pause, resume or end a table (STATUS_ACTIONS), each only from its own statuses:
     Resume must not start a table still being set up."""

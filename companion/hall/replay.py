@@ -28,6 +28,8 @@ def apply_record(table: Table, kind: str, data: dict[str, Any]) -> None:
     """Apply one registry record (names, seats, status, undo) to a table."""
     if kind == "renamed":
         table.name = data["name"]
+    elif kind == "options_set":
+        table.options = dict(data["options"])
     elif kind == "player_added":
         table.seats.append(Seat(data["name"], data["token"], data.get("registered")))
     elif kind == "player_removed":

@@ -371,6 +371,9 @@ class HallService:
     def rename_table(self, table_id: Any, name: Any) -> Table:
         return registry.rename_table(self, table_id, name)
 
+    def set_table_options(self, table_id: Any, options: Any) -> Table:
+        return registry.set_options(self, table_id, options)
+
     def set_status(self, table_id: Any, action: str) -> Table:
         return registry.set_status(self, table_id, action)
 

@@ -46,7 +46,7 @@ def table_json(table: Table) -> dict[str, Any]:
               "registered": s.registered}
              for i, s in enumerate(table.seats)]
     return {**table_header(table), "event_id": table.event_id, "seats": seats,
-            "neighbours": list(table.neighbours)}
+            "neighbours": list(table.neighbours), "options": dict(table.options)}
 
 
 @bp.get("/healthz")
@@ -208,6 +208,8 @@ def table_action(table_id: str, action: str) -> Any:
         table = hall.undo(table_id)
     elif action == "rename":
         table = hall.rename_table(table_id, data.get("name"))
+    elif action == "options":
+        table = hall.set_table_options(table_id, data.get("options"))
     elif action == "add_player":
         table = hall.add_player(table_id, data.get("name"))
     elif action == "remove_player":
