@@ -263,3 +263,15 @@ def test_catan_big_hall_each_board_gets_its_letter_before_the_start(app, http, k
     assert api(http, key, "post", f"/api/tables/{second}/start").status_code == 200
     started = api(http, key, "post", f"/api/tables/{second}/options", {"options": {"letter": "C"}})
     assert started.status_code == 409 and started.get_json()["code"] == "table/started"
+
+
+def test_catan_big_hall_export_has_the_boards_columns(app, http, key, event):
+    """The results export names a ruleset's own columns: a Catan event's breakdown, points and
+    cards in hand, not Machi Koro's coins and landmarks."""
+    event_id, _ = event
+    text = api(http, key, "get", f"/api/events/{event_id}/export?format=csv").get_data()
+    header = text.decode("utf-8-sig").splitlines()[0].split(",")
+    assert header[:3] == ["table", "seat", "player"] and header[-2:] == ["winner", "result"]
+    assert "points" in header and "grain" in header and "coins" not in header
+    rows = api(http, key, "get", f"/api/events/{event_id}/export").get_json()["results"]
+    assert len(rows) == 6 and all(row["points"] == 0 for row in rows)

@@ -267,6 +267,12 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
     def score_columns(self) -> tuple[Column, ...]:
         """The columns of this ruleset's score sheets and standings."""
 
+    def export_columns(self) -> tuple[str, ...]:
+        """The columns of this ruleset's rows in the event's results export (CSV and JSON),
+        between the seat and the outcome: its score columns, unless its stored export keeps
+        another order (other tools read it)."""
+        return tuple(column.key for column in self.score_columns())
+
     @abstractmethod
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any],
                       seats: int) -> SetupSection:

@@ -15,12 +15,13 @@ from companion.hall.model import HallEvent, Table
 from companion.hall.pin import PIN_DIGITS
 from companion.hall.registry import STATUS_ACTIONS
 from companion.hall.views import audit_json, hall_view, players_json, standings_rows, table_header
+from companion.rules.registry import ruleset
 from companion.web.auth import organizer_required, service
 from companion.web.errors import opened_in_browser
 from companion.web.pages import phone_base_url, qr_svg
 
 bp = Blueprint("api", __name__)
-RESULT_COLUMNS = ("table", "seat", "player", "coins", "landmarks", "winner", "result")
+DEFAULT_RULESET = "machi-koro"  # a table or seating that names no ruleset plays this one
 
 
 def body() -> dict[str, Any]:
@@ -94,7 +95,7 @@ def event_settings(event_id: str) -> Any:
 def create_table(event_id: str) -> Any:
     data = body()
     table = service().create_table(event_id, data.get("name"), data.get("players"),
-                                   data.get("ruleset", "machi-koro"), data.get("roll_mode", "hall"),
+                                   data.get("ruleset", DEFAULT_RULESET), data.get("roll_mode", "hall"),
                                    table_options(data), data.get("card_sets"))
     return jsonify(table_json(table)), 201
 
@@ -119,7 +120,7 @@ def seat_players(event_id: str) -> Any:
     """A pasted list of players split into new tables of at most `table_size`."""
     data = body()
     tables = service().seat_players(
-        event_id, data.get("players"), data.get("ruleset", "machi-koro"),
+        event_id, data.get("players"), data.get("ruleset", DEFAULT_RULESET),
         data.get("roll_mode", "hall"), data.get("table_size"), data.get("name_prefix", "Table"),
         table_options(data), data.get("card_sets"))
     return jsonify({"tables": [table_json(t) for t in tables]}), 201
@@ -261,7 +262,8 @@ def export(event_id: str) -> Any:
     with hall.lock:
         event = hall.event(event_id)
         tables = hall.tables_of(event)
-        results = [result_row(t, row) for t in tables for row in standings_rows(t)]
+        columns = export_columns(tables)
+        results = [result_row(t, row, columns) for t in tables for row in standings_rows(t)]
         journal = [{"table": t.id, "seq": r.seq, "kind": r.kind, "author": r.author, "at": r.at,
                     "data": r.data} for t in tables for r in hall.journal.read(t.stream)
                    if r.kind not in ("table_created", "player_added", "seat_reassigned")]
@@ -269,7 +271,7 @@ def export(event_id: str) -> Any:
         return jsonify({"event": {"id": event.id, "name": event.name}, "rolls": event.rolls,
                         "results": results, "journal": journal})
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=RESULT_COLUMNS)
+    writer = csv.DictWriter(out, fieldnames=("table", "seat", "player", *columns, "winner", "result"))
     writer.writeheader()
     writer.writerows({column: spreadsheet_text(value) for column, value in row.items()}
                      for row in results)
@@ -286,10 +288,17 @@ def spreadsheet_text(value: Any) -> Any:
     return value
 
 
-def result_row(table: Table, row: dict[str, Any]) -> dict[str, Any]:
-    """One player's line of the results; `result` is "won", "lost" (a co-op pair shares
-    theirs) or "" while the game runs."""
+def export_columns(tables: list[Table]) -> tuple[str, ...]:
+    """The score columns of the rulesets the event's tables play, each once, in table order
+    (an event without tables: the default ruleset's, so the file's header stays the same)."""
+    rulesets = [t.rules for t in tables] or [ruleset(DEFAULT_RULESET)]
+    return tuple(dict.fromkeys(key for rules in rulesets for key in rules.export_columns()))
+
+
+def result_row(table: Table, row: dict[str, Any], columns: tuple[str, ...]) -> dict[str, Any]:
+    """One player's line of the results: the ruleset's columns (blank where another ruleset's);
+    `result` is "won", "lost" (a co-op pair shares theirs) or "" while the game runs."""
     outcome = row.get("outcome") or ""
-    return dict(zip(RESULT_COLUMNS, (table.name, row["seat"], row["name"], row.get("coins"),
-                                     row.get("landmarks"), outcome == "won", outcome),
-                    strict=True))
+    return {"table": table.name, "seat": row["seat"], "player": row["name"],
+            **{key: row.get(key) for key in columns}, "winner": outcome == "won",
+            "result": outcome}

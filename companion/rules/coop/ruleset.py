@@ -151,6 +151,9 @@ class Coop(Ruleset[CoopState, CoopMove, AnyFact]):
     def score_columns(self) -> tuple[Column, ...]:
         return paper.score_columns()
 
+    def export_columns(self) -> tuple[str, ...]:
+        return ("coins", "landmarks")  # the export's columns since its first version
+
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(catalog, options, seats)
 

@@ -207,6 +207,9 @@ class MachiKoro(Ruleset[TableState, Move, Fact]):
     def score_columns(self) -> tuple[Column, ...]:
         return paper.score_columns()
 
+    def export_columns(self) -> tuple[str, ...]:
+        return ("coins", "landmarks")  # the export's columns since its first version
+
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(catalog, options, seats)
 
