@@ -18,7 +18,7 @@ from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.errors import message_page
 from companion.web.i18n import current_language
 from companion.web.offload import off_the_loop
-from companion.web.pages import app_guard, phone_base_url
+from companion.web.pages import app_guard, phone_base_url, too_many
 
 bp = Blueprint("organizer", __name__)
 pin_guard = app_guard(bp, "organizer_pin_guard", "ORGANIZER_PIN", tries=5, hall_tries=20)
@@ -58,12 +58,17 @@ def console() -> Any:
                    for kind in PRINT_KINDS},
         "ruleset_options": ruleset_options(),
         "tournament_rulesets": tournament_rulesets(hall.catalog),
+        # the rulesets the plain table form offers: not those whose tables a series makes
+        "table_rulesets": [name for name in RULESETS if not ruleset_of(name).needs_series],
+        "series_rulesets": [name for name in RULESETS if ruleset_of(name).series_kinds],
         "card_names": card_names(current_language()),
         # Served on loopback (`serve --host 127.0.0.1`) pages.phone_base_url keeps that
         # address: the console says so, and does not offer the printouts the download refuses.
         "phone_base_url": base, "phones_cannot_reach": phones_cannot_open(base),
         "refused_kinds": [kind for kind in PRINT_KINDS
                           if unreachable(PrintOptions(kind, base_url=base)) is not None],
+        # the server's clock: the console counts a turn's deadline down by it
+        "now_ms": round(time.time() * 1000),
     }
     return render_template("organizer/console.html", data=data)
 
@@ -80,9 +85,12 @@ def ruleset_options() -> dict[str, list[dict[str, Any]]]:
 
 
 def tournament_rulesets(catalog: Any) -> list[str]:
-    """The rulesets a tournament can play: their tables seat 3 and 4 (RULES.md 25)."""
+    """The rulesets a tournament can play: their tables seat 3 and 4 (RULES.md 25), and a
+    table of theirs needs no series (a Legacy game's options are its campaign's)."""
     fits = []
     for name in RULESETS:
+        if ruleset_of(name).needs_series:
+            continue
         seats = ruleset_of(name).seats(catalog, {})
         if seats.least <= 3 and seats.most >= 4:
             fits.append(name)
@@ -115,9 +123,8 @@ def pin_sign_in() -> Any:
     guard, address, now = pin_guard(), request.remote_addr or "?", time.monotonic()
     wait = guard.try_now(address, now)
     if wait:
-        page, status = signin_page(_("Too many wrong PINs. Try again in %(seconds)s seconds.",
-                                     seconds=wait), 429)
-        return page, status, {"Retry-After": str(wait)}
+        return too_many(signin_page(_("Too many wrong PINs. Try again in %(seconds)s seconds.",
+                                      seconds=wait), 429), wait)
     if not off_the_loop(hall.check_organizer_pin, request.form.get("pin", "").strip()):
         return signin_page(_("That PIN is not right."), 403)
     guard.right(address, now, forget=True)

@@ -13,6 +13,7 @@ import qrcode.constants
 import qrcode.image.svg
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from jinja2 import Template
 from markupsafe import Markup
 
 from companion.hall import HallError, join_codes
@@ -79,15 +80,21 @@ def join_by_code(typed: str, refuse: Callable[[str, int], Any]) -> Any:
     guard, address, now = code_guard(), request.remote_addr or "?", time.monotonic()
     wait = guard.try_now(address, now)
     if wait:
-        page, status = refuse(_("Too many wrong codes. Try again in %(seconds)s seconds.",
-                                seconds=wait), 429)
-        return page, status, {"Retry-After": str(wait)}
+        return too_many(refuse(_("Too many wrong codes. Try again in %(seconds)s seconds.",
+                                 seconds=wait), 429), wait)
     try:
         token = service().token_for_code(typed)
     except HallError as error:
         return refuse(code_refusal(error.code), status_of(error.code))
     guard.right(address, now)
     return sit_down(token)
+
+
+def too_many(refusal: tuple[Any, int], wait: int) -> tuple[Any, int, dict[str, str]]:
+    """A guess refused for too many wrong ones (page, 429): the client may try again in
+    `wait` seconds, as its Retry-After header says."""
+    page, status = refusal
+    return page, status, {"Retry-After": str(wait)}
 
 
 def code_refusal(code: str) -> str:
@@ -157,10 +164,22 @@ def hall(event_id: str) -> Any:
     join = join_page_url()
     with hall.lock:
         tables = hall.tables_of(event)
+    # now_ms: the server's clock, so a projector on another laptop counts a turn's deadline
+    # (epoch ms) down by the server's time, give or take the page's load
     data = {"event": event.id, "view": hall.hall_view(event), "join_url": join, "cards": [],
-            **page_data(tables, i18n.current_language())}
-    return render_template("hall/hall.html", event=event, data=data, join_url=join,
+            "now_ms": round(time.time() * 1000), **page_data(tables, i18n.current_language())}
+    return render_template(hall_templates(tables), event=event, data=data, join_url=join,
                            join_qr=Markup(qr_svg(join)))
+
+
+def hall_templates(tables: Iterable[Table]) -> list[str | Template]:
+    """The hall screens to try, first found wins: a ruleset's own screen
+    (templates/hall/screens/<ruleset>.html) when every table of the event plays that ruleset,
+    then the general one. Web learns no game: a ruleset brings its screen by its file's name."""
+    rulesets = {table.ruleset for table in tables}
+    own: list[str | Template] = ([f"hall/screens/{name}.html" for name in rulesets]
+                                 if len(rulesets) == 1 else [])
+    return [*own, "hall/hall.html"]
 
 
 def join_page_url() -> str:

@@ -8,6 +8,8 @@ import {
   $, bdi, diceSum, die, fill, followConnection, h, num, paidWords, reducedMotion, rollWords, tx,
 } from "./dom.js";
 import { coopTile, followAssessor } from "./hall-coop.js";
+import { chart, svg, tally, twoDiceChance } from "./hall-chart.js";
+import { legacyTile } from "./hall-legacy.js";
 
 const data = JSON.parse($("page-data").textContent);
 const cards = new Map(data.cards.map((card) => [card.id, card]));
@@ -113,14 +115,6 @@ function diceRow(kind, label, tables, faces, result) {
 
 // ------------------------------------------------------------------ histogram
 
-const SVG = "http://www.w3.org/2000/svg";
-const svg = (tag, attrs = {}, ...children) => {
-  const element = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, String(value));
-  element.append(...children);
-  return element;
-};
-
 // Two charts of the hall's rolls, the numbers the tables use: the first die (one-die tables)
 // and the total (two-dice tables), each against what fair dice give. Tables move from one die
 // to two during a game, and a table that doubts the dice asks about its own number.
@@ -135,44 +129,10 @@ function drawHistogram() {
         chance: () => 1 / 6,
         words: (n, counts) => t("{n} rolls; by the first die: {counts}. The line is what a fair die gives on average.", { n, counts }) }),
       chart({ kind: "totals", id: "histogram", title: t("Two dice"), values: sums, low: 2, high: 12, top,
-        chance: (sum) => (6 - Math.abs(sum - 7)) / 36,
+        chance: twoDiceChance,
         words: (n, counts) => t("{n} rolls; by total: {counts}. The line is what fair dice give on average.", { n, counts }) })),
     h("p", { class: "legend" }, h("span", { class: "key bar" }), t("rolled"), " ",
       h("span", { class: "key expected" }), t("expected with fair dice")));
-}
-
-function tally(values) {
-  const counts = new Map();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return counts;
-}
-
-// One bar chart, BAR units a bar: the charts' widths follow their number of bars, so the bars
-// of both are as wide. Its numbers are 24 units high (about 0.7 of the body text at 1920x1080).
-const BAR = 40;
-const AXIS = 30; // the axis' numbers below the bars, and room for a count above the highest
-function chart({ kind, id, title, values, low, high, top, chance, words }) {
-  const counts = tally(values);
-  const height = 240;
-  const y = (value) => height - AXIS - (value / top) * (height - 2 * AXIS);
-  const parts = [];
-  const curve = [];
-  for (let value = low; value <= high; value += 1) {
-    const x = (value - low) * BAR;
-    const count = counts.get(value) ?? 0;
-    parts.push(svg("rect", { x: x + 4, y: y(count), width: BAR - 8, height: height - AXIS - y(count), class: "bar" }));
-    parts.push(svg("text", { x: x + BAR / 2, y: height - 5, class: "axis" }, String(value)));
-    if (count) parts.push(svg("text", { x: x + BAR / 2, y: y(count) - 5, class: "count" }, String(count)));
-    curve.push(`${x + BAR / 2},${y(values.length * chance(value))}`);
-  }
-  if (values.length) parts.push(svg("polyline", { points: curve.join(" "), class: "expected" }));
-  const bars = high - low + 1;
-  const description = Array.from({ length: bars }, (_, i) => `${low + i}: ${counts.get(low + i) ?? 0}`).join(", ");
-  return h("div", { class: `chart ${kind}` },
-    h("p", { class: "chart-title", id: `${id}-name` }, title),
-    svg("svg", { viewBox: `0 0 ${bars * BAR} ${height}`, role: "img", "aria-labelledby": `${id}-name ${id}-desc` },
-      svg("desc", { id: `${id}-desc` }, words(values.length, description)),
-      ...parts));
 }
 
 // ------------------------------------------------------------------ tables
@@ -246,6 +206,7 @@ function machiKoroTile(summary) {
 const tileDrawings = {
   "machi-koro": machiKoroTile,
   "machi-koro-coop": (summary) => coopTile(summary, { cardName, seatList, stateLine, landmarkCount }),
+  legacy: (summary) => legacyTile(summary, { stateLine, winBanner }),
 };
 
 function tile(summary) {

@@ -76,7 +76,16 @@ function refreshSoon() {
   if (!state.refreshing) state.refreshing = refresh().finally(() => { state.refreshing = null; });
 }
 
-function draw(view) {
+// A table whose summary names its seats only (a board whose turn is the event's, as a catan-big
+// board's tile) is listed with those names, without coins or landmarks, at the event's turn.
+function listed(table, turn) {
+  if (table.players) return table;
+  const players = (table.names ?? []).map((name, seat) => ({ seat, name, coins: null, landmarks: [] }));
+  return { ...table, players, turn: turn ? turn.number : 0 };
+}
+
+function draw(shown) {
+  const view = { ...shown, tables: shown.tables.map((table) => listed(table, shown.turn)) };
   const seqs = new Map((state.view ? state.view.tables : []).map((table) => [String(table.id), table.seq]));
   const fresh = !state.view;
   state.view = view;
@@ -102,6 +111,8 @@ function draw(view) {
     const card = cards.cards.get(String(table.id));
     if (seq !== undefined && seq !== table.seq && card && card.node.isConnected) loadAudit(card.node);
   }
+  // The console's parts (templates/organizer/parts/: the clock, a ruleset's part) draw it too.
+  document.dispatchEvent(new CustomEvent("console-view", { detail: shown }));
 }
 
 function drawTables() {

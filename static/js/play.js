@@ -8,7 +8,7 @@ import {
 import { confirmWith } from "./feedback.js";
 import { coinWords as coins, drawBuilds } from "./play-build.js";
 
-// The page's data and its cards, for play-coop.js too (a game without cards has none).
+// The page's data and its cards (none in some games), for the parts too.
 export const data = JSON.parse($("page-data").textContent);
 const cardList = data.cards ?? [];
 export const cards = new Map(cardList.map((card) => [card.id, card]));
@@ -19,11 +19,8 @@ const landmarkWith = (effect) => landmarks.find((c) => c.effect === effect);
 
 let view = null;
 let viewAt = 0; // performance.now() when the view arrived, for the choice timer
-// A game's part of the page that draws the whole seat view itself (templates/play/parts/
-// RULESET.html, marked data-draws-view): this module keeps the socket, the moves and the notice,
-// and hands it each view (`companion:view`) and the event's turn (`companion:turn`).
+// A game's part marked data-draws-view draws each view itself (`companion:view`, `companion:turn`).
 const partDraws = document.querySelector("[data-draws-view]") !== null;
-// The event's latest `turn` message (docs/api.md), for a part that shows the hall's turn.
 export let eventTurn = null;
 
 // ------------------------------------------------------------------ connection
@@ -66,9 +63,7 @@ async function send(move) {
 }
 
 // Send a move; every tap gets an answer the player sees (`done`, or the move's own words) and
-// feels where the phone can (feedback.js). A part may say a refusal in its own words
-// (`refused(answer)`: a sentence, or null for the general one) and keep an accepted move quiet
-// (`quiet`: it shows the outcome itself, as a points tracker kept up tap by tap does).
+// feels where the phone can (feedback.js); a part may word refusals (`refused`) or stay `quiet`.
 export async function act(move, done, { refused = null, quiet = false } = {}) {
   const answer = await send(move);
   if (!answer.ok) {

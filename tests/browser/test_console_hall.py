@@ -86,7 +86,9 @@ def test_console_overview_of_275_tables_fits_a_laptop_screen(screen, hall_server
     box = page.locator("#overview-box").bounding_box()
     assert box["height"] <= 768, box
     height = page.evaluate("document.documentElement.scrollHeight")
-    assert height < 4000, height  # one open card per table was about 600 px: 165,000 px
+    # one open card per table was about 600 px: 165,000 px; the event's panels (the clock,
+    # campaigns, tournament) take about 4,500 px whatever the number of tables
+    assert height < 6000, height
     expect(page.locator(".table-card")).to_have_count(0)
     expect(page.locator("#details-hint")).to_be_visible()
     # Every state shows as a badge in its row.
