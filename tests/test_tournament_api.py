@@ -46,6 +46,8 @@ def create(http, key, event, players, **extra):
     # the co-op game seats exactly 2: its rounds of 3 and 4 could never start
     (names(8), {"ruleset": "machi-koro-coop"}, "tournament/invalid",
      "'machi-koro-coop' seats exactly 2 players a table"),
+    # a Legacy game belongs to its campaign's register (RULES.md 15), not to a tournament
+    (names(8), {"ruleset": "legacy"}, "tournament/invalid", "played in its series"),
     # a player in two groups cannot be dealt apart from both: the start would be refused forever
     (names(8), {"keep_apart": "Player 1, Player 2\nPlayer 1, Player 3"}, "tournament/keep_apart",
      "'Player 1' is in two groups (lines 1 and 2)"),

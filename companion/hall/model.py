@@ -217,6 +217,7 @@ class Change:
     events: list[str] = field(default_factory=list)
     revoked: list[str] = field(default_factory=list)  # seat tokens that stopped working
     turns: list[str] = field(default_factory=list)  # events whose turn changed (a roll, the clock)
+    series: list[str] = field(default_factory=list)  # series whose state changed (hall/series.py)
 
 
 def table_changed(table: Table) -> Change:

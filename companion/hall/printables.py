@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion.hall import clock
+from companion.hall import series as hall_series
 from companion.hall.checks import N_, Detail
 from companion.hall.model import HallEvent, Table
 from companion.hall.service import HallService
@@ -28,12 +29,13 @@ from companion.printing import model as drawn  # what the printing draws
 from companion.printing.i18n import STRINGS, text
 from companion.printing.layouts import card_papers, page_papers
 from companion.printing.model import NOT_STARTED, PLAYING, RESULT, Column, TableSheet, Wifi
+from companion.printing.series_sheets import series_sheets
 from companion.rules import paper as said  # what a ruleset says of its paper
 from companion.rules.errors import RuleError
 from companion.rules.registry import AnyRuleset, Catalog, ruleset
 from companion.rules.ruleset import Ruleset
 
-KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
+KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster", "series-sheets")
 WITH_ADDRESS = ("join-cards", "poster")  # the kinds that print the base URL, as text and QR
 LANGS = tuple(STRINGS)
 JOIN_PATH = "/"  # the general join page: a joined phone goes back to its seat, others learn how to join
@@ -146,6 +148,9 @@ def prepare(hall: HallService, event_id: str, options: PrintOptions,
     with hall.lock:
         event = hall.event(event_id)
         stamp = printed_at(now or datetime.now())
+        if options.kind == "series-sheets":
+            return partial(series_sheets, event_series_sheets(hall, event), options.lang,
+                           options.paper, event.name)
         return _drawing(event, hall.tables_of(event), hall.catalog, options, stamp)
 
 
@@ -271,6 +276,31 @@ def staff_check(rules: AnyRuleset) -> bool:
     """Whether the ruleset's staff make moves at its tables (Catan's verified claims): its
     score sheets get the staff's box to sign."""
     return type(rules).staff_move is not Ruleset.staff_move
+
+
+# ------------------------------------------------------------ series sheets
+
+
+def event_series_sheets(hall: HallService, event: HallEvent) -> list[drawn.SeriesSheet]:
+    """A sheet per series of the event (a Legacy campaign's register), oldest first."""
+    return [series_sheet(event.name, series.ruleset, series.state)
+            for series in hall_series.of_event(hall, event.id)]
+
+
+def series_sheet(event_name: str, ruleset_name: str, state: Any) -> drawn.SeriesSheet:
+    """One series' sheet: its name (its view's) and what its ruleset lays out for its state
+    (`Ruleset.series_sheet`, a setup section's parts) in the printing's model; no parts for a
+    ruleset the registry does not know or that lays out none (the page says so)."""
+    try:
+        rules: AnyRuleset | None = ruleset(ruleset_name)
+    except RuleError:
+        rules = None
+    if rules is None or state is None:
+        return drawn.SeriesSheet(event_name, "", ruleset_name)
+    name = str(rules.series_view(state).get("name") or "")
+    section = rules.series_sheet(state)
+    return drawn.SeriesSheet(event_name, name, ruleset_name,
+                             None if section is None else game_setup(section, ()))
 
 
 # ------------------------------------------------------------ score sheets and standings

@@ -25,7 +25,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.hall import clock, hall_roll, join_codes, play, registry, views
 from companion.hall import pin as hall_pin
@@ -37,6 +37,7 @@ from companion.rules.registry import Catalog
 from companion.rules.registry import catalog as default_catalog
 
 log = logging.getLogger("companion")
+Found = TypeVar("Found")
 
 # Looks for tokens this process does not know (`find_tokens`: one query of every table's last
 # seq, about 2.5 ms for 300 tables on PostgreSQL, on the process's one journal connection) a
@@ -72,6 +73,13 @@ class HallService:
         # Tournaments (hall/tournament.py), rebuilt from their `tournament:EVENT_ID` streams.
         from companion.hall.tournament import Tournament, load_tournaments
         self.tournaments: dict[str, Tournament] = load_tournaments(self.journal)
+        # Series of games (hall/series.py: a Legacy campaign), from their `series:ID` streams;
+        # a series' table won before a stop and not recorded yet is recorded now, once.
+        from companion.hall import series as hall_series
+        self.series: dict[str, hall_series.Series] = hall_series.load(self.journal)
+        self.series_tables: dict[str, tuple[str, int]] = hall_series.table_index(
+            self.series.values())
+        hall_series.report_all(self)
 
     def _load(self) -> None:
         last_at: dict[str, str] = {}
@@ -233,33 +241,57 @@ class HallService:
     def publish(self, change: Change) -> None:
         """Tell the listeners what an action changed; called only after its commit. A listener
         that fails is logged and the others still hear: the action stands in the journal, and
-        its answer must not say it failed."""
+        its answer must not say it failed. A table of a series whose game ended reports its
+        result to the series first (hall/series.py, `report`)."""
+        if change.tables and self.series_tables:
+            self._report_to_series(change)
         for listener in list(self.listeners):
             try:
                 listener(change)
             except Exception:
                 log.exception("publishing %s failed", change)
 
+    def _report_to_series(self, change: Change) -> None:
+        from companion.hall import series as hall_series
+        ours = [table for table in change.tables if table in self.series_tables]
+        if not ours:
+            return
+        try:
+            reported = hall_series.report(self, ours)
+        except Exception:
+            log.exception("reporting %s to their series failed", ours)
+            return
+        with self.lock:
+            events = {self.series[series_id].event_id for series_id in reported}
+        change.events += [event for event in sorted(events) if event not in change.events]
+        change.series += [series_id for series_id in reported if series_id not in change.series]
+
     # ------------------------------------------------------------ look-ups
 
     def event(self, event_id: Any) -> HallEvent:
-        event = self.events.get(str(event_id))
-        if event is None and self.discover():
-            event = self.events.get(str(event_id))
-        if event is None:
-            raise HallError("event/unknown", f"there is no event {event_id!r}")
-        return event
+        return self._known(self.events, event_id, "event")
 
     def table(self, table_id: Any) -> Table:
-        table = self.tables.get(str(table_id))
-        if table is None and self.discover():
-            table = self.tables.get(str(table_id))
-        if table is None:
-            raise HallError("table/unknown", f"there is no table {table_id!r}")
-        return table
+        return self._known(self.tables, table_id, "table")
+
+    def _known(self, known: dict[str, Found], key: Any, what: str) -> Found:
+        """known[key]; when it is not there, once more after `discover` (another process may
+        have made it), else HallError `{what}/unknown`."""
+        found = known.get(str(key))
+        if found is None and self.discover():
+            found = known.get(str(key))
+        if found is None:
+            raise HallError(f"{what}/unknown", f"there is no {what} {key!r}")
+        return found
 
     def tables_of(self, event: HallEvent) -> list[Table]:
         return [self.tables[t] for t in event.tables]
+
+    def series_of(self, event: HallEvent | str) -> list[Any]:
+        """The event's series (hall/series.py: `.id`, `.ruleset`, `.rules`, `.state`,
+        `.name`, `.tables`), oldest first, caught up with the journal."""
+        from companion.hall import series as hall_series
+        return list(hall_series.of_event(self, event.id if isinstance(event, HallEvent) else event))
 
     def choice_seconds(self, table: Table) -> int:
         """The turn timer of the table's event (the organizer may change it)."""

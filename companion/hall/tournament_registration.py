@@ -142,6 +142,8 @@ def settings(data: dict[str, Any]) -> dict[str, Any]:
     if ruleset not in checks.RULESETS:
         raise refuse("invalid", f"ruleset is one of {', '.join(checks.RULESETS)}")
     rules = rules_registry.ruleset(ruleset)
+    if rules.needs_series:  # its games belong to their series (a Legacy campaign's register)
+        raise refuse("invalid", f"a {ruleset} game is played in its series, not in a tournament")
     try:
         options = checks.table_options(rules, data.get("options"))
     except HallError as error:

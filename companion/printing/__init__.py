@@ -6,6 +6,7 @@ from companion.printing.model import (
     Poster,
     ResultRow,
     SeatCard,
+    SeriesSheet,
     Standing,
     StandingRow,
     TableResult,
@@ -14,6 +15,7 @@ from companion.printing.model import (
 )
 from companion.printing.poster import poster
 from companion.printing.score_sheets import score_sheets
+from companion.printing.series_sheets import series_sheets
 from companion.printing.setup_sheets import setup_sheets
 from companion.printing.standings import standings
 
@@ -21,6 +23,7 @@ __all__ = [
     "Poster",
     "ResultRow",
     "SeatCard",
+    "SeriesSheet",
     "Standing",
     "StandingRow",
     "TableResult",
@@ -29,6 +32,7 @@ __all__ = [
     "join_cards",
     "poster",
     "score_sheets",
+    "series_sheets",
     "setup_sheets",
     "standings",
 ]

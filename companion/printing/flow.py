@@ -19,10 +19,11 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from companion.printing import i18n
 from companion.printing.fonts import BOLD, REGULAR, register_fonts
 from companion.printing.layouts import page_spec
 from companion.printing.model import Column
-from companion.printing.textfit import base_direction, draw_line, wrap
+from companion.printing.textfit import base_direction, draw_line, embed, wrap
 
 Cell: TypeAlias = str | Flowable | list[Flowable]  # a list: flowables stacked in one cell
 FRAME_PADDING = 6  # points: what SimpleDocTemplate's frame keeps free inside its margins
@@ -36,10 +37,11 @@ class BidiParagraph(Flowable):  # type: ignore[misc]  # reportlab has no type st
 
     def __init__(
         self, text: str, font: str = REGULAR, size: float = 10, rtl: bool = False,
-        align: str = "start", space_after: float = 0,
+        align: str = "start", space_after: float = 0, base: str | None = None,
     ) -> None:
         super().__init__()
         self.text, self.font, self.size, self.rtl, self.align = text, font, size, rtl, align
+        self.base = base  # the paragraph's direction, L or R; None: its first strong character's
         self.leading = size * 1.25
         self.spaceAfter = space_after
         self.lines: list[str] = []
@@ -54,20 +56,30 @@ class BidiParagraph(Flowable):  # type: ignore[misc]  # reportlab has no type st
     def draw(self) -> None:
         """Draw the lines top down, in visual order."""
         self.canv.setFont(self.font, self.size)
-        base = base_direction(self.text)
+        base = self.base or base_direction(self.text)
         for i, line in enumerate(self.lines):
             y = self.height - (i + 1) * self.leading + (self.leading - self.size) / 2 + 1
             draw_line(self.canv, line, (0, self.width, y), self.rtl, self.align, base)
 
 
-def para(text: str, rtl: bool, size: float = 10, bold: bool = False, after: float = 0) -> Flowable:
-    """A paragraph in the page's direction."""
-    return BidiParagraph(text, BOLD if bold else REGULAR, size, rtl, space_after=after)
+def para(text: str, rtl: bool, size: float = 10, bold: bool = False, after: float = 0,
+         base: str | None = None) -> Flowable:
+    """A paragraph in the page's direction; `base`: its text's direction (L or R) when its
+    first strong character would say otherwise (a line that starts with a name)."""
+    return BidiParagraph(text, BOLD if bold else REGULAR, size, rtl, space_after=after, base=base)
 
 
 def heading(text: str, rtl: bool, size: float = 14) -> Flowable:
     """A bold heading with a little room below."""
     return BidiParagraph(text, BOLD, size, rtl, space_after=size * 0.4)
+
+
+def sheet_top(event_name: str, lang: str, title: str, name: str) -> list[Flowable]:
+    """A sheet's top: the event's name (when there is one), then the sheet's kind (`title`, a
+    key of the printed texts) and the name of what it is for (a table, a series), large."""
+    rtl = i18n.is_rtl(lang)
+    top = [para(event_name, rtl)] if event_name else []
+    return [*top, heading(f"{i18n.text(lang, title)}: {embed(name)}", rtl, 18)]
 
 
 PADDING = 6  # points: reportlab's padding on each side of a cell's text

@@ -4,6 +4,7 @@ too (their `paper.py` names these keys; card names come from the catalog, in the
 from __future__ import annotations
 
 from companion.printing.i18n_catan import CATAN
+from companion.printing.i18n_legacy import LEGACY
 
 Lang = str
 
@@ -289,6 +290,8 @@ STRINGS: dict[Lang, dict[str, str]] = {
 }
 
 for _lang, _words in CATAN.items():  # the big Catan event's words (i18n_catan.py)
+    STRINGS[_lang].update(_words)
+for _lang, _words in LEGACY.items():  # a Legacy campaign's words (i18n_legacy.py)
     STRINGS[_lang].update(_words)
 
 RTL_LANGS = frozenset({"he"})

@@ -141,3 +141,15 @@ class Standing:
     title: str = ""
     printed_at: str = ""
     columns: tuple[Column, ...] = ()  # the rulesets', after the wins
+
+
+@dataclass(frozen=True)
+class SeriesSheet:
+    """A series' register sheet (a Legacy campaign's: the group and the city register): its
+    name, then what its ruleset lays out (`sheet`: lines under the title, then parts; None when
+    the ruleset has no such sheet: the page says so)."""
+
+    event_name: str
+    name: str
+    ruleset: str
+    sheet: GameSetup | None = None

@@ -16,7 +16,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from companion.printing.flow import Cell, banner, heading, one_page_each, para, shares, table
+from companion.printing.flow import Cell, banner, heading, one_page_each, para, shares, sheet_top, table
 from companion.printing.i18n import is_rtl, role_word, text
 from companion.printing.model import NOT_STARTED, PLAYING, Column, ResultRow, TableResult
 from companion.printing.textfit import embed
@@ -129,12 +129,9 @@ def _result_page(result: TableResult, lang: str, width: float) -> list[Flowable]
     then the staff's box when the staff check it."""
     rtl = is_rtl(lang)
     title = "results_in_play_title" if result.status == PLAYING else "results_title"
-    story: list[Flowable] = []
-    if result.event_name:
-        story.append(para(result.event_name, rtl))
     layout = _down if len(result.columns) > ACROSS_MOST else _across
-    story += [
-        heading(f"{text(lang, title)}: {embed(result.table_name)}", rtl, 18),
+    story = [
+        *sheet_top(result.event_name, lang, title, result.table_name),
         *_status_part(result, lang, width),
         layout(result, lang, width),
     ]

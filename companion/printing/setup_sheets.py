@@ -12,19 +12,52 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from companion.printing.flow import heading, one_page_each, para, table
+from companion.printing.flow import Cell, heading, one_page_each, para, sheet_top, table
+from companion.printing.fonts import REGULAR
 from companion.printing.i18n import is_rtl, text
 from companion.printing.model import Grid, Line, Name, Part, TableSheet, Value
-from companion.printing.textfit import embed
+from companion.printing.textfit import base_direction, draw_line, embed
 
 TINTS = {"blue": "#dbe8fb", "green": "#dcf2dc", "red": "#fadcdc", "purple": "#eadcf5"}
+CHIPS = {"red": "#d62728", "blue": "#1f77b4", "green": "#2ca02c", "yellow": "#f2d50f",
+         "orange": "#ff7f0e", "purple": "#9467bd", "white": "#ffffff", "black": "#000000"}
+"""A player's colour as a chip beside its word (a Legacy mayor's): full colours, outlined."""
 GAP = 5 * mm  # below the seats and between the parts
 
 
+class ColourChip(Flowable):  # type: ignore[misc]  # reportlab has no type stubs
+    """A square chip of a colour, outlined so white shows, then the colour's word; the chip at
+    the start edge (the right in a right-to-left page)."""
+
+    def __init__(self, colour: str, word: str, size: float, rtl: bool) -> None:
+        super().__init__()
+        self.colour, self.word, self.size, self.rtl = colour, word, size, rtl
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width = availWidth
+        self.height = self.size * 1.25
+        return availWidth, self.height
+
+    def draw(self) -> None:
+        side, canvas = self.size, self.canv
+        x = self.width - side if self.rtl else 0
+        canvas.setStrokeColor(colors.black)
+        canvas.setLineWidth(0.6)
+        canvas.setFillColor(colors.HexColor(self.colour))
+        canvas.rect(x, (self.height - side) / 2, side, side, stroke=1, fill=1)
+        canvas.setFillColor(colors.black)
+        gap = side * 0.5
+        start = (0, self.width - side - gap) if self.rtl else (side + gap, self.width)
+        y = (self.height - self.size) / 2 + 1.5
+        canvas.setFont(REGULAR, self.size)
+        draw_line(canvas, self.word, (*start, y), self.rtl, "start", base_direction(self.word))
+
+
 def said(value: Value, lang: str) -> str | int:
-    """A line's value in `lang`: a card's name in it, a name in its own direction."""
+    """A line's value in `lang`: a card's name in it, a name, each in its own direction (a card
+    with no name in `lang` is said in English: "(2)" stays with it on a Hebrew page)."""
     if isinstance(value, Name):
-        return value.said(lang)
+        return embed(value.said(lang))
     return embed(value) if isinstance(value, str) else value
 
 
@@ -34,40 +67,54 @@ def cell(value: Value, lang: str) -> str:
 
 
 def line_part(line: Line, lang: str) -> list[Flowable]:
-    """One line in its style."""
+    """One line in its style, in the page's direction even when it starts with a name ("• דני
+    כהן" on an English page keeps its bullet on the left)."""
     rtl = is_rtl(lang)
+    base = "R" if rtl else "L"
     words = text(lang, line.key, **{name: said(value, lang) for name, value in line.values})
     if line.style in ("bullet", "strong"):
-        return [para(f"• {words}", rtl, bold=line.style == "strong", after=1)]
+        return [para(f"• {words}", rtl, bold=line.style == "strong", after=1, base=base)]
     if line.style in ("small", "note"):
-        return [para(words, rtl, size=9, after=3 if line.style == "note" else 0)]
+        return [para(words, rtl, size=9, after=3 if line.style == "note" else 0, base=base)]
     if line.style == "apart":
-        return [Spacer(1, 3 * mm), para(words, rtl)]
-    return [para(words, rtl)]
+        return [Spacer(1, 3 * mm), para(words, rtl, base=base)]
+    return [para(words, rtl, base=base)]
 
 
-def grid_part(grid: Grid, lang: str, width: float) -> Flowable:
-    """A ruled table; a row's first cell tinted in its colour."""
+def grid_part(grid: Grid, lang: str, width: float, row_height: float | None = None) -> Flowable:
+    """A ruled table; a row's first cell tinted in its colour; a cell of a `colour` column (a
+    player's colour: "red") said in `lang` beside a chip of that colour. `row_height`: every
+    row's, room to write by hand (a register's lines); None: as the text needs."""
     rtl = is_rtl(lang)
     header = [text(lang, column.key) for column in grid.columns]
-    rows = [[cell(value, lang) for value in row] for row in grid.rows]
+    rows = [[colour_cell(value, lang, grid.size) if column.key == "colour" else cell(value, lang)
+             for column, value in zip(grid.columns, row, strict=False)] for row in grid.rows]
     drawn = table(header, rows, [column.width * width for column in grid.columns], rtl,
-                  size=grid.size)
+                  row_height=row_height, size=grid.size)
     first = len(header) - 1 if rtl else 0
     drawn.setStyle([("BACKGROUND", (first, row), (first, row), colors.HexColor(TINTS[tint]))
                     for row, tint in enumerate(grid.tints, start=1) if tint in TINTS])
     return drawn
 
 
-def part(game_part: Part, lang: str, width: float) -> list[Flowable]:
-    """A heading, lines, then a grid."""
+def colour_cell(value: Value, lang: str, size: float) -> Cell:
+    """A player's colour: a chip in it and its word in `lang` (a colour the printing does not
+    know, or not a colour's name: the value as it is)."""
+    if not isinstance(value, str) or value not in CHIPS:
+        return cell(value, lang)
+    return ColourChip(CHIPS[value], text(lang, f"colour_{value}"), size, is_rtl(lang))
+
+
+def part(game_part: Part, lang: str, width: float,
+         row_height: float | None = None) -> list[Flowable]:
+    """A heading, lines, then a grid (its rows `row_height` high when given)."""
     story: list[Flowable] = []
     if game_part.heading:
         story.append(heading(text(lang, game_part.heading), is_rtl(lang), 12))
     for line in game_part.lines:
         story.extend(line_part(line, lang))
     if game_part.grid is not None:
-        story.append(grid_part(game_part.grid, lang, width))
+        story.append(grid_part(game_part.grid, lang, width, row_height))
     return story
 
 
@@ -114,8 +161,7 @@ def _page(sheet: TableSheet, lang: str, width: float) -> list[Flowable]:
     """One table's page: the header, the seats, then its ruleset's parts."""
     rtl = is_rtl(lang)
     story: list[Flowable] = [
-        para(sheet.event_name, rtl, size=10),
-        heading(f"{text(lang, 'setup_title')}: {embed(sheet.table_name)}", rtl, 18),
+        *sheet_top(sheet.event_name, lang, "setup_title", sheet.table_name),
         *seats_part(sheet, lang, width),
         *schedule_part(sheet.schedule, lang),
     ]

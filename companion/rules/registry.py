@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.rules.catan_big.ruleset import CATAN_BIG
 from companion.rules.coop.ruleset import COOP
+from companion.rules.legacy.ruleset import LEGACY
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions
 
@@ -17,7 +18,7 @@ from companion.rules.ruleset import Ruleset
 
 AnyRuleset = Ruleset[Any, Any, Any]
 
-REGISTRY: Mapping[str, AnyRuleset] = {rules.name: rules for rules in (MACHI_KORO, COOP, CATAN_BIG)}
+REGISTRY: Mapping[str, AnyRuleset] = {rules.name: rules for rules in (MACHI_KORO, COOP, CATAN_BIG, LEGACY)}
 
 
 def ruleset(name: str) -> AnyRuleset:

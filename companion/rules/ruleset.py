@@ -237,6 +237,10 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
     def result(self, state: State) -> Result | None:
         """How the game ended; None while it runs."""
 
+    def story_result(self, story: Story[State, Fact]) -> Result | None:
+        """The result of the game a story tells: None while it has no state yet or runs on."""
+        return None if story.state is None else self.result(story.state)
+
     @abstractmethod
     def common_view(self, story: Story[State, Fact]) -> Json:
         """The fields of a table's seat views that every seat shares (docs/api.md)."""
@@ -313,3 +317,82 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         """The event-wide part of the hall screen and the console for this ruleset's tables
         (by table id): Catan's claims being verified, its winner and standings; {} for none."""
         return {}
+
+    # ------------------------------------------------------------ a series of games
+    # Rulesets whose games make a series (a Legacy campaign: a group plays game after game, and
+    # what one game did the next starts from) say here what the series is; the hall keeps its
+    # stream `series:ID` (hall/series.py) and creates its games' tables. The defaults are
+    # those of games without a series. A series' state and facts are the ruleset's own values,
+    # as a table's are.
+
+    needs_series: ClassVar[bool] = False  # whether its tables are made only by a series (its
+    # options are a series' game: the console's plain table form and the tournament leave it out)
+    series_kinds: ClassVar[frozenset[str]] = frozenset()  # the journal kinds of its series' facts
+
+    def series_start(self, wire: Mapping[str, Any]) -> list[Any]:
+        """The facts that create a series from the organizer's JSON (the group); RuleError
+        naming the field if refused. The first fact makes the state (`series_evolve`)."""
+        raise RuleError(f"{self.name} has no series of games")
+
+    def series_dice(self, state: Any, wire: Any) -> int:
+        """How many dice the hall draws for the organizer's command `wire` (0: none)."""
+        return 0
+
+    def series_decide(self, state: Any, wire: Any, dice: tuple[int, ...],
+                      today: str) -> list[Any]:
+        """The facts of the organizer's command on the series, with the dice the hall drew
+        for it and today's date (YYYY-MM-DD); RuleError (nothing changes) if refused."""
+        raise RuleError(f"{self.name} has no series of games")
+
+    def series_next(self, state: Any, wire: Any) -> list[Any]:
+        """The facts that start the series' next game with the organizer's set-up `wire`
+        (its fields left out take the ruleset's proposal); RuleError if it cannot start."""
+        raise RuleError(f"{self.name} has no series of games")
+
+    def series_table(self, state: Any) -> SeriesTable:
+        """The table of the game the series started last: its number, names, options."""
+        raise RuleError(f"{self.name} has no series of games")
+
+    def series_result(self, state: Any, number: int, result: Result,
+                      today: str) -> Json | None:
+        """The command (wire) that records game `number`'s result in the series, or None when
+        there is nothing to record (recorded already: a report is idempotent)."""
+        return None
+
+    def series_evolve(self, state: Any, facts: Iterable[Any]) -> Any:
+        """The series after the facts (`state` None: the first fact creates it)."""
+        raise RuleError(f"{self.name} has no series of games")
+
+    def series_encode(self, fact: Any) -> tuple[str, Json]:
+        """A series fact's journal record: its stable kind and its data."""
+        raise RuleError(f"{self.name} has no series of games")
+
+    def series_decode(self, kind: str, data: Mapping[str, Any]) -> Any:
+        """The series fact a journal record holds."""
+        raise RuleError(f"{self.name} has no series of games")
+
+    def series_view(self, state: Any) -> Json:
+        """The console's view of the series."""
+        return {}
+
+    def series_name(self, state: Any) -> str:
+        """The series' name (a campaign's), for the console and the paper."""
+        return ""
+
+    def series_sheet(self, state: Any) -> SetupSection | None:
+        """What a series' sheet says (a campaign's register): parts of lines and grids the
+        printing lays out (companion/rules/paper.py); None: the series has no sheet."""
+        return None
+
+
+@dataclass(frozen=True)
+class SeriesTable:
+    """A series' game as the hall creates its table: the game's number in the series, the
+    table's name, the seats' names in order, the ruleset the table plays and its options (its start player
+    among them)."""
+
+    number: int
+    name: str  # the table's name (the hall cuts it to a table name's length)
+    names: tuple[str, ...]
+    ruleset: str
+    options: Json

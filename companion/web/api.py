@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.hall import HallError
+from companion.hall import series as hall_series
 from companion.hall.checks import N_, Detail, invalid, malformed, seat_number, unicode_only
 from companion.hall.clock import clock_json, turn_json
 from companion.hall.model import HallEvent, Table
@@ -302,3 +303,48 @@ def result_row(table: Table, row: dict[str, Any], columns: tuple[str, ...]) -> d
     return {"table": table.name, "seat": row["seat"], "player": row["name"],
             **{key: row.get(key) for key in columns}, "winner": outcome == "won",
             "result": outcome}
+
+
+# ------------------------------------------------------------ series (hall/series.py)
+
+
+def series_json(series: hall_series.Series, status: int = 200) -> Any:
+    return jsonify(hall_series.view(service(), series)), status
+
+
+@bp.post("/api/events/<event_id>/series")
+@organizer_required
+def create_series(event_id: str) -> Any:
+    """A new series of a ruleset's games (a Legacy campaign): `ruleset`, and the ruleset's
+    fields (Legacy: `name`, `mayors`, `catalog`)."""
+    return series_json(hall_series.create(service(), event_id, body()), 201)
+
+
+@bp.get("/api/events/<event_id>/series")
+@organizer_required
+def list_series(event_id: str) -> Any:
+    hall = service()
+    return jsonify({"series": [hall_series.view(hall, s)
+                               for s in hall_series.of_event(hall, event_id)]})
+
+
+@bp.get("/api/series/<series_id>")
+@organizer_required
+def get_series(series_id: str) -> Any:
+    return series_json(hall_series.series_of(service(), series_id))
+
+
+@bp.post("/api/series/<series_id>/commands")
+@organizer_required
+def series_command(series_id: str) -> Any:
+    """One organizer's command on the series (`{"command": ..., ...}`, the ruleset's)."""
+    return series_json(hall_series.command(service(), series_id, body()))
+
+
+@bp.post("/api/series/<series_id>/next")
+@organizer_required
+def next_game(series_id: str) -> Any:
+    """The series' next game: its set-up (fields left out take the proposal); its table is
+    created and started."""
+    series, table = hall_series.next_game(service(), series_id, body())
+    return jsonify({"series": hall_series.view(service(), series), "table": table_json(table)}), 201

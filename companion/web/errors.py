@@ -94,6 +94,11 @@ STATUS_OF_CODE = {
     "tournament/unknown": 404, "tournament/unknown_player_token": 404,
     "tournament/invalid": 400, "tournament/cannot_seat": 400, "tournament/duplicate_name": 400,
     "tournament/keep_apart": 400, "tournament/unknown_player": 400,
+    "series/unknown": 404, "series/no_series": 400,
+    # a Legacy campaign's refusals (rules/legacy/errors.py): bad input is 400, a step out of
+    # order a conflict with the campaign's state (409, the default)
+    "legacy/bad_group": 400, "legacy/bad_setup": 400, "legacy/bad_result": 400,
+    "legacy/not_your_landmark": 400,
 }
 STATUS_OF_AREA = {"request": 400, "rule": 400, "move": 400}  # a request or a move the rules refuse
 

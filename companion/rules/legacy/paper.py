@@ -1,7 +1,8 @@
 """What a Legacy game's paper says: the setup sheet (the game's number and start player, each
 player's landmarks by letter and their town-square cards, the community landmark, the supply in
-activation order, the bank) and the score sheet's columns (landmarks built, the contribution,
-coins). Pure functions; `printing/` lays them out."""
+activation order, the bank), the score sheet's columns (landmarks built, the contribution,
+coins), and the campaign's register sheet (the group, every game's register line). Pure
+functions; `printing/` lays them out."""
 
 from __future__ import annotations
 
@@ -9,15 +10,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.paper import competition_ranks
+from companion.rules.legacy.campaign import Campaign
 from companion.rules.legacy.catalog import engine_catalog
-from companion.rules.legacy.setup import Setup, parse_setup
+from companion.rules.legacy.setup import GAMES, Setup, parse_setup
 from companion.rules.legacy.state import LegacyState
 from companion.rules.machi_koro import paper as base
 from companion.rules.paper import (
+    APART,
+    NOTE,
     PLAIN,
     SMALL,
     STRONG,
     Column,
+    Grid,
     Name,
     Part,
     SeatName,
@@ -60,16 +65,19 @@ def standings_rows(names: Sequence[str], state: LegacyState | None,
 
 
 def setup_section(options: Mapping[str, Any], seats: int) -> SetupSection:
-    """A Legacy table's setup sheet, from its options (the set-up the campaign made)."""
+    """A Legacy table's setup sheet, from its options (the set-up the campaign made): under the
+    seats the game's number and the start player; what each player takes, the cities (each
+    player's landmarks by letter and town-square cards, and how to win), the community landmark,
+    the supply in activation order, the bank."""
     setup = parse_setup(dict(options))
     catalog = setup.catalog
-    rules = engine_catalog(catalog)
     seating = (line("legacy_game_n", PLAIN, n=setup.game),
                line("legacy_first_player", PLAIN, player=SeatName(setup.first)))
     each = [line("coins_n", n=catalog.starting_coins),
-            line("legacy_landmarks_face_down", n=len(setup.landmarks[0]))]
+            line("legacy_landmarks_face_down", n=len(setup.landmarks[0])),
+            line("legacy_town_square_note")]
     return SetupSection((Part("each_player_takes", tuple(each)), seats_part(setup),
-                         community_part(setup), base.supply_part(rules),
+                         community_part(setup), supply_part(setup),
                          base.box_part([], catalog.bank_coins - seats * catalog.starting_coins)),
                         seating=seating)
 
@@ -85,9 +93,20 @@ def seats_part(setup: Setup) -> Part:
             entry = catalog.landmark(landmark)
             lines.append(line("legacy_landmark", SMALL, letter=entry.letter,
                               card=Name(entry.names), cost=setup.landmark_cost(seat, landmark)))
-        lines += [line("n_of", SMALL, n=1, card=Name(catalog.establishment(card).names))
-                  for card in setup.town_square[seat]]
+        if setup.town_square[seat]:
+            names = [dict(catalog.establishment(card).names) for card in setup.town_square[seat]]
+            lines.append(line("legacy_town_square", SMALL, cards=listed(names)))
+    lines.append(line("legacy_win", APART))
     return Part("legacy_cities", tuple(lines))
+
+
+def listed(names: Sequence[Mapping[str, str]]) -> Name:
+    """Cards' names as one list in every language they have ("Wheat Field, Bakery"; a card
+    without a name in a language is listed by its English one): a city's town-square cards on
+    one line, so four cities of many cards still fit the page."""
+    langs = sorted({lang for card in names for lang in card})
+    return Name(tuple((lang, ", ".join(card.get(lang) or card.get("en", "") for card in names))
+                      for lang in langs))
 
 
 def community_part(setup: Setup) -> Part:
@@ -100,3 +119,42 @@ def community_part(setup: Setup) -> Part:
     elif bonus.kind == "manual":
         lines.append(line("legacy_bonus_text", SMALL, text=Name(bonus.text)))
     return Part("legacy_community_heading", tuple(lines))
+
+
+def supply_part(setup: Setup) -> Part:
+    """The supply's piles in activation order: the establishments in play (a card in the
+    reserve or a town-square card has no pile), the roll's cell in the card's colour."""
+    cards = [card for card in engine_catalog(setup.catalog).establishments.values() if card.copies]
+    columns = (Column("roll", 0.14), Column("card", 0.58), Column("cost", 0.14),
+               Column("count", 0.14))
+    rows = tuple((base.roll_range(c), Name.of(c.names), c.cost, c.copies) for c in cards)
+    tints = tuple(c.colour if c.colour in base.TINTED else "" for c in cards)
+    return Part("supply", grid=Grid(columns, rows, tints, size=9 if len(cards) > 18 else 9.5))
+
+
+# ------------------------------------------------------------ the campaign's register sheet
+
+REGISTER_COLUMNS = (Column("legacy_game", 0.12), Column("legacy_date", 0.2),
+                    Column("legacy_winner", 0.34), Column("legacy_city", 0.34))
+GROUP_COLUMNS = (Column("player", 0.4), Column("colour", 0.2), Column("legacy_city", 0.4))
+
+
+def register_sheet(campaign: Campaign) -> SetupSection:
+    """The campaign's register sheet (seed 002's last page): how many games are recorded, the
+    group (each mayor's colour and city), then the city register, a line per game of the
+    campaign: its number, and once recorded its date, winner and the winner's city (blank
+    lines for the games to come, to fill in by hand)."""
+    recorded = {game.number: game for game in campaign.games if game.recorded}
+    group = Part("legacy_group", grid=Grid(
+        GROUP_COLUMNS, tuple((m.name, m.colour, m.city) for m in campaign.mayors), size=11))
+    rows = []
+    for number in range(1, GAMES + 1):
+        game = recorded.get(number)
+        if game is None or game.winner is None:
+            rows.append((number, "", "", ""))
+        else:
+            rows.append((number, game.date, campaign.mayors[game.winner].name, game.city))
+    register = Part("legacy_register", (line("legacy_register_note", NOTE),),
+                    Grid(REGISTER_COLUMNS, tuple(rows), size=11))
+    seating = (line("legacy_games_played", PLAIN, done=len(recorded), total=GAMES),)
+    return SetupSection((group, register), seating=seating)

@@ -13,40 +13,44 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from companion.rules.legacy import codec, engine, paper, views
+from companion.rules.legacy import campaign_facts, codec, engine, paper, series, views
 from companion.rules.legacy import evolve as legacy_evolve
+from companion.rules.legacy.campaign import Campaign
 from companion.rules.legacy.facts import LegacyFact
 from companion.rules.legacy.moves import LegacyMove
 from companion.rules.legacy.setup import parse_setup, setup_json
 from companion.rules.legacy.state import RULESET, LegacyState, new_game
 from companion.rules.machi_koro import staleness
-from companion.rules.machi_koro import views as base_views
 from companion.rules.machi_koro.catalog import Catalog
-from companion.rules.machi_koro.ruleset import MACHI_KORO, hall_turn
+from companion.rules.machi_koro.ruleset import AroundTheBase
+from companion.rules.machi_koro.state import TableState
 from companion.rules.ruleset import (
     N_,
     Column,
     HallTurn,
     Json,
     OptionSpec,
-    Played,
     Result,
-    Ruleset,
     Seats,
+    SeriesTable,
     SetupSection,
     Shuffle,
     Story,
 )
 
 
-class Legacy(Ruleset[LegacyState, LegacyMove, LegacyFact]):
+class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
     """One game of a Legacy campaign: three landmarks each, a community landmark, one action a
     turn; the first with all own landmarks built and the contribution made wins."""
 
     name: ClassVar[str] = RULESET
     title: ClassVar[str] = N_("Machi Koro Legacy")
     fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_KINDS)
-    base = MACHI_KORO
+    needs_series: ClassVar[bool] = True  # a game's options are its campaign's (series.py)
+    series_kinds: ClassVar[frozenset[str]] = series.KINDS
+
+    def table(self, state: LegacyState) -> TableState:
+        return state.table
 
     # ------------------------------------------------------------ set-up
 
@@ -77,12 +81,6 @@ class Legacy(Ruleset[LegacyState, LegacyMove, LegacyFact]):
     def parse_move(self, wire: Any, dice: tuple[int, ...], hall: HallTurn | None = None) -> LegacyMove:
         return codec.parse_move(wire, dice)
 
-    def dice_for(self, state: LegacyState, seat: int, wire: Any) -> int:
-        return self.base.dice_for(state.table, seat, wire)
-
-    def hall_rolls(self, wire: Any) -> bool:
-        return self.base.hall_rolls(wire)
-
     def decide(self, state: LegacyState, seat: int, move: LegacyMove, catalog: Catalog,
                shuffle: Shuffle | None) -> list[LegacyFact]:
         return engine.decide(state, seat, move)
@@ -92,9 +90,6 @@ class Legacy(Ruleset[LegacyState, LegacyMove, LegacyFact]):
 
     def adjust(self, state: LegacyState, seat: Any, amount: Any, reason: Any) -> list[LegacyFact]:
         return engine.adjust(state, seat, amount, reason)
-
-    def turn(self, state: LegacyState) -> int:
-        return state.table.turn
 
     def stale(self, seen: LegacyState, now: LegacyState, seat: int, wire: Any) -> bool:
         """The base game's call on the table inside; besides, any new contribution (a choice of
@@ -109,16 +104,9 @@ class Legacy(Ruleset[LegacyState, LegacyMove, LegacyFact]):
 
     # ------------------------------------------------------------ waiting and the hall roll
 
-    def choice_open(self, state: LegacyState) -> bool:
-        return self.base.choice_open(state.table)
-
     def default_move(self, state: LegacyState) -> tuple[int, LegacyMove] | None:
         found = self.base.default_move(state.table)
         return None if found is None else (found[0], found[1])
-
-    def hall_turn(self, state: LegacyState, dice: tuple[int, int], catalog: Catalog,
-                  shuffle: Shuffle | None) -> list[list[LegacyFact]]:
-        return hall_turn(self, state, lambda game: game.table, dice, catalog, shuffle)
 
     # ------------------------------------------------------------ the journal
 
@@ -140,33 +128,25 @@ class Legacy(Ruleset[LegacyState, LegacyMove, LegacyFact]):
                       tuple(1 if s == winner else 2 for s in seats))
 
     def common_view(self, story: Story[LegacyState, LegacyFact]) -> Json:
-        result = self.result(story.state) if story.state is not None else None
-        return {**base_views.common_json(story, result, self.turn_entry, self.move_summary),
-                **views.legacy_json(story, cards=True)}
+        return {**super().common_view(story), **views.legacy_json(story, cards=True)}
 
     def seat_view(self, story: Story[LegacyState, LegacyFact], seat: int, catalog: Catalog) -> Json:
         return {"choices": views.choices_json(story, seat), "builds": views.builds_json(story, seat),
                 "contribute": views.contribute_json(story, seat)}
 
     def tile_view(self, story: Story[LegacyState, LegacyFact]) -> Json:
-        result = self.result(story.state) if story.state is not None else None
-        return {**base_views.tile_json(story, result), **views.legacy_json(story, cards=False)}
+        return {**super().tile_view(story), **views.legacy_json(story, cards=False)}
 
     def page_data(self, catalog: Catalog, lang: str) -> Json:
         """None: a Legacy game's cards are its campaign's, in the common view (`legacy.cards`)."""
         return {"cards": []}
 
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
-        result = self.result(story.state) if story.state is not None else None
+        result = self.story_result(story)
         return paper.standings_rows(story.names, story.state, result)
 
-    def turn_entry(self, story: Story[Any, Any], fact: object) -> Json | None:
-        return self.base.turn_entry(story, fact)
-
-    def move_summary(self, move: Played[Any, Any]) -> Json:
-        def summary_of(fact: object, active: int) -> Json | None:
-            return views.contribution_summary(fact, active) or self.base.fact_summary(fact, active)
-        return base_views.move_summary(move, summary_of)
+    def fact_summary(self, fact: object, active: int) -> Json | None:
+        return views.contribution_summary(fact, active) or super().fact_summary(fact, active)
 
     # ------------------------------------------------------------ paper
 
@@ -175,6 +155,44 @@ class Legacy(Ruleset[LegacyState, LegacyMove, LegacyFact]):
 
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(options, seats)
+
+    # ------------------------------------------------------------ the campaign (series.py)
+
+    def series_start(self, wire: Mapping[str, Any]) -> list[Any]:
+        return list(series.start(wire))
+
+    def series_dice(self, state: Any, wire: Any) -> int:
+        return series.dice(state, wire)
+
+    def series_decide(self, state: Any, wire: Any, dice: tuple[int, ...], today: str) -> list[Any]:
+        return list(series.decide(state, wire, dice, today))
+
+    def series_next(self, state: Any, wire: Any) -> list[Any]:
+        return list(series.next_game(state, wire))
+
+    def series_table(self, state: Any) -> SeriesTable:
+        return series.table(state)
+
+    def series_result(self, state: Any, number: int, result: Result, today: str) -> Json | None:
+        return series.result_command(state, number, result, today)
+
+    def series_evolve(self, state: Any, facts: Iterable[Any]) -> Campaign:
+        return series.evolve(state, facts)
+
+    def series_encode(self, fact: Any) -> tuple[str, Json]:
+        return campaign_facts.encode(fact)
+
+    def series_decode(self, kind: str, data: Mapping[str, Any]) -> Any:
+        return campaign_facts.decode(kind, dict(data))
+
+    def series_view(self, state: Any) -> Json:
+        return series.view(state)
+
+    def series_name(self, state: Any) -> str:
+        return str(state.name)
+
+    def series_sheet(self, state: Any) -> SetupSection | None:
+        return paper.register_sheet(state)
 
 
 LEGACY = Legacy()

@@ -1,0 +1,347 @@
+"""A series of games in an event (a Legacy campaign; ruleset.py, "a series of games"): its
+journal stream `series:ID`, the organizer's commands on it, the tables of its games, and the
+result a won table of the series reports to it.
+
+The stream holds `series_created` (the event and the ruleset), the ruleset's series facts (its
+own kinds, `Ruleset.series_kinds`) and `series_table` (the table of a game). The hall knows a
+series' state only through the ruleset's `series_*` hooks. Ids are dense over the hall, as the
+tables'; several processes on one journal catch a series up by its last seq before using it,
+as tournaments (tournament_journal.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from companion.hall import dice as hall_dice
+from companion.hall.checks import NAME_LIMIT, HallError, clean_name, invalid
+from companion.hall.model import Change, Seat, Table
+from companion.hall.play import evolve as evolve_table
+from companion.hall.play import move_records
+from companion.hall.registry import (
+    created_record,
+    index_tokens,
+    new_token,
+    next_registrations,
+)
+from companion.hall.replay import apply_record, start_state
+from companion.hall.shuffle import secure_shuffle
+from companion.journal import AppendRequest, Journal, Record, StaleSequence
+from companion.rules.errors import RuleError
+from companion.rules.registry import AnyRuleset, ruleset
+
+if TYPE_CHECKING:
+    from companion.hall.service import HallService
+
+T = TypeVar("T")
+CREATED, TABLE = "series_created", "series_table"
+
+
+def today() -> str:
+    """Today's date as a register writes it (UTC); tests may replace it."""
+    return datetime.now(UTC).date().isoformat()
+
+
+@dataclass
+class Series:
+    id: str
+    event_id: str
+    ruleset: str
+    state: Any = None  # the ruleset's own
+    tables: dict[int, str] = field(default_factory=dict)  # game number -> table id
+    seq: int = 0
+
+    @property
+    def stream(self) -> str:
+        return f"series:{self.id}"
+
+    @property
+    def rules(self) -> AnyRuleset:
+        return ruleset(self.ruleset)
+
+    @property
+    def name(self) -> str:
+        """The series' name as its ruleset says (a campaign's)."""
+        return self.rules.series_name(self.state)
+
+
+# ------------------------------------------------------------ the replay
+
+
+def apply(series: Series, kind: str, data: dict[str, Any]) -> None:
+    """Apply one record of a series' stream after `series_created` (a commit, a replay)."""
+    if kind == TABLE:
+        series.tables[int(data["game"])] = str(data["table"])
+    else:
+        rules = series.rules
+        series.state = rules.series_evolve(series.state, [rules.series_decode(kind, data)])
+
+
+def rebuild(records: Iterable[Record]) -> Series | None:
+    series: Series | None = None
+    for record in records:
+        if record.kind == CREATED:
+            series = Series(record.data["id"], record.data["event_id"], record.data["ruleset"])
+        elif series is not None:
+            apply(series, record.kind, record.data)
+        if series is not None:
+            series.seq = record.seq
+    return series
+
+
+def load(journal: Journal) -> dict[str, Series]:
+    """Every series of the journal (at the hall's start)."""
+    found = {}
+    for stream in journal.streams():
+        if stream.startswith("series:"):
+            series = rebuild(journal.read(stream))
+            if series is not None:
+                found[series.id] = series
+    return found
+
+
+def table_index(all_series: Iterable[Series]) -> dict[str, tuple[str, int]]:
+    """Table id -> (series id, game number)."""
+    return {table: (s.id, game) for s in all_series for game, table in s.tables.items()}
+
+
+def catch_up(hall: HallService, series: Series) -> Series:
+    if hall.shared and hall.journal.last_seq(series.stream) != series.seq:
+        with hall.lock:
+            for record in hall.journal.read(series.stream, series.seq):
+                apply(series, record.kind, record.data)
+                series.seq = record.seq
+            hall.series_tables.update(table_index([series]))
+    return series
+
+
+def discover(hall: HallService) -> bool:
+    """Series another process created since (several processes only)."""
+    found = False
+    if not hall.shared:
+        return found
+    with hall.lock:
+        while records := hall.journal.read(f"series:{len(hall.series) + 1}"):
+            series = rebuild(records)
+            if series is None:
+                break
+            hall.series[series.id] = series
+            hall.series_tables.update(table_index([series]))
+            found = True
+    return found
+
+
+def series_of(hall: HallService, series_id: Any) -> Series:
+    found = hall.series.get(str(series_id))
+    if found is None and discover(hall):
+        found = hall.series.get(str(series_id))
+    if found is None:
+        raise HallError("series/unknown", f"there is no series {series_id!r}")
+    return catch_up(hall, found)
+
+
+def of_event(hall: HallService, event_id: Any) -> list[Series]:
+    event = hall.event(event_id)
+    discover(hall)
+    with hall.lock:
+        return [catch_up(hall, s) for s in sorted(hall.series.values(), key=lambda s: int(s.id))
+                if s.event_id == event.id]
+
+
+# ------------------------------------------------------------ deciding and committing
+
+
+def refused(error: RuleError) -> HallError:
+    return HallError(error.code, error.message)
+
+
+def twice(hall: HallService, action: Callable[[], T]) -> T:
+    """Run `action` under the lock; once more after a stale append (another process moved a
+    stream on: caught up first), then refuse `series/out_of_step`."""
+    with hall.lock:
+        try:
+            return action()
+        except StaleSequence:
+            hall.discover()
+            discover(hall)
+            for series in hall.series.values():
+                catch_up(hall, series)
+        try:
+            return action()
+        except StaleSequence:
+            raise HallError("series/out_of_step", "the series changed on another server while "
+                            "this was decided: look at it again and try again") from None
+
+
+def records_of(rules: AnyRuleset, facts: list[Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [rules.series_encode(fact) for fact in facts]
+
+
+def create(hall: HallService, event_id: Any, wire: Any) -> Series:
+    """A new series of `wire["ruleset"]`'s games in the event; the rest of `wire` is the
+    ruleset's (a Legacy campaign's name, mayors and catalog)."""
+    if not isinstance(wire, dict):
+        raise invalid("the body must be a JSON object")
+    name = wire.get("ruleset")
+    if not isinstance(name, str) or name not in _with_series():
+        raise HallError("series/no_series", "ruleset: one of " + ", ".join(_with_series())
+                        + f" is required (a ruleset with a series of games), got {name!r}")
+    rules = ruleset(name)
+    try:
+        facts = rules.series_start({k: v for k, v in wire.items() if k != "ruleset"})
+        state = rules.series_evolve(None, facts)
+    except RuleError as error:
+        raise refused(error) from None
+
+    def act() -> Series:
+        event = hall.event(event_id)
+        discover(hall)
+        series = Series(str(len(hall.series) + 1), event.id, name)
+        created = {"id": series.id, "event_id": event.id, "ruleset": name}
+        series.seq = hall.journal.append(series.stream, 0, [(CREATED, created),
+                                                            *records_of(rules, facts)],
+                                         author="organizer").last_seq
+        series.state = state
+        hall.series[series.id] = series
+        return series
+
+    series = twice(hall, act)
+    hall.publish(Change(events=[series.event_id], series=[series.id]))
+    return series
+
+
+def command(hall: HallService, series_id: Any, wire: Any) -> Series:
+    """The organizer's command on the series: the dice it asks for drawn here, today's date
+    passed; a refusal changes nothing."""
+    def act() -> Series:
+        series = series_of(hall, series_id)
+        rules = series.rules
+        try:
+            count = rules.series_dice(series.state, wire)
+            facts = rules.series_decide(series.state, wire, hall_dice.roll(count) if count else (),
+                                        today())
+            after = rules.series_evolve(series.state, facts)
+        except RuleError as error:
+            raise refused(error) from None
+        series.seq = hall.journal.append(series.stream, series.seq, records_of(rules, facts),
+                                         author="organizer").last_seq
+        series.state = after
+        return series
+
+    series = twice(hall, act)
+    hall.publish(Change(events=[series.event_id], series=[series.id]))
+    return series
+
+
+def next_game(hall: HallService, series_id: Any, wire: Any) -> tuple[Series, Table]:
+    """Start the series' next game: its facts, and its table (created and started: the seats
+    the ruleset names in order, its options, its deal) in one transaction."""
+    def act() -> tuple[Series, Table]:
+        series = series_of(hall, series_id)
+        rules = series.rules
+        try:
+            facts = rules.series_next(series.state, wire)
+            after = rules.series_evolve(series.state, facts)
+            spec = rules.series_table(after)
+            table_rules = ruleset(spec.ruleset)
+            options = table_rules.check_options(spec.options)
+        except RuleError as error:
+            raise refused(error) from None
+        names = [clean_name(name, "player name") for name in spec.names]
+        hall.discover()
+        event = hall.event(series.event_id)
+        numbers = next_registrations(hall, event, len(names))
+        title = clean_name(spec.name[:NAME_LIMIT], "table name")
+        table = Table(str(len(hall.tables) + 1), event.id, title, spec.ruleset, "own",
+                      [Seat(n, new_token(), r) for n, r in zip(names, numbers, strict=True)],
+                      options=dict(options))
+        deal = table_rules.deal(start_state(table), table.catalog, secure_shuffle)
+        table_records = [("table_created", created_record(table)), ("status", {"status": "running"})]
+        batch = [AppendRequest(table.stream, 0, table_records, author="organizer")]
+        if deal:
+            batch.append(AppendRequest(table.stream, len(table_records),
+                                       move_records(deal, 1, table_rules.encode_fact),
+                                       author="dealer"))
+        batch.append(AppendRequest(series.stream, series.seq,
+                                   [*records_of(rules, facts),
+                                    (TABLE, {"game": spec.number, "table": table.id})],
+                                   author="organizer"))
+        results = hall.journal.append_many(batch)
+        table.seq = results[-2].last_seq
+        series.seq = results[-1].last_seq
+        series.state = after
+        series.tables[spec.number] = table.id
+        hall.series_tables[table.id] = (series.id, spec.number)
+        hall.tables[table.id] = table
+        event.tables.append(table.id)
+        index_tokens(hall.tokens, hall.codes, table)
+        apply_record(table, "status", {"status": "running"})
+        if deal:
+            evolve_table(table, 1, "dealer", deal)
+        return series, table
+
+    series, table = twice(hall, act)
+    hall.publish(Change(tables=[table.id], events=[series.event_id], series=[series.id]))
+    return series, table
+
+
+# ------------------------------------------------------------ a won table reports to its series
+
+
+def report(hall: HallService, table_ids: Iterable[str]) -> list[str]:
+    """Record in their series the results of these tables' games that ended and are not
+    recorded yet (the ruleset's `series_result` says: idempotent, so a restart, a second
+    process or a second report records nothing twice). The ids of the series changed."""
+    changed: list[str] = []
+    for table_id in table_ids:
+        found = hall.series_tables.get(table_id)
+        if found is None:
+            continue
+        series_id, number = found
+
+        def act(series_id: str = series_id, number: int = number, table_id: str = table_id) -> bool:
+            series = series_of(hall, series_id)
+            table = hall.catch_up(hall.table(table_id))
+            result = table.rules.result(table.state) if table.state is not None else None
+            if result is None:
+                return False
+            rules = series.rules
+            wire = rules.series_result(series.state, number, result, today())
+            if wire is None:
+                return False
+            facts = rules.series_decide(series.state, wire, (), today())
+            after = rules.series_evolve(series.state, facts)
+            series.seq = hall.journal.append(series.stream, series.seq, records_of(rules, facts),
+                                             author="hall").last_seq
+            series.state = after
+            return True
+
+        try:
+            if twice(hall, act):
+                changed.append(series_id)
+        except (RuleError, HallError):
+            continue  # the organizer records it by hand (record_game): a report never fails a move
+    return changed
+
+
+def report_all(hall: HallService) -> list[str]:
+    """Every series table's result not recorded yet (at the hall's start: a win committed just
+    before a stop is recorded once)."""
+    return report(hall, list(hall.series_tables))
+
+
+def view(hall: HallService, series: Series) -> dict[str, Any]:
+    """The series for the console (docs/api.md, Series)."""
+    with hall.lock:
+        rules = series.rules
+        return {"id": series.id, "event_id": series.event_id, "ruleset": series.ruleset,
+                "name": series.name, "seq": series.seq,
+                "tables": {str(game): table for game, table in sorted(series.tables.items())},
+                "state": rules.series_view(series.state)}
+
+
+def _with_series() -> tuple[str, ...]:
+    from companion.rules.registry import REGISTRY
+    return tuple(name for name, rules in REGISTRY.items() if rules.series_kinds)
