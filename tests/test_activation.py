@@ -54,22 +54,17 @@ def test_card_red_takes_from_roller(cards, roll, expected):
     assert all(source != BANK for source, *_ in transfers(events))
 
 
-def test_card_red_does_not_pay_on_owners_own_roll():
-    state = table("O 5 cafe*3 | R 5", active=0)
-    after, _ = play(state, 0, Roll((3,)))
-    assert coins(after) == {"O": 5, "R": 5}
-
-
-def test_card_stadium_takes_two_from_every_other_player():
-    state = table("A 5 | B 0 stadium +train_station | C 4 | D 2", active=1)
-    after, _ = play(state, 1, Roll((3, 3)))
-    assert coins(after) == {"A": 3, "B": 6, "C": 2, "D": 0}
-
-
-def test_card_purple_pays_only_on_owners_roll():
-    state = table("A 5 stadium | B 5", active=1)
-    after, _ = play(state, 1, Roll((6,)))
-    assert coins(after) == {"A": 5, "B": 5}
+@pytest.mark.parametrize(("seats", "roller", "roll", "expected"), [
+    pytest.param("O 5 cafe*3 | R 5", 0, (3,), {"O": 5, "R": 5},
+                 id="red_does_not_pay_on_owners_own_roll"),
+    pytest.param("A 5 | B 0 stadium +train_station | C 4 | D 2", 1, (3, 3),
+                 {"A": 3, "B": 6, "C": 2, "D": 0}, id="stadium_takes_two_from_every_other_player"),
+    pytest.param("A 5 stadium | B 5", 1, (6,), {"A": 5, "B": 5},
+                 id="purple_pays_only_on_owners_roll"),
+])
+def test_card_coins_after_a_roll(seats, roller, roll, expected):
+    after, _ = play(table(seats, active=roller), roller, Roll(roll))
+    assert coins(after) == expected
 
 
 # ---------------------------------------------------------------- RULES.md 1 and 2

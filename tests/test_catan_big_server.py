@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -244,50 +244,77 @@ def seat_boards(organizer: Organizer) -> list[dict[str, Any]]:
     return list(tables)
 
 
-def test_catan_big_server_a_whole_event_with_a_tie_and_a_restart_mid_turn(tmp_path: Path) -> None:
+class Night:
+    """A real server with the event's three boards seated and started (`catan_night`), and the
+    phones a test connects (closed when it ends)."""
+
+    def __init__(self, server: ServerProcess, db: Path) -> None:
+        self.server, self.db = server, db
+        self.organizer = Organizer(server)
+        self.tables = seat_boards(self.organizer)
+        self.phones: list[Phone] = []
+
+    def connect(self, seats: list[dict[str, Any]]) -> list[Phone]:
+        self.phones = connect_all(self.server.url, seats)
+        return self.phones
+
+    def restart(self, seats: list[dict[str, Any]], down: float = 0.0) -> list[Phone]:
+        """SIGKILL the server, start it again on its journal after `down` seconds, and
+        reconnect the phones of `seats` (the organizer signs in again)."""
+        self.server.kill()
+        close_all(self.phones)
+        self.phones = []
+        time.sleep(down)
+        self.server.start()
+        self.organizer = Organizer(self.server, self.organizer.event_id)
+        return self.connect(seats)
+
+
+@contextmanager
+def catan_night(tmp_path: Path) -> Iterator[Night]:
     db = tmp_path / "hall.db"
-    phones: list[Phone] = []
     with ServerProcess(db, log_path=tmp_path / "server.log") as server:
+        server.start()
+        night = Night(server, db)
         try:
-            server.start()
-            organizer = Organizer(server)
-            tables = seat_boards(organizer)
-            ids = [t["id"] for t in tables]
-            seats = [s for t in tables for s in t["seats"]]
-            phones = connect_all(server.url, seats)
-            ben = phones[1]
-            before_turns(organizer, db, phones, ids)
-            turn = play_to_turn_17(organizer, db, phones, ids)
-            claims_of_turn_17(organizer, db, phones, ids, seats)
-
-            # The staff verify Avi's claim at board 1; the server dies mid-turn after it.
-            status, table = organizer.staff(ids[0], {"kind": "verify", "seat": 0,
-                                                     "resources": AVI_HAND})
-            assert status == 200, table
-            assert [p["claim"]["status"] if p["claim"] else None for p in table["players"]] == [
-                "verified", None]
-            ben.wait_view(lambda v: v["players"][0]["claim"]["status"] == "verified",
-                          "Avi's claim verified, on Ben's phone")
-            before = organizer.hall()
-            assert before["turn"] == turn and before["turn"]["deadline_ms"] is not None
-            games = before["games"]["catan-big"]
-            assert [c["name"] for c in games["verified"]] == ["Avi"]
-            assert [c["name"] for c in games["claims"]] == ["Cy"]
-            assert games["over"] is False and games["ending"] is True and games["winner"] is None
-            views = [phone.view for phone in phones]
-            key = organizer.key
-
-            server.kill()
-            close_all(phones)
-            phones = []
-            server.start()
-            organizer = Organizer(server, organizer.event_id)
-            assert organizer.key == key
-            phones = connect_all(server.url, seats)
-            after_restart(organizer, phones, before, views)
-            the_game_over(organizer, db, phones, ids)
+            yield night
         finally:
-            close_all(phones)
+            close_all(night.phones)
+
+
+def test_catan_big_server_a_whole_event_with_a_tie_and_a_restart_mid_turn(tmp_path: Path) -> None:
+    with catan_night(tmp_path) as night:
+        organizer, db = night.organizer, night.db
+        ids = [t["id"] for t in night.tables]
+        seats = [s for t in night.tables for s in t["seats"]]
+        phones = night.connect(seats)
+        ben = phones[1]
+        before_turns(organizer, db, phones, ids)
+        turn = play_to_turn_17(organizer, db, phones, ids)
+        claims_of_turn_17(organizer, db, phones, ids, seats)
+
+        # The staff verify Avi's claim at board 1; the server dies mid-turn after it.
+        status, table = organizer.staff(ids[0], {"kind": "verify", "seat": 0,
+                                                 "resources": AVI_HAND})
+        assert status == 200, table
+        assert [p["claim"]["status"] if p["claim"] else None for p in table["players"]] == [
+            "verified", None]
+        ben.wait_view(lambda v: v["players"][0]["claim"]["status"] == "verified",
+                      "Avi's claim verified, on Ben's phone")
+        before = organizer.hall()
+        assert before["turn"] == turn and before["turn"]["deadline_ms"] is not None
+        games = before["games"]["catan-big"]
+        assert [c["name"] for c in games["verified"]] == ["Avi"]
+        assert [c["name"] for c in games["claims"]] == ["Cy"]
+        assert games["over"] is False and games["ending"] is True and games["winner"] is None
+        views = [phone.view for phone in phones]
+        key = organizer.key
+
+        phones = night.restart(seats)
+        organizer = night.organizer
+        assert organizer.key == key
+        after_restart(organizer, phones, before, views)
+        the_game_over(organizer, db, phones, ids)
 
 
 def before_turns(organizer: Organizer, db: Path, phones: list[Phone], ids: list[str]) -> None:
@@ -542,63 +569,51 @@ def test_catan_big_server_the_auto_roll_keeps_its_time_across_a_restart_and_ends
     """Turns of 10 s with auto-roll: a 7 pauses turn 1, a SIGKILL keeps the time left, the
     organizer resumes, the server's timer rolls turn 2 when its time is up (not before); a
     claim verified in turn 2 ends the game when turn 2's time is up, by the timer alone."""
-    db = tmp_path / "hall.db"
-    phones: list[Phone] = []
-    with ServerProcess(db, log_path=tmp_path / "server.log") as server:
-        try:
-            server.start()
-            organizer = Organizer(server)
-            tables = seat_boards(organizer)
-            seats = [s for t in tables for s in t["seats"]]
-            status, clock = organizer.event("clock", {"schedule": [[1, 10]], "auto_roll": True})
-            assert status == 200 and clock["auto_roll"] is True, clock
-            answer = organizer.roll([5, 2])
-            assert answer["paused"] is True
-            phones = connect_all(server.url, seats)
-            paused = same_for_everyone(phones, 1, paused=True)
-            assert (paused["deadline_ms"], paused["remaining_ms"]) == (None, 10_000)
-            assert paused["rules"]["catan-big"] == {"team": "sun", "discard": True,
-                                                    "robber": {"action": "stay"}}
+    with catan_night(tmp_path) as night:
+        organizer, db, tables = night.organizer, night.db, night.tables
+        seats = [s for t in tables for s in t["seats"]]
+        status, clock = organizer.event("clock", {"schedule": [[1, 10]], "auto_roll": True})
+        assert status == 200 and clock["auto_roll"] is True, clock
+        answer = organizer.roll([5, 2])
+        assert answer["paused"] is True
+        phones = night.connect(seats)
+        paused = same_for_everyone(phones, 1, paused=True)
+        assert (paused["deadline_ms"], paused["remaining_ms"]) == (None, 10_000)
+        assert paused["rules"]["catan-big"] == {"team": "sun", "discard": True,
+                                                "robber": {"action": "stay"}}
 
-            server.kill()
-            close_all(phones)
-            phones = []
-            time.sleep(1.5)  # the server is down for a while: a paused turn loses no time
-            server.start()
-            organizer = Organizer(server, organizer.event_id)
-            phones = connect_all(server.url, seats)
-            assert same_for_everyone(phones, 1) == paused
-            time.sleep(1.5)  # the timer's rounds go by: a paused turn is never rolled
-            assert organizer.hall()["turn"] == paused and len(organizer.hall()["rolls"]) == 1
+        phones = night.restart(seats, down=1.5)  # a paused turn loses no time meanwhile
+        organizer = night.organizer
+        assert same_for_everyone(phones, 1) == paused
+        time.sleep(1.5)  # the timer's rounds go by: a paused turn is never rolled
+        assert organizer.hall()["turn"] == paused and len(organizer.hall()["rolls"]) == 1
 
-            resumed_at = now_ms()
-            status, clock = organizer.event("resume")
-            assert status == 200, clock
-            first = clock["turn"]["deadline_ms"]
-            assert resumed_at + 10_000 - 1000 <= first <= now_ms() + 10_000
-            second = server_rolls_turn_2(organizer, phones, first)
+        resumed_at = now_ms()
+        status, clock = organizer.event("resume")
+        assert status == 200, clock
+        first = clock["turn"]["deadline_ms"]
+        assert resumed_at + 10_000 - 1000 <= first <= now_ms() + 10_000
+        second = server_rolls_turn_2(organizer, phones, first)
 
-            # Ben (Moon, board 1) claims 25 in turn 2 and the staff verify it: the timer
-            # ends the game when turn 2's time is up, and rolls no turn 3.
-            ben = phones[1]
-            ben.ok("claim", {"kind": "claim", "breakdown": AVI_WIN})
-            status, table = organizer.staff(tables[0]["id"], {"kind": "verify", "seat": 1,
-                                                              "resources": hand(1)})
-            assert status == 200, table
-            over = same_for_everyone(phones, 2, seconds=(second - now_ms()) / 1000 + WAIT,
-                                     over=True)
-            assert min(phone.turn_arrived[-1] for phone in phones) >= second
-            assert over["deadline_ms"] is None and over["dice"] == organizer.hall()["rolls"][-1]
-            games = organizer.hall()["games"]["catan-big"]
-            assert games["over"] is True and games["winner"]["name"] == "Ben"
-            assert games["winner"]["decided_by"] == "points"
-            kinds = event_records(db, organizer.event_id)
-            rolls = [author for kind, author in kinds if kind == "hall_rolled"]
-            assert rolls == ["organizer", "timer"]
-            assert kinds[-1] == ("game_over", "timer")
-            refused(organizer.event("roll", {"dice": [1, 2]}), "event/over", 409)
-        finally:
-            close_all(phones)
+        # Ben (Moon, board 1) claims 25 in turn 2 and the staff verify it: the timer
+        # ends the game when turn 2's time is up, and rolls no turn 3.
+        ben = phones[1]
+        ben.ok("claim", {"kind": "claim", "breakdown": AVI_WIN})
+        status, table = organizer.staff(tables[0]["id"], {"kind": "verify", "seat": 1,
+                                                          "resources": hand(1)})
+        assert status == 200, table
+        over = same_for_everyone(phones, 2, seconds=(second - now_ms()) / 1000 + WAIT,
+                                 over=True)
+        assert min(phone.turn_arrived[-1] for phone in phones) >= second
+        assert over["deadline_ms"] is None and over["dice"] == organizer.hall()["rolls"][-1]
+        games = organizer.hall()["games"]["catan-big"]
+        assert games["over"] is True and games["winner"]["name"] == "Ben"
+        assert games["winner"]["decided_by"] == "points"
+        kinds = event_records(db, organizer.event_id)
+        rolls = [author for kind, author in kinds if kind == "hall_rolled"]
+        assert rolls == ["organizer", "timer"]
+        assert kinds[-1] == ("game_over", "timer")
+        refused(organizer.event("roll", {"dice": [1, 2]}), "event/over", 409)
 
 
 def server_rolls_turn_2(organizer: Organizer, phones: list[Phone], first: int) -> int:
@@ -620,29 +635,21 @@ def server_rolls_turn_2(organizer: Organizer, phones: list[Phone], first: int) -
 def test_catan_big_server_an_undone_roll_leaves_no_claim_of_its_turn(tmp_path: Path) -> None:
     """A Catan roll moves no board, so the undo asks the boards' journals: a claim made in
     the turn refuses the undo (roll/moved_on), and the claim keeps its turn (RULES.md 21, 23)."""
-    db = tmp_path / "hall.db"
-    phones: list[Phone] = []
-    with ServerProcess(db, log_path=tmp_path / "server.log") as server:
-        try:
-            server.start()
-            organizer = Organizer(server)
-            tables = seat_boards(organizer)
-            phones = connect_all(server.url, tables[0]["seats"])
-            avi = phones[0]
-            for pair in ([2, 4], [5, 5], [2, 3]):
-                organizer.roll(pair)
-            avi.wait_turn(3)  # the Sun team's
-            avi.ok("claim", {"kind": "claim", "breakdown": AVI_WIN})
-            status, table = organizer.staff(tables[0]["id"], {"kind": "verify", "seat": 0,
-                                                              "resources": AVI_HAND})
-            assert status == 200, table
-            counts = journal_counts(db)
+    with catan_night(tmp_path) as night:
+        organizer, db, tables = night.organizer, night.db, night.tables
+        avi = night.connect(tables[0]["seats"])[0]
+        for pair in ([2, 4], [5, 5], [2, 3]):
+            organizer.roll(pair)
+        avi.wait_turn(3)  # the Sun team's
+        avi.ok("claim", {"kind": "claim", "breakdown": AVI_WIN})
+        status, table = organizer.staff(tables[0]["id"], {"kind": "verify", "seat": 0,
+                                                          "resources": AVI_HAND})
+        assert status == 200, table
+        counts = journal_counts(db)
 
-            undo = organizer.event("roll/undo")
-            view = organizer.hall()
-            assert "Board 1" in refused(undo, "roll/moved_on", 409)  # the board moved on
-            assert journal_counts(db) == counts and view["turn"]["number"] == 3
-            verified = view["games"]["catan-big"]["verified"]
-            assert [(c["name"], c["turn"]) for c in verified] == [("Avi", 3)]
-        finally:
-            close_all(phones)
+        undo = organizer.event("roll/undo")
+        view = organizer.hall()
+        assert "Board 1" in refused(undo, "roll/moved_on", 409)  # the board moved on
+        assert journal_counts(db) == counts and view["turn"]["number"] == 3
+        verified = view["games"]["catan-big"]["verified"]
+        assert [(c["name"], c["turn"]) for c in verified] == [("Avi", 3)]

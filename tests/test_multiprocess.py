@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 from pg_server import PgServer
 from serverproc import ServerProcess, free_port, http_json, organizer_key
 
+from companion.bench.server import stop_process
 from companion.hall import HallError, HallService
 from companion.hall.replay import rebuild_table
 from companion.hall.service import TOKEN_LOOKS_PER_SECOND
@@ -89,12 +90,7 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc)
         shutil.rmtree(self.root, ignore_errors=True)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.bench.server import HOST, free_port
+from companion.bench.server import HOST, free_port, stop_process
 
 INSTALL = "apt-get install postgresql redis-server"
 
@@ -77,12 +77,7 @@ def postgres(max_connections: int = 200) -> Iterator[str]:
         yield f"postgresql://postgres@{HOST}:{port}/hall"
     finally:
         if process is not None:
-            process.send_signal(signal.SIGINT)  # fast shutdown
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop_process(process, signal.SIGINT, 30)  # PostgreSQL's fast shutdown
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -114,10 +109,5 @@ def redis() -> Iterator[str]:
                 probe.close()
         yield f"redis://{HOST}:{port}/0"
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
         shutil.rmtree(root, ignore_errors=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -81,17 +82,24 @@ class ServerProcess:
         return process_cpu_seconds(self.process.pid)
 
     def __exit__(self, *_: Any) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop_process(self.process)
         if hasattr(self, "_drain"):
             self._drain.join(5)
         if self.process.stdout is not None:
             self.process.stdout.close()
         self.log.close()
+
+
+def stop_process(process: subprocess.Popen[Any], sig: int = signal.SIGTERM,
+                 grace: float = 10) -> None:
+    """Send `process` the signal (SIGTERM: end cleanly), wait up to `grace` seconds for it to
+    go, then kill it."""
+    process.send_signal(sig)
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def machine_ticks() -> list[int]:

@@ -211,24 +211,26 @@ def set_clock(hall: HallService, event_id: Any, schedule: Any = MISSING,
 
 def pause(hall: HallService, event_id: Any) -> HallEvent:
     """Stop the clock of the current turn; its time left is kept for `resume`."""
-    def check(event: HallEvent) -> list[NewRecord]:
-        refuse_closed(event)
-        if not event.rolls:
-            raise HallError("event/not_started", "the clock starts with the first roll")
-        if event.paused:
-            raise HallError("event/paused", "the clock is paused already")
-        return [("paused", {})]
-
-    return change_clock(hall, event_id, check)
+    return switch_clock(hall, event_id, pausing=True)
 
 
 def resume(hall: HallService, event_id: Any) -> HallEvent:
     """Run the paused clock on: the turn's deadline moves by the time it was paused."""
+    return switch_clock(hall, event_id, pausing=False)
+
+
+def switch_clock(hall: HallService, event_id: Any, pausing: bool) -> HallEvent:
+    """Pause the running clock (`pausing`) or resume the paused one; refused in a closed event,
+    before the first roll (pausing) and when the clock stands so already."""
     def check(event: HallEvent) -> list[NewRecord]:
         refuse_closed(event)
-        if not event.paused:
+        if pausing and not event.rolls:
+            raise HallError("event/not_started", "the clock starts with the first roll")
+        if pausing and event.paused:
+            raise HallError("event/paused", "the clock is paused already")
+        if not pausing and not event.paused:
             raise HallError("event/not_paused", "the clock is not paused")
-        return [("resumed", {})]
+        return [("paused" if pausing else "resumed", {})]
 
     return change_clock(hall, event_id, check)
 

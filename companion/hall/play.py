@@ -14,6 +14,7 @@ from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendResult, Journal, Record, StaleSequence
 from companion.rules.errors import RuleError
+from companion.rules.registry import AnyRuleset
 from companion.rules.ruleset import HallTurn
 
 Fact = Any  # a ruleset's own fact (the hall keeps and journals it as the rules say)
@@ -304,37 +305,39 @@ def remember_refusal(hall: HallService, table_id: str, request_id: str,
 # ------------------------------------------------------------ the organizer's corrections
 
 def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any) -> Table:
-    def act() -> Table:
-        table = playing(hall, table_id)
-        assert table.state is not None
-        try:
-            facts = rules_of(table).adjust(table.state, seat, amount, reason)
-        except RuleError as error:
-            raise HallError(error.code, error.message) from None
-        commit(hall, table, facts, "organizer")
-        return table
-
-    with hall.lock:
-        table = twice(hall, act)
-    hall.publish(table_changed(table))
-    return table
+    return organizer_facts(hall, table_id, lambda rules, table: rules.adjust(
+        table.state, seat, amount, reason))
 
 
 def staff_move(hall: HallService, table_id: Any, wire: Any) -> Table:
     """A move the staff make at a table (`Ruleset.staff_move`: Catan's verification of a
     claim), with the event's latest roll; committed with author "organizer". The rules'
     refusal is the answer's, and nothing changes."""
+    return organizer_facts(hall, table_id, lambda rules, table: rules.staff_move(
+        table.state, wire, event_turn(hall, table)))
+
+
+def organizer_facts(hall: HallService, table_id: Any,
+                    decide: Callable[[AnyRuleset, Table], list[Any]]) -> Table:
+    """The facts the rules `decide` for an organizer's correction at a started table,
+    committed with author "organizer" (none: nothing is); a refusal of the rules is a
+    HallError, and nothing changes."""
     def act() -> Table:
         table = playing(hall, table_id)
-        assert table.state is not None
         try:
-            facts = rules_of(table).staff_move(table.state, wire, event_turn(hall, table))
+            facts = decide(rules_of(table), table)
         except RuleError as error:
             raise HallError(error.code, error.message) from None
         if facts:
             commit(hall, table, facts, "organizer")
         return table
 
+    return organizer_change(hall, act)
+
+
+def organizer_change(hall: HallService, act: Callable[[], Table]) -> Table:
+    """Run an organizer's change of a table (`act` decides and commits it) under the hall's
+    lock, once more after a stale append (`twice`), then show the table to its watchers."""
     with hall.lock:
         table = twice(hall, act)
     hall.publish(table_changed(table))
@@ -365,10 +368,7 @@ def undo(hall: HallService, table_id: Any) -> Table:
         table.forget_old_moves()
         return table
 
-    with hall.lock:
-        table = twice(hall, act)
-    hall.publish(table_changed(table))
-    return table
+    return organizer_change(hall, act)
 
 
 def playing(hall: HallService, table_id: Any) -> Table:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from companion.hall import clock
@@ -77,13 +78,33 @@ def encoded_seat_views(table: Table,
         own = seat_part(table, seat, story)
         view = EncodedView(common)
         view.update(own)
-        view.json_text = "{" + shared + "," + compact_json(own)[1:-1] + "}"
+        view.json_text = "{" + shared + "," + fields_json(own) + "}"
         views.append(view)
     return views
 
 
 def compact_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def fields_json(fields: dict[str, Any]) -> str:
+    """`compact_json(fields)` without its braces, a value that carries its own compact JSON
+    (`json_text`: a seat's build list, made once for every seat with the same list) taken as
+    it is: its every card is not encoded again for each seat at each roll."""
+    parts: list[str] = []
+    plain: dict[str, Any] = {}
+    for key, value in fields.items():
+        text = getattr(value, "json_text", None)
+        if text is None:
+            plain[key] = value
+            continue
+        if plain:
+            parts.append(compact_json(plain)[1:-1])
+            plain = {}
+        parts.append(encode_basestring_ascii(key) + ":" + text)
+    if plain:
+        parts.append(compact_json(plain)[1:-1])
+    return ",".join(parts)
 
 
 def common_part(table: Table, choice_seconds: int | None,

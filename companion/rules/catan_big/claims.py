@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.catan_big.errors import BadClaim, OverCap
-from companion.rules.catan_big.fields import an_object, boolean, field_name, required, whole
+from companion.rules.catan_big.fields import an_object, boolean, field_name, required, whole, written_out
 from companion.rules.coop.scenario import show
 
 WINNING_POINTS = 25
@@ -138,18 +138,20 @@ def read_claim(value: Any, where: str) -> Claim:
     registered = whole(required(data, "registered", where, BadClaim),
                        field_name(where, "registered"), 1, error=BadClaim)
     breakdown = read_breakdown(data, where)
-    resources_name = field_name(where, "resources")
-    hand = an_object(required(data, "resources", where, BadClaim), resources_name, BadClaim)
-    unknown = sorted(set(hand) - set(RESOURCES))
+    hand = read_hand(required(data, "resources", where, BadClaim), field_name(where, "resources"))
+    return Claim(name, registered, breakdown, hand)
+
+
+def read_hand(value: Any, name: str = "resources") -> tuple[int, int, int, int, int]:
+    """Cards in hand by kind: grain, ore, brick, wood and wool, each a whole number >= 0."""
+    hand = an_object(value, name, BadClaim)
+    unknown = sorted(str(kind) for kind in set(hand) - set(RESOURCES))
     if unknown:
-        raise BadClaim(f"{resources_name}: unknown resource {show(unknown[0])} "
-                       f"(known: {', '.join(RESOURCES)})")
+        raise BadClaim(f"{name}: unknown resource {show(unknown[0])} (known: {', '.join(RESOURCES)})")
     grain, ore, brick, wood, wool = (
-        whole(required(hand, kind, resources_name, BadClaim), f"{resources_name}.{kind}", 0,
-              error=BadClaim)
-        for kind in RESOURCES
-    )
-    return Claim(name, registered, breakdown, (grain, ore, brick, wood, wool))
+        whole(required(hand, kind, name, BadClaim), f"{name}.{kind}", 0, error=BadClaim)
+        for kind in RESOURCES)
+    return grain, ore, brick, wood, wool
 
 
 def read_name(value: Any, name: str) -> str:
@@ -158,11 +160,7 @@ def read_name(value: Any, name: str) -> str:
         raise BadClaim(f"{name}: text is required, not {show(value)}")
     if not value.strip():
         raise BadClaim(f"{name}: a non-empty name is required")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise BadClaim(f"{name}: not valid Unicode text: {show(value)}") from None
-    return value
+    return written_out(value, name, BadClaim)
 
 
 def read_claims(value: Any, name: str = "claims") -> tuple[Claim, ...]:

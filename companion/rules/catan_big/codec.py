@@ -3,23 +3,25 @@ journal's plain JSON records. Every refusal names the field (`breakdown.cities: 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, fields
+from collections.abc import Callable, Mapping
+from dataclasses import asdict
 from typing import Any
 
 from companion.rules.catan_big import facts as ft
 from companion.rules.catan_big import moves as mv
-from companion.rules.catan_big.claims import RESOURCES, Breakdown, read_breakdown
+from companion.rules.catan_big.claims import Breakdown, read_breakdown, read_hand
 from companion.rules.catan_big.errors import BadBoardMove, BadClaim
-from companion.rules.catan_big.fields import an_object, required, whole
-from companion.rules.catan_big.state import REASON_MAX, Hand
+from companion.rules.catan_big.fields import an_object, required, whole, written_out
+from companion.rules.catan_big.state import REASON_MAX
 from companion.rules.coop.scenario import show
+from companion.rules.frozen import kind_of
+from companion.rules.machi_koro import codec as base_codec
 from companion.rules.ruleset import HallTurn
 
 SEAT_KINDS = ("track", "claim", "final")
 STAFF_KINDS = ("verify", "reject", "correct", "end")
 
-FACT_TYPES: dict[str, type[ft.BoardFact]] = {cls.KIND: cls for cls in ft.FACT_TYPES}
+FACT_TYPES: dict[str, type[ft.BoardFact]] = {kind_of(cls): cls for cls in ft.FACT_TYPES}
 
 
 # ---------------------------------------------------------------- reading moves
@@ -69,18 +71,6 @@ def read_wire_breakdown(wire: Mapping[str, Any]) -> Breakdown:
     return read_breakdown(data, "breakdown")
 
 
-def read_hand(value: Any, name: str = "resources") -> Hand:
-    """Cards in hand by kind: grain, ore, brick, wood and wool, each a whole number >= 0."""
-    hand = an_object(value, name, BadClaim)
-    unknown = sorted(str(kind) for kind in set(hand) - set(RESOURCES))
-    if unknown:
-        raise BadClaim(f"{name}: unknown resource {show(unknown[0])} (known: {', '.join(RESOURCES)})")
-    grain, ore, brick, wood, wool = (
-        whole(required(hand, kind, name, BadClaim), f"{name}.{kind}", 0, error=BadClaim)
-        for kind in RESOURCES)
-    return grain, ore, brick, wood, wool
-
-
 def read_seat(value: Any, seats: int) -> int:
     return whole(value, "seat", 0, seats - 1, error=BadBoardMove)
 
@@ -92,11 +82,7 @@ def read_reason(value: Any) -> str:
                            f"not {show(value)}")
     if len(value) > REASON_MAX:
         raise BadBoardMove(f"reason: at most {REASON_MAX} characters, not {len(value)}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise BadBoardMove(f"reason: not valid Unicode text: {show(value)}") from None
-    return value
+    return written_out(value, "reason", BadBoardMove)
 
 
 # ---------------------------------------------------------------- the journal
@@ -109,27 +95,13 @@ def breakdown_json(breakdown: Breakdown) -> dict[str, Any]:
 def encode_fact(fact: ft.BoardFact) -> tuple[str, dict[str, Any]]:
     """(kind, data): the fact's stored KIND and its fields as JSON values (a breakdown as its
     object, cards in hand as a list of five)."""
-    data: dict[str, Any] = {}
-    for field in fields(fact):
-        value = getattr(fact, field.name)
-        if isinstance(value, Breakdown):
-            value = breakdown_json(value)
-        elif isinstance(value, tuple):
-            value = list(value)
-        data[field.name] = value
-    return fact.KIND, data
+    return base_codec.encode_fact(fact)
 
 
 def decode_fact(kind: str, data: Mapping[str, Any]) -> ft.BoardFact:
     """The fact `encode_fact` wrote."""
-    cls = FACT_TYPES[kind]
-    values: dict[str, Any] = {}
-    for field in fields(cls):
-        value = data[field.name]
-        if field.name == "breakdown":
-            value = Breakdown(**value)
-        elif isinstance(value, list):
-            value = tuple(value)
-        values[field.name] = value
-    fact: ft.BoardFact = cls(**values)
+    fact: ft.BoardFact = base_codec.fact_from_data(FACT_TYPES[kind], data, _READERS)
     return fact
+
+
+_READERS: dict[str, Callable[[Any], Any]] = {"breakdown": lambda data: Breakdown(**data)}

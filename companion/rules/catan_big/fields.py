@@ -51,6 +51,15 @@ def an_object(value: Any, name: str, error: type[CatanError] = CatanError) -> di
     return value
 
 
+def written_out(value: str, name: str, error: type[CatanError] = CatanError) -> str:
+    """`value`, text that can be written out: `error` for a lone surrogate (JSON allows one)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise error(f"{name}: not valid Unicode text: {show(value)}") from None
+    return value
+
+
 def a_list(value: Any, name: str, error: type[CatanError] = CatanError) -> list[Any]:
     if not isinstance(value, list):
         raise error(f"{name}: a list is required, not {show(value)}")

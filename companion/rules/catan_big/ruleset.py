@@ -22,7 +22,7 @@ from companion.rules.catan_big.state import (
     new_board,
 )
 from companion.rules.machi_koro.catalog import Catalog
-from companion.rules.machi_koro.ruleset import BadOptions, BadOptionValue
+from companion.rules.machi_koro.ruleset import BadOptionValue, check_specs
 from companion.rules.ruleset import (
     N_,
     Column,
@@ -64,17 +64,7 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
 
     def check_options(self, raw: Mapping[str, Any]) -> Json:
         """The board's letter and the two colours (different from each other)."""
-        known = {spec.name: spec for spec in OPTIONS}
-        unknown = sorted(str(name) for name in raw if name not in known)
-        if unknown:
-            raise BadOptions(f"unknown option {unknown[0]!r}: a catan-big board's options are "
-                             f"{', '.join(known)}")
-        checked: Json = {}
-        for name, spec in known.items():
-            value = raw.get(name, spec.default)
-            if not spec.accepts(value):
-                raise BadOptionValue(f"{name} is one of {', '.join(spec.choices)}, not {value!r}")
-            checked[name] = value
+        checked = check_specs(raw, OPTIONS, "a catan-big board's options are")
         if checked["sun_colour"] == checked["moon_colour"]:
             raise BadOptionValue(f"sun_colour and moon_colour are both {checked['moon_colour']!r}: "
                                  f"the two players of a board have different colours")

@@ -7,9 +7,10 @@ the journal keeps the order, a replay never shuffles again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, get_args
+from typing import get_args
 
 from companion.rules.coop.state import CoopAccount, EndReason, Outcome
+from companion.rules.frozen import journal_fact
 from companion.rules.machi_koro import facts as base
 
 
@@ -20,12 +21,10 @@ class GiveAssessor:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("AssessorCoinsTransferred")
 class AssessorCoinsTransferred:
     """A coin movement with the assessor as one party: its stake from the bank, a player's
     gift, a tax or a supplemental tax to the bank."""
-
-    KIND: ClassVar[str] = "AssessorCoinsTransferred"  # its name in every journal: never change it
 
     source: CoopAccount
     target: CoopAccount
@@ -34,41 +33,33 @@ class AssessorCoinsTransferred:
     kind: str  # stake | gift | tax | supplemental
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("DecksShuffled")
 class DecksShuffled:
     """The deal: both decks in the dealer's order, top card first."""
-
-    KIND: ClassVar[str] = "DecksShuffled"  # its name in every journal: never change it
 
     market: tuple[str, ...]
     assessor: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("MarketCardRevealed")
 class MarketCardRevealed:
     """The market deck's top card comes into the row on the left."""
 
-    KIND: ClassVar[str] = "MarketCardRevealed"  # its name in every journal: never change it
-
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("MarketCardDiscarded")
 class MarketCardDiscarded:
     """A turn without an establishment bought: the row's rightmost card goes (RULES.md 16)."""
 
-    KIND: ClassVar[str] = "MarketCardDiscarded"  # its name in every journal: never change it
-
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("AssessorCardDrawn")
 class AssessorCardDrawn:
     """The assessor's top card, what it meant with `sought` the value sought, and where it
     went: `tax` to the array, `supplemental` and `miss` to the discards; `unpaid` stays face
     up on the deck (the game is lost)."""
-
-    KIND: ClassVar[str] = "AssessorCardDrawn"  # its name in every journal: never change it
 
     card: str
     sought: int
@@ -76,25 +67,21 @@ class AssessorCardDrawn:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("AssessorDeckShuffled")
 class AssessorDeckShuffled:
     """Every assessor card not in the array (deck and discards) shuffled into a new deck."""
-
-    KIND: ClassVar[str] = "AssessorDeckShuffled"  # its name in every journal: never change it
 
     order: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("FinalRoundBegan")
 class FinalRoundBegan:
     """The last value was assessed: each player has one more turn (RULES.md 19)."""
 
-    KIND: ClassVar[str] = "FinalRoundBegan"  # its name in every journal: never change it
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("CoopGameEnded")
 class CoopGameEnded:
-    KIND: ClassVar[str] = "CoopGameEnded"  # its name in every journal: never change it
     outcome: Outcome
     reason: EndReason
 

@@ -22,17 +22,15 @@ from companion.rules.coop.state import (
 from companion.rules.machi_koro import codec as base_codec
 from companion.rules.machi_koro import views as base_views
 from companion.rules.machi_koro.catalog import Catalog
-from companion.rules.machi_koro.options import not_running_options
-from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions, hall_turn
+from companion.rules.machi_koro.ruleset import AroundTheBase, BadOptions
+from companion.rules.machi_koro.state import TableState
 from companion.rules.ruleset import (
     N_,
     Column,
     HallTurn,
     Json,
     OptionSpec,
-    Played,
     Result,
-    Ruleset,
     Seats,
     SetupSection,
     Shuffle,
@@ -40,13 +38,15 @@ from companion.rules.ruleset import (
 )
 
 
-class Coop(Ruleset[CoopState, CoopMove, AnyFact]):
+class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
     """Two players against the Tax Assessor: a market row, gifts, the assessor's turns."""
 
     name: ClassVar[str] = RULESET
     title: ClassVar[str] = N_("Machi Koro co-op (Tax Assessor)")
     fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_KINDS)
-    base = MACHI_KORO  # the cities' rules and views
+
+    def table(self, state: CoopState) -> TableState:
+        return state.table
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         low, high = ASSESSOR_COINS_RANGE
@@ -71,12 +71,6 @@ class Coop(Ruleset[CoopState, CoopMove, AnyFact]):
     def parse_move(self, wire: Any, dice: tuple[int, ...], hall: HallTurn | None = None) -> CoopMove:
         return codec.parse_move(wire, dice)
 
-    def dice_for(self, state: CoopState, seat: int, wire: Any) -> int:
-        return self.base.dice_for(state.table, seat, wire)
-
-    def hall_rolls(self, wire: Any) -> bool:
-        return self.base.hall_rolls(wire)
-
     def decide(self, state: CoopState, seat: int, move: CoopMove, catalog: Catalog,
                shuffle: Shuffle | None) -> list[AnyFact]:
         return engine.decide(state, seat, move, catalog, shuffle)
@@ -87,23 +81,12 @@ class Coop(Ruleset[CoopState, CoopMove, AnyFact]):
     def adjust(self, state: CoopState, seat: Any, amount: Any, reason: Any) -> list[AnyFact]:
         return list(engine.adjust(state, seat, amount, reason))
 
-    def turn(self, state: CoopState) -> int:
-        return state.table.turn
-
     def stale(self, seen: CoopState, now: CoopState, seat: int, wire: Any) -> bool:
         return staleness.stale(seen, now, seat, wire)
-
-    def choice_open(self, state: CoopState) -> bool:
-        return self.base.choice_open(state.table)
 
     def default_move(self, state: CoopState) -> tuple[int, CoopMove] | None:
         move = engine.default_move(state)
         return None if move is None else (state.table.active, move)
-
-    def hall_turn(self, state: CoopState, dice: tuple[int, int], catalog: Catalog,
-                  shuffle: Shuffle | None) -> list[list[AnyFact]]:
-        """As in the base game (closing the turn runs the assessor's turn when it is due)."""
-        return hall_turn(self, state, lambda coop: coop.table, dice, catalog, shuffle)
 
     def encode_fact(self, fact: AnyFact) -> tuple[str, Json]:
         return base_codec.encode_fact(fact)
@@ -114,35 +97,27 @@ class Coop(Ruleset[CoopState, CoopMove, AnyFact]):
     def result(self, state: CoopState) -> Result | None:
         return views.result(state)
 
-    def common_view(self, story: Story[CoopState, AnyFact]) -> Json:
-        result = self.result(story.state) if story.state is not None else None
-        return base_views.common_json(story, result, self.turn_entry, self.move_summary)
-
     def seat_view(self, story: Story[CoopState, AnyFact], seat: int, catalog: Catalog) -> Json:
         choices = base_views.choices_json(story, seat, catalog) if self.playing(story) else []
         return {"choices": choices + views.gift_choices(story, seat),
-                "builds": engine.build_options(story.state, seat, catalog, running=story.running)
-                if story.state is not None else not_running_options(catalog),
+                "builds": views.builds_json(story, seat, catalog),
                 **views.coop_fields(story)}
 
     def tile_view(self, story: Story[CoopState, AnyFact]) -> Json:
-        result = self.result(story.state) if story.state is not None else None
-        return {**base_views.tile_json(story, result), **views.coop_fields(story)}
+        return {**super().tile_view(story), **views.coop_fields(story)}
 
     def page_data(self, catalog: Catalog, lang: str) -> Json:
         return {"cards": base_views.cards_json(catalog, lang)}
 
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
-        result = self.result(story.state) if story.state is not None else None
+        result = self.story_result(story)
         return paper.standings_rows(story.names, story.state, result, story.catalog)
 
     def turn_entry(self, story: Story[Any, Any], fact: object) -> Json | None:
-        return self.base.turn_entry(story, fact) or views.gift_entry(story, fact)
+        return super().turn_entry(story, fact) or views.gift_entry(story, fact)
 
-    def move_summary(self, move: Played[Any, Any]) -> Json:
-        def summary_of(fact: object, active: int) -> Json | None:
-            return views.gift_summary(fact, active) or self.base.fact_summary(fact, active)
-        return base_views.move_summary(move, summary_of)
+    def fact_summary(self, fact: object, active: int) -> Json | None:
+        return views.gift_summary(fact, active) or super().fact_summary(fact, active)
 
     def playing(self, story: Story[CoopState, AnyFact]) -> bool:
         """Whether the game is on: dealt and not yet won or lost."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.rules.coop import engine
 from companion.rules.coop.facts import (
     AssessorCardDrawn,
     AssessorCoinsTransferred,
@@ -14,6 +15,8 @@ from companion.rules.coop.facts import (
     FinalRoundBegan,
 )
 from companion.rules.coop.state import CoopState
+from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.options import NOT_RUNNING, NOT_SHOWN, build_list, not_running_options
 from companion.rules.machi_koro.views import facts_since_roll, parties
 from companion.rules.ruleset import Json, Played, Result, Story
 
@@ -62,6 +65,18 @@ def gift_choices(story: CoopStory, seat: int) -> list[Json]:
         return []
     coins = state.table.players[seat].coins
     return [{"kind": "give_assessor", "max": coins}] if coins else []
+
+
+def builds_json(story: CoopStory, seat: int, catalog: Catalog) -> Json:
+    """This seat's build list: `engine.build_options` (and `not_running_options` before the
+    start), made from the base game's lists made once, an establishment the supply has none
+    of being one the row does not show."""
+    state = story.state
+    if state is None:
+        return not_running_options(catalog)
+    turn = (engine.turn_refusal(state, seat) if story.running or state.outcome is not None
+            else NOT_RUNNING)
+    return build_list(state.table, seat, catalog, turn, NOT_SHOWN)
 
 
 def last_assessor_turn(story: CoopStory) -> Json | None:

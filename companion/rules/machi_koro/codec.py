@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, fields, is_dataclass
 from enum import StrEnum
 from typing import Any, get_args
 
 from companion.rules.errors import BadMove, is_whole_number
+from companion.rules.frozen import kind_of as kind_of  # the co-op and Legacy codecs import it
 from companion.rules.machi_koro import facts as ev
 from companion.rules.machi_koro import moves as mv
 from companion.rules.machi_koro.state import Choice
 
-
-# Journals store a fact under its class's KIND, a fixed string (today's class names), never
-# the class's name itself: renaming a class must not break the journals already written
-# (tests/test_golden_journal.py replays one).
-def kind_of(cls: Any) -> str:
-    """The name journals store facts of this class under."""
-    kind: str = cls.KIND
-    return kind
-
-
+# Journals store a fact under its class's KIND (frozen.journal_fact), a fixed string (today's
+# class names), never the class's name itself.
 FACT_TYPES: dict[str, type] = {kind_of(cls): cls for cls in get_args(ev.Fact)}
 
 
@@ -31,7 +25,8 @@ def encode_fact(fact: Any) -> tuple[str, dict[str, Any]]:
 
 def fact_data(fact: Any) -> dict[str, Any]:
     """The fields of any ruleset's fact (a dataclass) as JSON-able values: tuples become
-    lists, enum members (choices, outcomes) their values."""
+    lists, enum members (choices, outcomes) their values, a dataclass (a Catan breakdown) its
+    object."""
     data: dict[str, Any] = {}
     for field in fields(fact):
         value = getattr(fact, field.name)
@@ -39,6 +34,8 @@ def fact_data(fact: Any) -> dict[str, Any]:
             value = [v.value if isinstance(v, StrEnum) else v for v in value]
         elif isinstance(value, StrEnum):
             value = value.value
+        elif is_dataclass(value) and not isinstance(value, type):
+            value = asdict(value)
         data[field.name] = value
     return data
 
@@ -52,18 +49,20 @@ def decode_fact(kind: str, data: dict[str, Any]) -> ev.Fact:
 _ENUMS: dict[str, type[StrEnum]] = {"pending": Choice, "choice": Choice}
 
 
-def fact_from_data(cls: type, data: dict[str, Any], enums: dict[str, type[StrEnum]]) -> Any:
+def fact_from_data(cls: type, data: Mapping[str, Any],
+                   readers: Mapping[str, Callable[[Any], Any]]) -> Any:
     """The inverse of `fact_data` for any ruleset's fact class: lists become tuples, the
-    fields named in `enums` (or their items) that enum's members."""
+    fields named in `readers` (or their items) what that reader makes of them (an enum's
+    member, a breakdown)."""
     values: dict[str, Any] = {}
     for field in fields(cls):
         if field.name not in data:
             continue
-        value, enum = data[field.name], enums.get(field.name)
+        value, read = data[field.name], readers.get(field.name)
         if isinstance(value, list):
-            value = tuple(enum(v) for v in value) if enum else tuple(value)
-        elif enum:
-            value = enum(value)
+            value = tuple(read(v) for v in value) if read else tuple(value)
+        elif read:
+            value = read(value)
         values[field.name] = value
     return cls(**values)
 

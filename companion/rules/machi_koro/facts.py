@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from companion.rules.frozen import quick_constructor
+from companion.rules.frozen import journal_fact, quick_constructor
 from companion.rules.machi_koro.state import Account, Choice
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("DiceCountChosen")
 class DiceCountChosen:
-    KIND: ClassVar[str] = "DiceCountChosen"  # its name in every journal: never change it
     seat: int
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("DiceRolled")
 class DiceRolled:
-    KIND: ClassVar[str] = "DiceRolled"  # its name in every journal: never change it
     seat: int
     dice: tuple[int, ...]
     reroll: bool = False
@@ -28,18 +23,15 @@ make_dice_rolled = quick_constructor(DiceRolled)
 """DiceRolled(seat, dice, reroll) for the engine's hot path, nothing checked."""
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("RerollOffered")
 class RerollOffered:
     """The roller owns a Radio Tower: keep or reroll before any income."""
 
-    KIND: ClassVar[str] = "RerollOffered"  # its name in every journal: never change it
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("CoinsTransferred")
 class CoinsTransferred:
     """One ledger entry. `amount` moved; `forgiven` was owed but could not be paid."""
-
-    KIND: ClassVar[str] = "CoinsTransferred"  # its name in every journal: never change it
 
     source: Account
     target: Account
@@ -54,22 +46,18 @@ make_transfer = quick_constructor(CoinsTransferred)
 """CoinsTransferred(...) for income: all seven fields positionally, nothing checked."""
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("CoinsAdjusted")
 class CoinsAdjusted:
     """The organizer's correction: `amount` from the bank to the seat (negative: back)."""
-
-    KIND: ClassVar[str] = "CoinsAdjusted"  # its name in every journal: never change it
 
     seat: int
     amount: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("RollResolved")
 class RollResolved:
     """Income is done; the purple questions still open, and whether doubles earned a turn."""
-
-    KIND: ClassVar[str] = "RollResolved"  # its name in every journal: never change it
 
     pending: tuple[Choice, ...]
     extra_turn: bool
@@ -79,74 +67,65 @@ make_roll_resolved = quick_constructor(RollResolved)
 """RollResolved(pending, extra_turn) for the engine's hot path, nothing checked."""
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("ChoiceAnswered")
 class ChoiceAnswered:
-    KIND: ClassVar[str] = "ChoiceAnswered"  # its name in every journal: never change it
     choice: Choice
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("EstablishmentsSwapped")
 class EstablishmentsSwapped:
-    KIND: ClassVar[str] = "EstablishmentsSwapped"  # its name in every journal: never change it
     seat: int
     other: int
     give: str
     take: str
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("EstablishmentBought")
 class EstablishmentBought:
-    KIND: ClassVar[str] = "EstablishmentBought"  # its name in every journal: never change it
     seat: int
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("LandmarkBuilt")
 class LandmarkBuilt:
-    KIND: ClassVar[str] = "LandmarkBuilt"  # its name in every journal: never change it
     seat: int
     landmark: str
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("GameWon")
 class GameWon:
-    KIND: ClassVar[str] = "GameWon"  # its name in every journal: never change it
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("PlaceTaken")
 class PlaceTaken:
     """Play on after a win (RULES.md 14): `seat` takes `place` and leaves the play (the last
     player still playing takes the last place when the one before them finishes)."""
 
-    KIND: ClassVar[str] = "PlaceTaken"  # its name in every journal: never change it
     seat: int
     place: int
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("SupplyDealt")
 class SupplyDealt:
     """Variable supply (RULES.md 13): the dealer's shuffle. `removed`: the purple copies no
     player could buy, out of the game; `pile`: the draw pile, top first (the journal keeps the
     order, so a replay deals the same cards)."""
 
-    KIND: ClassVar[str] = "SupplyDealt"  # its name in every journal: never change it
     removed: tuple[str, ...]
     pile: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("SupplyDrawn")
 class SupplyDrawn:
     """Variable supply: `cards` come off the top of the draw pile, in order, each onto its
     kind's face-up pile (until 10 kinds show, or the draw pile is empty)."""
 
-    KIND: ClassVar[str] = "SupplyDrawn"  # its name in every journal: never change it
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@journal_fact("TurnEnded")
 class TurnEnded:
-    KIND: ClassVar[str] = "TurnEnded"  # its name in every journal: never change it
     next_active: int
     bonus_turn: bool
 

@@ -9,6 +9,7 @@ list (`build_options`) are made from its two parts, the turn's asked once per ca
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -181,32 +182,166 @@ def _short(short: int) -> Closed:
     return _SHORTS.get(short) or Closed(Why.COINS, short)
 
 
-def build_options(state: TableState, seat: int, catalog: Catalog, *, running: bool) -> dict[str, Any]:
+def build_options(state: TableState, seat: int, catalog: Catalog, *, running: bool) -> BuildList:
     """The build list of `seat` (a game that is over says so even when its table no longer
     runs)."""
     turn = turn_refusal(state, seat) if running or state.phase is Phase.FINISHED else NOT_RUNNING
+    return build_list(state, seat, catalog, turn)
+
+
+def build_list(state: TableState, seat: int, catalog: Catalog, turn: Closed | None,
+               unsupplied: Closed | None = None) -> BuildList:
+    """`market_options` under the turn's reason `turn` with `card_refusal`'s reasons (a
+    variant's `unsupplied` as `seat_cards` takes it), from the lists made once for all the
+    seats in the same position (`seat_cards`, `_listed`)."""
     if not 0 <= seat < len(state.players):  # no city: no card of its own
-        return market_options(catalog, turn, lambda card: None)
+        return _listed(_plan(catalog), _NOTHING_BUILT).build_list(
+            turn.why.value if turn is not None else None)
     if turn is not None:  # every seat but the builder's, at every roll: the hall's hot path
-        return {"why": turn.why.value, "cards": list(listed(catalog, state.players[seat].landmarks))}
-    return market_options(catalog, turn, lambda card: card_refusal(state, seat, card, catalog))
+        return _listed(_plan(catalog), state.players[seat].landmarks).build_list(turn.why.value)
+    return seat_cards(state, seat, catalog, unsupplied).build_list(None)
 
 
-# The card lists under a turn's reason, by catalog and landmarks built: the same for most seats
-# of a hall at every roll, so made once (read-only: views only encode them).
-_LISTED: dict[tuple[str, frozenset[str]], tuple[dict[str, Any], ...]] = {}
+# ---------------------------------------------------------------- the lists, made once
+#
+# A hall roll builds the build list of every seat of hundreds of tables, and most of them say
+# the same: the lists are made once per catalog and position, with their JSON text, and their
+# cards are shared by the views (read-only: views only encode them). `market_options` is the
+# reference they are made with (tests/test_build_lists.py).
 
 
-def listed(catalog: Catalog, built: frozenset[str]) -> tuple[dict[str, Any], ...]:
-    """`market_options`' cards under a turn's reason for a city with these landmarks built."""
-    key = (catalog.name, built)
-    cards = _LISTED.get(key)
-    if cards is None:
-        cards = tuple(market_options(catalog, NOT_RUNNING,
-                                     lambda card: listing_refusal(built, card))["cards"])
-        if len(_LISTED) < 4096:  # 2**4 landmark sets a catalog: a few catalogs' worth
-            _LISTED[key] = cards
-    return cards
+class BuildList(dict[str, Any]):
+    """A seat view's `builds` as `market_options` makes it, with `json_text`: its compact JSON
+    (separators "," and ":", as the views are encoded), made once for all the seats with the
+    same list, for an encoder that takes a value's `json_text` as it is (as web/wire.py does
+    a view's). JSON and `==` see a plain dict; a new one for each view."""
+
+    __slots__ = ("json_text",)
+    json_text: str
+
+
+class CardList:
+    """The cards of a build list made once (shared by the views: read-only), and its JSON
+    text for each turn's reason."""
+
+    __slots__ = ("cards", "texts")
+
+    def __init__(self, cards: tuple[dict[str, Any], ...]) -> None:
+        self.cards = cards
+        self.texts: dict[str | None, str] = {}
+
+    def build_list(self, why: str | None) -> BuildList:
+        cards = list(self.cards)
+        made = BuildList(why=why, cards=cards)
+        text = self.texts.get(why)
+        if text is None:
+            text = self.texts[why] = json.dumps(made, separators=(",", ":"))
+        made.json_text = text
+        return made
+
+
+class _Plan:
+    """What a catalog's lists are made from, and the lists made so far. Kept with its catalog
+    (`_PLANS`), so that the id it is filed under cannot be reused by another catalog."""
+
+    __slots__ = ("catalog", "establishments", "landmarks", "ids", "all_ids", "purple",
+                 "top_cost", "seat_cards", "listed")
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.establishments = tuple(catalog.establishments.values())
+        self.landmarks = tuple(catalog.landmarks.values())
+        self.ids = tuple(catalog.establishments)
+        self.all_ids = (*self.ids, *catalog.landmarks)
+        self.purple = tuple(card.id for card in self.establishments if card.is_purple)
+        # coins beyond the dearest card's cost change no card's reason
+        self.top_cost = max([card.cost for card in self.establishments]
+                            + [landmark.cost for landmark in self.landmarks], default=0)
+        self.seat_cards: dict[tuple[Any, ...], tuple[Closed | None, CardList]] = {}
+        self.listed: dict[frozenset[str], CardList] = {}
+
+
+_PLANS: dict[int, _Plan] = {}
+_PLANS_KEPT = 64  # catalogs: a hall plays a few; tests make many
+_LISTS_KEPT = 4096  # lists a catalog keeps, of each kind; a new one past it clears them
+_NOTHING_BUILT: frozenset[str] = frozenset()
+
+
+def _plan(catalog: Catalog) -> _Plan:
+    plan = _PLANS.get(id(catalog))
+    if plan is None or plan.catalog is not catalog:
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        plan = _PLANS[id(catalog)] = _Plan(catalog)
+    return plan
+
+
+def seat_cards(state: TableState, seat: int, catalog: Catalog,
+               unsupplied: Closed | None = None) -> CardList:
+    """The cards of `seat`'s build list without a turn's reason (a seat of the table): every
+    card of `catalog` in its order with its `card_refusal`; with `unsupplied`, a variant's
+    reason for an establishment the supply has none of, instead of `sold_out` or
+    `not_face_up` (the co-op row's `not_shown`). The reasons depend only on what the key
+    holds: the city's coins (up to the dearest card's cost), its landmarks built and the
+    purple cards it owns, and the kinds the supply has none of, with those the draw pile
+    still holds; so they are made once a key. (The legal moves ask card by card: a random
+    game's positions are nearly all new.)"""
+    plan = _plan(catalog)
+    player, supply, pile = state.players[seat], state.supply, state.draw_pile
+    cards = player.cards
+    gone = tuple(card for card in plan.ids if supply.get(card, 0) <= 0)
+    key = (min(player.coins, plan.top_cost), player.landmarks,
+           tuple(card for card in plan.purple if cards.get(card, 0)), gone,
+           tuple(card for card in gone if card in pile) if gone and pile else (),
+           None if unsupplied is None else id(unsupplied))
+    found = plan.seat_cards.get(key)
+    if found is None or found[0] is not unsupplied:  # (an id of a variant's reason kept, with it)
+        refusals = [establishment_refusal(player, supply, card, pile)
+                    for card in plan.establishments]
+        if unsupplied is not None:
+            refusals = [unsupplied if closed is SOLD_OUT or closed is NOT_FACE_UP else closed
+                        for closed in refusals]
+        refusals += [landmark_refusal(player, landmark) for landmark in plan.landmarks]
+        found = (unsupplied, CardList(tuple(_option(card, closed) for card, closed
+                                        in zip(plan.all_ids, refusals, strict=True))))
+        if len(plan.seat_cards) >= _LISTS_KEPT:
+            plan.seat_cards.clear()
+        plan.seat_cards[key] = found
+    return found[1]
+
+
+# The options of `market_options` by card and reason, made once: most lists share them. Filed
+# by the reason's id (a reason's hash is slow to make), kept with it so that the id is its own.
+_OPTIONS: dict[tuple[str, int], tuple[Closed | None, dict[str, Any]]] = {}
+
+
+def _option(card_id: str, closed: Closed | None) -> dict[str, Any]:
+    """A card's entry of a list without a turn's reason (see `market_options`)."""
+    found = _OPTIONS.get((card_id, id(closed)))
+    if found is not None and found[0] is closed:
+        return found[1]
+    option: dict[str, Any] = {"card": card_id}
+    if closed is not None:
+        option["why"] = closed.why.value
+        if closed.why is Why.COINS:
+            option["short"] = closed.short
+    if len(_OPTIONS) >= 65536:
+        _OPTIONS.clear()
+    _OPTIONS[(card_id, id(closed))] = (closed, option)
+    return option
+
+
+def _listed(plan: _Plan, built: frozenset[str]) -> CardList:
+    """`market_options`' cards under a turn's reason for a city with these landmarks built:
+    the same for most seats of a hall at every roll."""
+    made = plan.listed.get(built)
+    if made is None:
+        made = CardList(tuple(market_options(plan.catalog, NOT_RUNNING,
+                                             lambda card: listing_refusal(built, card))["cards"]))
+        if len(plan.listed) >= _LISTS_KEPT:
+            plan.listed.clear()
+        plan.listed[built] = made
+    return made
 
 
 def listing_refusal(built: frozenset[str], card_id: str) -> Closed | None:
@@ -215,9 +350,9 @@ def listing_refusal(built: frozenset[str], card_id: str) -> Closed | None:
     return BUILT if card_id in built else None
 
 
-def not_running_options(catalog: Catalog) -> dict[str, Any]:
+def not_running_options(catalog: Catalog) -> BuildList:
     """The build list of a table that has no game yet: every card closed `not_running`."""
-    return market_options(catalog, NOT_RUNNING, lambda card: None)
+    return _listed(_plan(catalog), _NOTHING_BUILT).build_list(NOT_RUNNING.why.value)
 
 
 def market_options(
@@ -228,7 +363,8 @@ def market_options(
     `{"card"}`, or `{"card", "why"}` with the card's own reason from `card_refusal` (and
     `"short"` with `coins`). Under a turn's reason a card gives only a reason that leaves it
     out of the phone's list (`LISTING`). A card is open when neither says why. The phone has
-    each card's kind, cost and name from its page."""
+    each card's kind, cost and name from its page. The reference: `build_options` makes the
+    same lists from the ones made once (`seat_cards`, `_listed`)."""
     cards = []
     for card_id in (*catalog.establishments, *catalog.landmarks):
         closed = card_refusal(card_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, TypeVar
 
@@ -27,6 +28,7 @@ from companion.rules.ruleset import (
 )
 
 S = TypeVar("S")
+M = TypeVar("M")
 E = TypeVar("E")
 
 
@@ -51,6 +53,32 @@ VARIANTS = (
 """Seed 001's variants (RULES.md 13-14), the organizer's choice per table."""
 
 
+def check_specs(raw: Mapping[str, Any], specs: tuple[OptionSpec, ...], known_are: str,
+                hint: str = "") -> Json:
+    """A table's options, each one of `specs` (BadOptions names the known ones: "{known_are}
+    a, b{hint}") with a value its spec takes (BadOptionValue), a missing one its default."""
+    known = {spec.name: spec for spec in specs}
+    unknown = sorted(str(name) for name in raw if name not in known)
+    if unknown:
+        raise BadOptions(f"unknown option {unknown[0]!r}: {known_are} {', '.join(known)}{hint}")
+    checked: Json = {}
+    for name, spec in known.items():
+        value = raw.get(name, spec.default)
+        if not spec.accepts(value):
+            raise BadOptionValue(f"{name} is {takes(spec)}, not {value!r}")
+        checked[name] = value
+    return checked
+
+
+def takes(spec: OptionSpec) -> str:
+    """The values an option takes, as a refusal says them."""
+    if spec.kind == "bool":
+        return "true or false"
+    if spec.kind == "choice":
+        return f"one of {', '.join(spec.choices)}"
+    return f"a whole number from {spec.minimum} to {spec.maximum}"
+
+
 def hall_turn(rules: Ruleset[S, Any, E], state: S, table: Callable[[S], TableState],
               dice: tuple[int, int], catalog: Catalog, shuffle: Shuffle | None) -> list[list[E]]:
     """A hall roll at a table of the base game or of a game around its cities (`table(state)`):
@@ -72,7 +100,27 @@ def hall_turn(rules: Ruleset[S, Any, E], state: S, table: Callable[[S], TableSta
     return groups
 
 
-class MachiKoro(Ruleset[TableState, Move, Fact]):
+class CityViews(Ruleset[S, M, E]):
+    """The views of a game played with Machi Koro's cities, the base game's or one around them:
+    a variant extends the parts it adds to (`turn_entry`, `fact_summary`)."""
+
+    def common_view(self, story: Story[S, E]) -> Json:
+        return views.common_json(story, self.story_result(story), self.turn_entry, self.move_summary)
+
+    def tile_view(self, story: Story[S, E]) -> Json:
+        return views.tile_json(story, self.story_result(story))
+
+    def turn_entry(self, story: Story[Any, Any], fact: object) -> Json | None:
+        return views.turn_entry(story, fact)
+
+    def move_summary(self, move: Played[Any, Any]) -> Json:
+        return views.move_summary(move, self.fact_summary)
+
+    def fact_summary(self, fact: object, active: int) -> Json | None:
+        return views.fact_summary(fact, active)
+
+
+class MachiKoro(CityViews[TableState, Move, Fact]):
     """The base game: 2-4 cities, one roll at a time, the first to build every landmark wins."""
 
     name: ClassVar[str] = "machi-koro"
@@ -86,18 +134,7 @@ class MachiKoro(Ruleset[TableState, Move, Fact]):
         return VARIANTS
 
     def check_options(self, raw: Mapping[str, Any]) -> Json:
-        known = {spec.name: spec for spec in VARIANTS}
-        unknown = sorted(str(name) for name in raw if name not in known)
-        if unknown:
-            raise BadOptions(f"unknown option {unknown[0]!r}: Machi Koro's options are "
-                             f"{', '.join(known)} (true or false)")
-        checked: Json = {}
-        for name, spec in known.items():
-            value = raw.get(name, spec.default)
-            if not spec.accepts(value):
-                raise BadOptionValue(f"{name} is true or false, not {value!r}")
-            checked[name] = value
-        return checked
+        return check_specs(raw, VARIANTS, "Machi Koro's options are", " (true or false)")
 
     def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
         return Seats(catalog.players_min, catalog.players_max)
@@ -172,35 +209,16 @@ class MachiKoro(Ruleset[TableState, Move, Fact]):
     def result(self, state: TableState) -> Result | None:
         return views.base_result(state)
 
-    def common_view(self, story: Story[TableState, Fact]) -> Json:
-        result = self.result(story.state) if story.state is not None else None
-        return views.common_json(story, result, self.turn_entry, self.move_summary)
-
     def seat_view(self, story: Story[TableState, Fact], seat: int, catalog: Catalog) -> Json:
         return {"choices": views.choices_json(story, seat, catalog),
                 "builds": views.builds_json(story, seat, catalog)}
-
-    def tile_view(self, story: Story[TableState, Fact]) -> Json:
-        result = self.result(story.state) if story.state is not None else None
-        return views.tile_json(story, result)
 
     def page_data(self, catalog: Catalog, lang: str) -> Json:
         return {"cards": views.cards_json(catalog, lang)}
 
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
-        result = self.result(story.state) if story.state is not None else None
+        result = self.story_result(story)
         return paper.standings_rows(story.names, story.state, result, story.catalog)
-
-    # the parts of the views a variant extends (the co-op game's gifts)
-
-    def turn_entry(self, story: Story[Any, Any], fact: object) -> Json | None:
-        return views.turn_entry(story, fact)
-
-    def move_summary(self, move: Played[Any, Any]) -> Json:
-        return views.move_summary(move, self.fact_summary)
-
-    def fact_summary(self, fact: object, active: int) -> Json | None:
-        return views.fact_summary(fact, active)
 
     # ------------------------------------------------------------ paper
 
@@ -215,3 +233,33 @@ class MachiKoro(Ruleset[TableState, Move, Fact]):
 
 
 MACHI_KORO = MachiKoro()
+
+
+class AroundTheBase(CityViews[S, M, E]):
+    """A game played around the base game's cities (`table(state)`), as the co-op and Legacy
+    games are: its dice, its hall roll, its open choices and its turn are the base game's
+    (`base`)."""
+
+    base = MACHI_KORO
+
+    @abstractmethod
+    def table(self, state: S) -> TableState:
+        """The base game's table inside the state."""
+
+    def dice_for(self, state: S, seat: int, wire: Any) -> int:
+        return self.base.dice_for(self.table(state), seat, wire)
+
+    def hall_rolls(self, wire: Any) -> bool:
+        return self.base.hall_rolls(wire)
+
+    def choice_open(self, state: S) -> bool:
+        return self.base.choice_open(self.table(state))
+
+    def turn(self, state: S) -> int:
+        return self.table(state).turn
+
+    def hall_turn(self, state: S, dice: tuple[int, int], catalog: Catalog,
+                  shuffle: Shuffle | None) -> list[list[E]]:
+        """As in the base game (closing a turn runs what the game adds to it, as the co-op
+        assessor's turn when it is due)."""
+        return hall_turn(self, state, self.table, dice, catalog, shuffle)

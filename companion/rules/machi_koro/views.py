@@ -224,13 +224,29 @@ def choices_json(story: MkStory, seat: int, catalog: Catalog) -> list[Json]:
     if not 0 <= seat < len(state.players) or not state.playing(seat):
         return []  # a finished player no longer moves (RULES.md 14)
     choices = []
+    hall_rolls, dice_count = story.roll_mode == "hall", state.players[seat].dice_count
     for move in legal_moves(state, seat, catalog):
-        if isinstance(move, Roll) and story.roll_mode == "hall":
+        if hall_rolls and isinstance(move, Roll):
             continue
-        if isinstance(move, ChooseDice) and move.count == state.players[seat].dice_count:
+        if isinstance(move, ChooseDice) and move.count == dice_count:
             continue
-        choices.append(wire_move(move))
+        choices.append(wire_of(move))
     return choices
+
+
+# The wire forms of the moves the views offered, made once (moves are values); a view gets
+# copies, as it got `wire_move`'s new dicts.
+_WIRES: dict[object, Json] = {}
+
+
+def wire_of(move: Any) -> Json:
+    """`wire_move(move)`, a copy of the one made the first time."""
+    wire = _WIRES.get(move)
+    if wire is None:
+        wire = wire_move(move)
+        if len(_WIRES) < 4096:
+            _WIRES[move] = wire
+    return dict(wire)
 
 
 def builds_json(story: MkStory, seat: int, catalog: Catalog) -> Json:
