@@ -83,20 +83,34 @@ def _parser() -> argparse.ArgumentParser:
     _add_pairings(commands)
 
     bench = commands.add_parser("bench", help="measure speed (not a test)")
-    bench.add_argument("what", choices=["rules", "hall", "soak"])
+    bench.add_argument("what", choices=["rules", "hall", "soak", "views"])
     bench.add_argument("--seconds", type=SECONDS, default=5.0, help="rules: how long to play")
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--phones", type=COUNT, action="append",
                        help="hall: phones to connect (1,100); with --workers, repeat it for "
                             "several runs (2,000 and 4,000)")
-    bench.add_argument("--tables", type=COUNT, default=275, help="hall: tables (4 seats each)")
+    bench.add_argument("--tables", type=COUNT, default=275, help="hall, views: tables (4 seats each)")
     bench.add_argument("--workers", type=COUNT, default=1,
                        help="hall: also serve on N processes on PostgreSQL and Redis, started "
                             "for the run, against one (docs/scaling.md); tables: phones / 4")
-    bench.add_argument("--rolls", type=COUNT, default=10, help="hall: hall rolls to time")
+    bench.add_argument("--rolls", type=COUNT, default=10, help="hall, views: hall rolls to time")
     bench.add_argument("--no-floor", action="store_true", help="hall: skip the bare server")
+    bench.add_argument("--ruleset", choices=["machi-koro", "catan-big"], default="machi-koro",
+                       help="hall: the event's game; catan-big: a board of two for every two "
+                            "phones (--tables is ignored), each roll a turn to every phone")
+    bench.add_argument("--moves-per-second", type=_number(int, 0),
+                       help="hall: the moves the phones send meanwhile (100; catan-big: 20 "
+                            "tracker updates)")
+    bench.add_argument("--client", choices=["socketio", "light"], default="socketio",
+                       help="hall: the phones' Socket.IO client: python-socketio's, or the "
+                            "bench's own of less work per message (companion/bench/phones.py)")
     bench.add_argument("--minutes", type=SECONDS, default=10.0,
                        help="soak: how long the phones move and the hall rolls (every 10 s)")
+    bench.add_argument("--before", metavar="TREE",
+                       help="views: a checkout of older code (git worktree) measured in the "
+                            "same run, for a before and after")
+    bench.add_argument("--mix", action="store_true",
+                       help="views: a quarter each of base, variable supply, play on, co-op")
     bench.set_defaults(run=_bench)
     return parser
 
@@ -213,9 +227,11 @@ def _add_print(commands: Any) -> None:
     """`companion print KIND`: kind, paper and language are checked by _print (one line on
     standard error, exit 2), not by argparse, so every refusal reads the same."""
     printer = commands.add_parser(
-        "print", help="print an event's join cards, setup or score sheets, standings or poster",
-        description="Write one event's printout as a PDF. Nothing is written on a refusal.")
-    printer.add_argument("kind", metavar="{join-cards|setup-sheets|score-sheets|standings|poster}")
+        "print", help="print an event's join cards, setup or score sheets, standings, poster or a "
+        "campaign's register", description="Write one event's printout as a PDF. Nothing is written "
+        "on a refusal.")
+    printer.add_argument(
+        "kind", metavar="{join-cards|setup-sheets|score-sheets|standings|poster|series-sheets}")
     printer.add_argument("--db", required=True, metavar="PATH", help="the hall's SQLite file (as for serve)")
     printer.add_argument("--event", required=True, metavar="ID", help="the event's id")
     printer.add_argument("--paper", default="a4", metavar="{a4|letter|a3}",
@@ -352,6 +368,12 @@ def _pairings(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.what == "views":
+        from companion.bench.views import bench_views
+
+        _print_json(bench_views(args.tables, rolls=args.rolls, seed=args.seed,
+                                before=args.before, mix=args.mix))
+        return 0
     if args.what in ("hall", "soak"):
         import importlib.util
 
@@ -371,7 +393,9 @@ def _bench(args: argparse.Namespace) -> int:
             return 0
         from companion.bench.hall import bench_hall
 
-        _print_json(bench_hall(phones, args.tables, rolls=args.rolls, floor=not args.no_floor))
+        _print_json(bench_hall(phones, args.tables, rolls=args.rolls, floor=not args.no_floor,
+                               moves_per_second=args.moves_per_second, ruleset=args.ruleset,
+                               client=args.client))
         return 0
     from companion.bench.rules import bench_rules
 

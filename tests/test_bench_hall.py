@@ -101,3 +101,68 @@ def test_a_tiny_hall_on_two_processes_delivers_every_roll_to_every_phone() -> No
         assert figures["every_roll_reached_every_phone"], (part, figures)
         assert figures["wrong_dice"] == 0 and figures["move_ack_ms"]["timeouts"] == 0, part
     assert run["app_2"]["move_ack_ms"]["accepted"] > 0
+
+
+def test_the_catan_floor_turn_has_the_apps_shape_and_tracker_moves_are_within_the_caps() -> None:
+    import random
+
+    from companion.bench.catan import boards_for, floor_turn, track_move
+    from companion.rules.catan_big.claims import read_breakdown
+
+    turn = floor_turn(16, [3, 4], [4, 5])
+    assert set(turn) == {"number", "dice", "follow_up", "deadline_ms", "seconds", "remaining_ms",
+                         "paused", "auto_roll", "schedule", "over", "ended", "rules"}
+    assert turn["seconds"] == 90 and turn["follow_up"] == [4, 5]
+    assert turn["rules"]["catan-big"] == {"team": "moon", "discard": True,
+                                          "robber": {"action": "move", "number": 9}}
+    rng = random.Random(3)
+    for _ in range(200):
+        move = track_move(rng)
+        assert move["kind"] == "track"
+        read_breakdown(move["breakdown"])  # refuses a breakdown over a cap
+    assert (boards_for(2000), boards_for(7), boards_for(1)) == (1000, 4, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("client", ["socketio", "light"])
+def test_a_tiny_catan_hall_delivers_every_turn_to_every_phone(client: str) -> None:
+    """`bench hall --ruleset catan-big` run tiny: boards of two, each roll the event's turn
+    message at every phone, tracker moves accepted meanwhile, against the floor (its rolls
+    alternating with the app's), with either client."""
+    from companion.bench.hall import bench_hall
+
+    result = bench_hall(8, 1, rolls=2, moves_per_second=20, ruleset="catan-big", client=client)
+    assert (result["ruleset"], result["tables"], result["seats"]) == ("catan-big", 4, 8)
+    assert result["client"] == client and result["interleaved"] is True
+    for part in ("app", "floor"):
+        figures = result[part]
+        assert figures["connected"] == 8
+        assert figures["every_roll_reached_every_phone"], figures
+        assert figures["deliveries"] == figures["expected_deliveries"] == 16
+        assert figures["wrong_dice"] == 0
+        assert 0 < figures["roll_to_phone_ms"]["p50"] <= figures["roll_to_phone_ms"]["max"]
+        assert figures["turn_bytes"]["p50"] > 100
+        assert figures["move_ack_ms"]["sent"] > 0 and figures["move_ack_ms"]["timeouts"] == 0
+    assert result["app"]["move_ack_ms"]["accepted"] == result["app"]["move_ack_ms"]["sent"]
+    assert {"p99_over_floor", "p99_le_0_8x_floor"} <= set(result["targets"])
+    assert "roll_p99_le_250ms" not in result["targets"]
+
+
+def test_the_light_client_reads_events_and_acks_as_socketio_sends_them() -> None:
+    import asyncio
+
+    from companion.bench.phones import LightClient
+
+    async def play() -> tuple[list[object], object]:
+        client, got = LightClient(session=None), []
+        client.on("turn", got.append)
+        await client.handle('42["turn",{"number":3,"dice":[2,5]}]')
+        await client.handle('42["hall",{}]')  # no handler: ignored
+        future = asyncio.get_running_loop().create_future()
+        client.acks[12] = future
+        await client.handle('4312[{"ok":true}]')
+        return got, future.result()
+
+    got, ack = asyncio.run(play())
+    assert got == [{"number": 3, "dice": [2, 5]}]
+    assert ack == {"ok": True}

@@ -5,6 +5,11 @@
 TCP_NODELAY). A phone connects with `{"token": T}` and joins the room `token:T`; `POST /roll`
 emits one view-sized `view` to every such room from the request, as the app's hall roll does;
 `move` is acked at once with a view.
+
+`--ruleset catan-big`: the big Catan event's turns (`companion.bench.catan`). `POST /roll` makes
+the event's `turn` JSON as the app does and emits it to each phone's room `token:T`, one emit
+per phone (the library encodes each: a naive server; the app encodes it once and sends it to
+the event's room); a phone also gets the latest turn on connect.
 """
 
 from __future__ import annotations
@@ -43,17 +48,19 @@ def compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def run_floor(port: int, payload_bytes: int) -> None:
+def run_floor(port: int, payload_bytes: int, ruleset: str = "machi-koro") -> None:
     from gevent import monkey
 
     monkey.patch_all()
     import socketio
 
+    from companion.bench import catan as catan_rules
     from companion.server import wsgi_server
 
     sio = socketio.Server(async_mode="gevent", ping_interval=10, ping_timeout=20)
     rooms: set[str] = set()
-    state = {"turn": 0}
+    state: dict[str, Any] = {"turn": 0, "message": None}
+    catan = ruleset == "catan-big"
 
     @sio.event
     def connect(sid: str, environ: dict[str, Any], auth: Any = None) -> None:
@@ -63,6 +70,8 @@ def run_floor(port: int, payload_bytes: int) -> None:
         sio.enter_room(sid, f"token:{token}")
         rooms.add(f"token:{token}")
         sio.emit("view", floor_view(state["turn"], [], payload_bytes), to=sid)
+        if catan and state["message"] is not None:
+            sio.emit("turn", state["message"], to=sid)
 
     @sio.on("move")
     def move(sid: str, payload: Any = None) -> dict[str, Any]:
@@ -73,9 +82,12 @@ def run_floor(port: int, payload_bytes: int) -> None:
         if path == "/roll" and method == "POST":
             state["turn"] += 1
             dice = [random.randint(1, 6), random.randint(1, 6)]
-            for room in sorted(rooms):
-                sio.emit("view", floor_view(state["turn"], dice[:1], payload_bytes), to=room)
-            body = {"dice": dice, "roll": state["turn"]}
+            if catan:
+                body = roll_turn(state, dice)
+            else:
+                for room in sorted(rooms):
+                    sio.emit("view", floor_view(state["turn"], dice[:1], payload_bytes), to=room)
+                body = {"dice": dice, "roll": state["turn"]}
         elif path == "/healthz":
             body = {"ok": True}
         else:
@@ -83,6 +95,15 @@ def run_floor(port: int, payload_bytes: int) -> None:
             return [b"{}"]
         start_response("200 OK", [("Content-Type", "application/json")])
         return [json.dumps(body).encode()]
+
+    def roll_turn(state: dict[str, Any], dice: list[int]) -> dict[str, Any]:
+        """The event's turn to every phone's room, one emit each, as a naive server sends it."""
+        count = catan_rules.follow_up_count(state["turn"], dice)
+        follow_up = [random.randint(1, 6) for _ in range(count)]
+        state["message"] = catan_rules.floor_turn(state["turn"], dice, follow_up)
+        for room in sorted(rooms):
+            sio.emit("turn", state["message"], to=room)
+        return {"dice": dice, "follow_up": follow_up, "roll": state["turn"]}
 
     print(f"floor: serving on {HOST}:{port}", flush=True)
     wsgi_server(socketio.WSGIApp(sio, http), HOST, port).serve_forever()
@@ -92,8 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.bench.floor")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--payload-bytes", type=int, default=1500)
+    parser.add_argument("--ruleset", choices=["machi-koro", "catan-big"], default="machi-koro")
     args = parser.parse_args(argv)
-    run_floor(args.port, args.payload_bytes)
+    run_floor(args.port, args.payload_bytes, args.ruleset)
     return 0
 
 

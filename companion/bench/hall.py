@@ -13,6 +13,10 @@ acks are what one phone sees, while the other phones' acks also wait for their p
 through the views of every phone in it. Then the same clients, rolls and move stream against
 the floor (`companion.bench.floor`): a bare python-socketio server in the same async mode that
 emits a view of the same size to each seat's room from the roll request.
+
+`ruleset="catan-big"` (issue 12) runs `companion.bench.catan`: the same phones and figures for
+the big Catan event, whose turn is one message for every phone, against the floor's catan mode,
+the app's rolls alternating with the floor's.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import json
 import math
 import multiprocessing
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -32,7 +37,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from companion.bench.phones import Ack, run_worker
+from companion.bench.phones import CLIENTS, Ack, run_worker
 from companion.bench.server import (
     HOST,
     ServerProcess,
@@ -48,24 +53,40 @@ ROLL_WAIT = 30.0  # seconds a roll may take to reach every phone before it count
 ROLL_GAP = 1.0  # seconds between a roll reaching every phone and the next roll
 PROBE_DEVICES = 4  # second devices on the first seats, in a client process of their own
 PROBE_RATE = 10  # of the moves per second, the ones the probe sends
+CATAN = "catan-big"  # the big Catan event's ruleset (companion.bench.catan)
 
 
 # ---------------------------------------------------------------- the run
 
 
-def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int = 100,
-               floor: bool = True) -> dict[str, Any]:
+def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int | None = None,
+               floor: bool = True, ruleset: str = "machi-koro",
+               client: str = "socketio") -> dict[str, Any]:
     """Figures of one run as a JSON-able dict (times in ms, memory in MB), the app served as
-    shipped (`companion serve`)."""
+    shipped (`companion serve`). `ruleset` "catan-big" (`companion.bench.catan`): `tables` is
+    ignored, the event has a board of two seats for every two phones, and the app's rolls
+    alternate with the floor's. `moves_per_second`: by default 100, catan-big 20. `client`: the
+    phones' Socket.IO client, python-socketio's ("socketio") or the bench's own ("light",
+    phones.LightClient)."""
+    if ruleset not in ("machi-koro", CATAN):
+        raise ValueError(f"ruleset is machi-koro or {CATAN}, not {ruleset!r}")
+    if client not in CLIENTS:
+        raise ValueError(f"client is one of {', '.join(CLIENTS)}, not {client!r}")
+    if ruleset == CATAN:
+        from companion.bench.catan import MOVES_PER_SECOND, bench_catan
+
+        return bench_catan(phones, rolls, MOVES_PER_SECOND if moves_per_second is None
+                           else moves_per_second, floor, client)
+    moves_per_second = 100 if moves_per_second is None else moves_per_second
     if phones < 1 or tables < 1 or rolls < 1 or moves_per_second < 0:
         raise ValueError("phones, tables and rolls are at least 1; moves_per_second at least 0")
     from companion.web import SERVED_ASYNC_MODE
 
     processes = 1 if phones <= 600 else 2
     result: dict[str, Any] = {
-        "phones": phones, "tables": tables, "seats": tables * SEATS, "rolls": rolls,
-        "moves_per_second": moves_per_second, "async_mode": SERVED_ASYNC_MODE,
-        "client_processes": processes, "cpus": os.cpu_count(),
+        "ruleset": ruleset, "phones": phones, "tables": tables, "seats": tables * SEATS,
+        "rolls": rolls, "moves_per_second": moves_per_second, "async_mode": SERVED_ASYNC_MODE,
+        "client_processes": processes, "client": client, "cpus": os.cpu_count(),
     }
     with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp:
         with served_app(Path(tmp)) as (server, base):
@@ -75,7 +96,7 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
             phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
             roll_url = f"{base}/api/events/{event_id}/roll"
             result["app"] = _phase(base, roll_url, server, phone_tokens, rolls, moves_per_second,
-                                   processes)
+                                   processes, client=client)
         if floor:
             size = result["app"].get("view_bytes", {}).get("p50") or 1500
             port = free_port()
@@ -84,7 +105,7 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
             with ServerProcess(command, Path(tmp) / "floor.log") as server:
                 base = f"http://{HOST}:{port}"
                 result["floor"] = _phase(base, f"{base}/roll", server, phone_tokens, rolls,
-                                         moves_per_second, processes)
+                                         moves_per_second, processes, client=client)
     result["targets"] = _targets(result)
     return result
 
@@ -193,13 +214,23 @@ def _targets(result: dict[str, Any]) -> dict[str, Any]:
         "server_under_300mb": app["server_peak_mb"] < 300,
     }
     p99 = app["roll_to_phone_ms"]["p99"]
-    if result["phones"] <= 1100:  # "at 1,100 phones, the largest hall on record"
+    catan_big = result.get("ruleset") == CATAN
+    if result["phones"] <= 1100 and not catan_big:  # "at 1,100 phones, the largest hall on record"
         checks["roll_p99_le_250ms"] = p99 is not None and p99 <= 250
     floor = result.get("floor")
     if floor and floor["roll_to_phone_ms"]["p99"]:
         ratio = p99 / floor["roll_to_phone_ms"]["p99"] if p99 is not None else math.inf
         checks["p99_over_floor"] = round(ratio, 2) if p99 is not None else None
-        checks["p99_within_1_3x_floor"] = ratio <= 1.3
+        if catan_big:  # issue 12: at most 0.8 of the floor's (stated at 2,000 phones)
+            checks["p99_le_0_8x_floor"] = ratio <= 0.8
+        else:
+            checks["p99_within_1_3x_floor"] = ratio <= 1.3
+        # Ten rolls' p99 is their worst roll's: one stall of the machine decides it. The
+        # median roll's p99 against the floor's says what most rolls did (not a target).
+        medians = [statistics.median(p or math.inf for p in part["roll_per_roll_p99_ms"])
+                   for part in (app, floor) if part["roll_per_roll_p99_ms"]]
+        if len(medians) == 2 and math.isfinite(medians[1]):
+            checks["median_roll_p99_over_floor"] = round(medians[0] / medians[1], 2)
     checks["all_met"] = all(v for k, v in checks.items() if isinstance(v, bool))
     return checks
 
@@ -223,60 +254,135 @@ def _set_up(base: str, key: str, tables: int) -> tuple[str, list[str]]:
 
 def _phase(base: str | list[str], roll_url: str, server: ServerProcess | Servers,
            tokens: list[str], rolls: int, moves_per_second: int,
-           processes: int) -> dict[str, Any]:
+           processes: int, ruleset: str = "machi-koro", client: str = "socketio") -> dict[str, Any]:
     """Connect the phones to the server (or, given several bases, client process i to base
     i mod N, as a proxy's ip_hash sends each client machine to one process), roll, stream
     moves, and gather the figures."""
-    workers: list[BaseProcess] = []
-    pipes: list[Connection] = []
-    figures: dict[str, Any] = {}
-    bases = [base] if isinstance(base, str) else base
+    phase = Phase(base, roll_url, server, tokens, moves_per_second, processes, ruleset, client)
     try:
-        _start_clients(workers, pipes, bases, tokens, processes, moves_per_second)
-        phones, phone_pipes = workers[:-1], pipes[:-1]  # the probe's process comes last
+        phase.connect()
+        phase.begin()
+        phase.moves(True)
+        time.sleep(1.0)
+        for number in range(1, rolls + 1):
+            if not phase.roll(number):
+                break
+            time.sleep(ROLL_GAP)
+        phase.moves(False)
+        time.sleep(1.0)
+        phase.finish(rolls)
+    finally:
+        phase.close()
+    return phase.figures
+
+
+class Phase:
+    """The phones of one server and its figures, step by step (`_phase` runs them in a row;
+    the big Catan event's bench interleaves the app's rolls with the floor's, catan.py)."""
+
+    def __init__(self, base: str | list[str], roll_url: str, server: ServerProcess | Servers,
+                 tokens: list[str], moves_per_second: int, processes: int,
+                 ruleset: str = "machi-koro", client: str = "socketio") -> None:
+        self.bases = [base] if isinstance(base, str) else base
+        self.roll_url, self.server, self.tokens = roll_url, server, tokens
+        self.moves_per_second, self.processes, self.ruleset = moves_per_second, processes, ruleset
+        self.client = client
+        self.workers: list[BaseProcess] = []
+        self.pipes: list[Connection] = []
+        self.figures: dict[str, Any] = {}
+        self.starts: list[float] = []
+        self.dice: list[list[int]] = []
+        self.http_ms: list[float] = []
+        self.probe_devices = 0
+        self.moving_since: float | None = None
+        self.moving_seconds = 0.0
+        self.failed = False  # a roll's request failed: it rolls no more
+
+    @property
+    def phone_pipes(self) -> list[Connection]:
+        return self.pipes[:-1]  # the probe's process comes last
+
+    def connect(self) -> None:
+        figures = self.figures
+        _start_clients(self.workers, self.pipes, self.bases, self.tokens, self.processes,
+                       self.moves_per_second, self.ruleset, self.client)
         started = time.monotonic()
-        ready = [_receive(pipe, 240) for pipe in phone_pipes]
-        probe_devices = _receive(pipes[-1], 240)["connected"]
+        ready = [_receive(pipe, 240) for pipe in self.phone_pipes]
+        self.probe_devices = _receive(self.pipes[-1], 240)["connected"]
         figures["connect_seconds"] = round(time.monotonic() - started, 2)
         figures["connected"] = sum(r["connected"] for r in ready)
         figures["connect_failures"] = sum(r["failed"] for r in ready)
         figures["connect_errors"] = sorted({e for r in ready for e in r["errors"]})[:5]
-        figures["server_threads_connected"] = server.status("Threads")
-        cpu_before, ticks_before = server.cpu_seconds(), machine_ticks()
-        phones_cpu_before = process_cpu_seconds(*(p.pid for p in phones))
-        for pipe in pipes:
-            pipe.send(("moves", True))
-        moving_since = time.monotonic()
-        time.sleep(1.0)
-        starts, dice, http_ms = _roll(roll_url, server.key, phone_pipes, rolls, figures)
-        for pipe in pipes:
-            pipe.send(("moves", False))
-        moving_seconds = time.monotonic() - moving_since
-        time.sleep(1.0)
-        figures["server_cpu_seconds"] = round(server.cpu_seconds() - cpu_before, 2)
-        figures["machine_steal_percent"] = steal_percent(ticks_before, machine_ticks())
+        figures["server_threads_connected"] = self.server.status("Threads")
+
+    def begin(self) -> None:
+        """Take the CPU counters."""
+        self.cpu_before, self.ticks_before = self.server.cpu_seconds(), machine_ticks()
+        self.phones_cpu_before = process_cpu_seconds(*(p.pid for p in self.workers[:-1]))
+
+    def moves(self, on: bool) -> None:
+        """Start or stop the phones' moves; the time they moved adds up for their rates."""
+        for pipe in self.pipes:
+            pipe.send(("moves", on))
+        if on and self.moving_since is None:
+            self.moving_since = time.monotonic()
+        elif not on and self.moving_since is not None:
+            self.moving_seconds += time.monotonic() - self.moving_since
+            self.moving_since = None
+
+    def roll(self, number: int) -> bool:
+        """Roll once and wait until every phone has it (or ROLL_WAIT passed). A request that
+        fails ends the rolls (False); the figures note it as roll_error."""
+        phone_pipes = self.phone_pipes
+        for pipe in phone_pipes:
+            pipe.send(("expect", number))
+        start = time.monotonic()
+        try:
+            answer = _http(self.roll_url, self.server.key, {}, timeout=ROLL_WAIT)
+        except OSError as error:  # a saturated server: the rest of the rolls count as missed
+            self.figures["roll_error"] = f"roll {number}: {type(error).__name__}: {error}"
+            self.failed = True
+            return False
+        self.http_ms.append((time.monotonic() - start) * 1000)
+        self.starts.append(start)
+        self.dice.append(answer["dice"])
+        waiting, deadline = list(phone_pipes), start + ROLL_WAIT
+        while waiting and time.monotonic() < deadline:
+            answered = wait(waiting, deadline - time.monotonic())
+            for pipe in phone_pipes:
+                if pipe in answered and pipe.recv() == ("done", number):
+                    waiting.remove(pipe)
+        return True
+
+    def finish(self, rolls: int) -> None:
+        """The server's and the machine's figures, and the phones' reports."""
+        figures, server = self.figures, self.server
+        figures["server_cpu_seconds"] = round(server.cpu_seconds() - self.cpu_before, 2)
+        figures["machine_steal_percent"] = steal_percent(self.ticks_before, machine_ticks())
         # the phones' processes share the machine's two cores with the server
         figures["phones_cpu_seconds"] = round(
-            process_cpu_seconds(*(p.pid for p in phones)) - phones_cpu_before, 2)
+            process_cpu_seconds(*(p.pid for p in self.workers[:-1])) - self.phones_cpu_before, 2)
         figures["server_peak_mb"] = round(server.status("VmHWM") / 1024, 1)
         figures["server_threads_peak"] = server.status("Threads")
         reports = []
-        for pipe in pipes:
-            pipe.send(("report", starts, dice))
+        for pipe in self.pipes:
+            pipe.send(("report", self.starts, self.dice))
             reports.append(_report(pipe))
         probe = reports.pop()
-    finally:
-        _stop_clients(workers, pipes)
-    figures.update(_delivery_figures(reports, starts, http_ms, len(tokens), rolls, moving_seconds))
-    figures["move_ack_probe_ms"] = {**_ack_figures(probe["acks"], moving_seconds),
-                                    "devices": probe_devices}
-    figures["every_roll_reached_every_phone"] = (
-        figures["missed_deliveries"] == 0 and figures["connected"] == len(tokens))
-    return figures
+        figures.update(_delivery_figures(reports, self.starts, self.http_ms, len(self.tokens),
+                                         rolls, self.moving_seconds))
+        figures["move_ack_probe_ms"] = {**_ack_figures(probe["acks"], self.moving_seconds),
+                                        "devices": self.probe_devices}
+        figures["every_roll_reached_every_phone"] = (
+            figures["missed_deliveries"] == 0 and figures["connected"] == len(self.tokens))
+
+    def close(self) -> None:
+        _stop_clients(self.workers, self.pipes)
 
 
 def _start_clients(workers: list[BaseProcess], pipes: list[Connection], bases: list[str],
-                   tokens: list[str], processes: int, moves_per_second: int) -> None:
+                   tokens: list[str], processes: int, moves_per_second: int,
+                   ruleset: str = "machi-koro", client: str = "socketio") -> None:
     """The phones' client processes, then the probe: a few second devices on the first seats,
     in a process of their own, whose acks are not queued behind hundreds of other phones'
     views. Each joins `workers` and `pipes` once started, so a failure stops those."""
@@ -289,39 +395,11 @@ def _start_clients(workers: list[BaseProcess], pipes: list[Connection], bases: l
         ours, theirs = context.Pipe()
         base = bases[0] if index == processes else bases[index % len(bases)]  # probe: first
         worker = context.Process(target=run_worker, daemon=True,
-                                 args=(theirs, base, part, rate, index))
+                                 args=(theirs, base, part, rate, index, ruleset, client))
         worker.start()
         theirs.close()
         workers.append(worker)
         pipes.append(ours)
-
-
-def _roll(roll_url: str, key: str, phone_pipes: list[Connection], rolls: int,
-          figures: dict[str, Any]) -> tuple[list[float], list[list[int]], list[float]]:
-    """Roll `rolls` times, each once every phone has the last one (or ROLL_WAIT passed): when
-    each roll was asked for, its dice, and its request's ms. A request that fails ends the
-    rolls; `figures` notes it as roll_error."""
-    starts, dice, http_ms = [], [], []
-    for number in range(1, rolls + 1):
-        for pipe in phone_pipes:
-            pipe.send(("expect", number))
-        start = time.monotonic()
-        try:
-            answer = _http(roll_url, key, {}, timeout=ROLL_WAIT)
-        except OSError as error:  # a saturated server: the rest of the rolls count as missed
-            figures["roll_error"] = f"roll {number}: {type(error).__name__}: {error}"
-            break
-        http_ms.append((time.monotonic() - start) * 1000)
-        starts.append(start)
-        dice.append(answer["dice"])
-        waiting, deadline = list(phone_pipes), start + ROLL_WAIT
-        while waiting and time.monotonic() < deadline:
-            answered = wait(waiting, deadline - time.monotonic())
-            for pipe in phone_pipes:
-                if pipe in answered and pipe.recv() == ("done", number):
-                    waiting.remove(pipe)
-        time.sleep(ROLL_GAP)
-    return starts, dice, http_ms
 
 
 def _stop_clients(workers: list[BaseProcess], pipes: list[Connection]) -> None:
@@ -347,6 +425,7 @@ def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_m
     missed = sum(r["missed"] for r in reports) + phones * (rolls - len(starts))
     acks = [a for r in reports for a in r["acks"]]
     sizes = [s for r in reports for s in r["view_bytes"]]
+    turn_sizes = [s for r in reports for s in r.get("turn_bytes", ())]
     windows = [(start, start + max(ms, default=ROLL_WAIT * 1000) / 1000)
                for start, ms in zip(starts, by_roll, strict=True)]
     quiet = [a.ms for a in acks if a.ms is not None
@@ -357,12 +436,13 @@ def _delivery_figures(reports: list[dict[str, Any]], starts: list[float], http_m
         "wrong_dice": sum(r["wrong_dice"] for r in reports),
         "roll_to_phone_ms": _summary(latencies, (0.5, 0.99)),
         "roll_per_roll_p99_ms": [_summary(roll, (0.99,))["p99"] for roll in by_roll],
-        "roll_request_ms": _summary(http_ms, (0.5,)),
+        "roll_request_ms": _summary(http_ms, (0.5, 0.99)),
         "move_ack_ms": _ack_figures(acks, moving_seconds),
         # the moves whose ack did not overlap a roll's fan-out (from the roll request to its
         # last delivery): what a phone sees between rolls
         "move_ack_between_rolls_ms": {**_summary(quiet, (0.5, 0.99)), "count": len(quiet)},
         "view_bytes": _summary(sizes, (0.5,)),
+        **({"turn_bytes": _summary(turn_sizes, (0.5,))} if turn_sizes else {}),
     }
 
 

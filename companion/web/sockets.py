@@ -142,6 +142,8 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
                     socketio.sleep(0)  # let sending start and moves be answered during a fan-out
         for token in change.revoked:
             revoke(f"token:{token}")
+        if change.series and listening("organizer"):
+            publish_series(hall, change.series)
         if hall_seconds > 0:
             with guard:
                 dirty.update(change.events)
@@ -174,6 +176,15 @@ def publish_halls(hall: HallService, events: Iterable[str]) -> None:
         view = fresh_hall_view(hall, event_id)
         for room in rooms:
             socketio.emit("hall", view, to=room)
+
+
+def publish_series(hall: HallService, series_ids: Iterable[str]) -> None:
+    """Send the organizer the view of each series that changed (`series`: docs/api.md,
+    "Series"), as the console shows a campaign."""
+    from companion.hall import series as hall_series
+    for series_id in series_ids:
+        socketio.emit("series", hall_series.view(hall, hall_series.series_of(hall, series_id)),
+                      to="organizer")
 
 
 def fresh_hall_view(hall: HallService, event_id: str) -> dict[str, Any]:
