@@ -150,6 +150,7 @@ def test_a_tiny_catan_hall_delivers_every_turn_to_every_phone(client: str) -> No
 
 def test_the_light_client_reads_events_and_acks_as_socketio_sends_them() -> None:
     import asyncio
+    import concurrent.futures
 
     from companion.bench.phones import LightClient
 
@@ -163,6 +164,8 @@ def test_the_light_client_reads_events_and_acks_as_socketio_sends_them() -> None
         await client.handle('4312[{"ok":true}]')
         return got, future.result()
 
-    got, ack = asyncio.run(play())
+    # its own thread: a browser test's Playwright keeps an event loop running in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        got, ack = pool.submit(lambda: asyncio.run(play())).result()
     assert got == [{"number": 3, "dice": [2, 5]}]
     assert ack == {"ok": True}
