@@ -32,8 +32,7 @@ def test_rules_core_imports_nothing_impure():
 # The one door (issue 11): the hall, the web layer and printing reach a game's rules only
 # through the registry and the interface it serves (and the rules' shared error vocabulary).
 DOOR = {"companion.rules.registry", "companion.rules.ruleset", "companion.rules.errors",
-        "companion.rules.paper",  # the plain words of paper, no game in them
-        "companion.rules.schedule"}  # an event's turn times, no game in them either
+        "companion.rules.paper"}  # the plain words of paper, no game in them
 # (their shapes, `companion/paper.py`, stand outside the rules: printing draws them too)
 
 

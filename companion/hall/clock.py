@@ -22,9 +22,8 @@ from companion.hall.play import evolve, move_records, next_move_number, note_sta
 from companion.hall.replay import apply_event_records
 from companion.journal import AppendRequest, NewRecord, StaleSequence
 from companion.rules.errors import RuleError, is_whole_number
-from companion.rules.registry import AnyRuleset, ruleset
+from companion.rules.registry import AnyRuleset, read_schedule, ruleset, schedule_json, seconds_for
 from companion.rules.ruleset import HallTurn, Ruleset
-from companion.rules.schedule import read_schedule, schedule_json, seconds_for
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService

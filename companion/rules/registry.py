@@ -13,8 +13,12 @@ from companion.rules.legacy.ruleset import LEGACY
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions
 
-__all__ = ["REGISTRY", "AnyRuleset", "BadOptions", "Catalog", "catalog", "names", "ruleset"]
+__all__ = ["REGISTRY", "AnyRuleset", "BadOptions", "Catalog", "catalog", "names", "read_schedule",
+           "ruleset", "schedule_json", "seconds_for"]
 from companion.rules.ruleset import Ruleset
+
+# The event's turn times (RULES.md 21), served here for the hall's clock: no game in them.
+from companion.rules.schedule import read_schedule, schedule_json, seconds_for
 
 AnyRuleset = Ruleset[Any, Any, Any]
 
