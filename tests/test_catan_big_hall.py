@@ -8,6 +8,8 @@ deadline."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from conftest import api
 
@@ -275,3 +277,45 @@ def test_catan_big_hall_export_has_the_boards_columns(app, http, key, event):
     assert "points" in header and "grain" in header and "coins" not in header
     rows = api(http, key, "get", f"/api/events/{event_id}/export").get_json()["results"]
     assert len(rows) == 6 and all(row["points"] == 0 for row in rows)
+
+
+def test_ruling_23_a_claim_waiting_for_the_staff_holds_the_turn(app, http, key, event):
+    """RULES.md 23: staff verify claims during the turn and the game ends at the end of the
+    turn in which one is verified; so the turn cannot end (neither the organizer's roll nor the
+    timer's) while a claim of it waits, and a second claim of the turn is judged, not dropped."""
+    event_id, tables = event
+    avi = phone(app, http, tables[0]["seats"][0]["token"])
+    cy = phone(app, http, tables[1]["seats"][0]["token"])
+    roll(http, key, event_id, [2, 4])  # turn 1: the sun team's
+    assert move(avi, "c1", kind="claim", breakdown=WIN)["ok"]
+    assert move(cy, "c2", kind="claim", breakdown={**WIN, "vp_cards": 2})["ok"]  # 27 points
+    assert staff(http, key, tables[0]["id"], kind="verify", seat=0, resources=HAND).status_code == 200
+    journal = hall_service(app).journal
+    before = journal.last_seq(f"event:{event_id}")
+
+    held = api(http, key, "post", f"/api/events/{event_id}/roll", {"dice": [1, 2]})
+    assert held.status_code == 409 and held.get_json()["code"] == "catan/claims_pending"
+    assert "Cy" in held.get_json()["message"]
+    api(http, key, "post", f"/api/events/{event_id}/clock", {"auto_roll": True})
+    assert hall_service(app).roll_when_due(now=time.time() + 10_000) == []  # the timer waits
+    assert journal.last_seq(f"event:{event_id}") == before + 1  # only the auto-roll's switch
+    assert hall_view(http, key, event_id)["turn"]["number"] == 1
+
+    assert staff(http, key, tables[1]["id"], kind="verify", seat=0, resources=HAND).status_code == 200
+    over = api(http, key, "post", f"/api/events/{event_id}/roll", {"dice": [1, 2]})
+    assert over.get_json()["code"] == "event/over"
+    winner = hall_view(http, key, event_id)["games"]["catan-big"]["winner"]
+    assert winner["name"] == "Cy" and winner["decided_by"] == "points"
+
+
+def test_ruling_23_a_rejected_claim_lets_the_turn_end(app, http, key, event):
+    event_id, tables = event
+    avi = phone(app, http, tables[0]["seats"][0]["token"])
+    roll(http, key, event_id, [2, 4])
+    assert move(avi, "c1", kind="claim", breakdown=WIN)["ok"]
+    assert api(http, key, "post", f"/api/events/{event_id}/roll",
+               {"dice": [1, 2]}).get_json()["code"] == "catan/claims_pending"
+    assert staff(http, key, tables[0]["id"], kind="reject", seat=0,
+                 reason="only 4 cities on the board").status_code == 200
+    assert roll(http, key, event_id, [1, 2])["roll"] == 2
+    assert hall_view(http, key, event_id)["turn"]["number"] == 2

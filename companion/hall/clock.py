@@ -172,6 +172,20 @@ def game_over(event: HallEvent, tables: list[Table]) -> bool:
     return any(ruleset(name).hall_over(found, turn) for name, found in states.items())
 
 
+def refuse_held(event: HallEvent, tables: list[Table]) -> None:
+    """Refuse the roll that would end the event's turn while a ruleset says it may not end yet
+    (`check_turn_ends`: Catan's claims waiting for the staff); the timer's roll then waits."""
+    turn = hall_turn(event)
+    for name, rules in rulesets_of(tables).items():
+        if type(rules).check_turn_ends is Ruleset.check_turn_ends:
+            continue  # no stories made for a ruleset that never holds a turn
+        try:
+            rules.check_turn_ends({t.id: t.story() for t in tables
+                                   if t.ruleset == name and t.state is not None}, turn)
+        except RuleError as error:
+            raise HallError(error.code, error.message) from None
+
+
 def refuse_closed(event: HallEvent) -> None:
     """Refuse a roll (or its undo) of an event that ended or whose game is over."""
     if event.ended:

@@ -70,6 +70,8 @@ def roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None, confirm
             if due_at is not None and not clock.due(event, due_at):
                 return None
             clock.refuse_closed(event)
+            clock.refuse_held(event, hall.tables_of(event))  # before the game over: every
+            # claim of the turn judged first
             over = clock.game_over(event, hall.tables_of(event))
             if over:  # the game ended with the turn this roll would end: no roll, the game over
                 finish = clock.append_event(

@@ -24,7 +24,7 @@ from companion.hall.tournament_model import (
     refuse,
     stream_of,
 )
-from companion.journal import Journal, Record, StaleSequence
+from companion.journal import Journal, Record, StaleSequence, rebuild_streams
 from companion.tournament.scoring import Score, TableResult
 
 if TYPE_CHECKING:
@@ -38,13 +38,8 @@ T = TypeVar("T")
 
 def load_tournaments(journal: Journal) -> dict[str, Tournament]:
     """Every tournament of the journal, rebuilt from its stream (at the hall's start)."""
-    found = {}
-    for stream in journal.streams():
-        if stream.startswith("tournament:"):
-            tournament = rebuild(journal.read(stream))
-            if tournament is not None:
-                found[tournament.event_id] = tournament
-    return found
+    return {tournament.event_id: tournament
+            for tournament in rebuild_streams(journal, "tournament:", rebuild)}
 
 
 def rebuild(records: Iterable[Record]) -> Tournament | None:

@@ -12,7 +12,9 @@ so the default SQLite path never needs it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from os import PathLike
+from typing import TypeVar
 
 from companion.journal.interface import (
     AppendRequest,
@@ -26,6 +28,8 @@ from companion.journal.interface import (
 from companion.journal.sqlite import SqliteJournal
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+T = TypeVar("T")
 
 
 def is_postgres_url(target: str | PathLike[str]) -> bool:
@@ -43,6 +47,15 @@ def open_journal(target: str | PathLike[str]) -> Journal:
     return SqliteJournal(target)
 
 
+def rebuild_streams(journal: Journal, prefix: str,
+                    rebuild: Callable[[list[Record]], T | None]) -> list[T]:
+    """What `rebuild` makes of each stream whose name starts with `prefix` (`series:`,
+    `tournament:`), at a hall's start; a stream it makes nothing of is passed over."""
+    found = (rebuild(journal.read(stream)) for stream in journal.streams()
+             if stream.startswith(prefix))
+    return [item for item in found if item is not None]
+
+
 __all__ = [
     "AppendRequest",
     "AppendResult",
@@ -55,4 +68,5 @@ __all__ = [
     "StaleSequence",
     "is_postgres_url",
     "open_journal",
+    "rebuild_streams",
 ]

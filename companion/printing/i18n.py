@@ -1,10 +1,10 @@
-"""Every fixed string the printouts show, one small dict per language: the rulesets' words
-too (their `paper.py` names these keys; card names come from the catalog, in the model)."""
+"""Every fixed string the printouts show, one small dict per language, and each ruleset's own
+words (`Ruleset.paper_words`: its `paper.py` names those keys; card names come from the
+catalog, in the model)."""
 
 from __future__ import annotations
 
-from companion.printing.i18n_catan import CATAN
-from companion.printing.i18n_legacy import LEGACY
+from companion.rules.registry import REGISTRY
 
 Lang = str
 
@@ -289,10 +289,55 @@ STRINGS: dict[Lang, dict[str, str]] = {
     },
 }
 
-for _lang, _words in CATAN.items():  # the big Catan event's words (i18n_catan.py)
-    STRINGS[_lang].update(_words)
-for _lang, _words in LEGACY.items():  # a Legacy campaign's words (i18n_legacy.py)
-    STRINGS[_lang].update(_words)
+# Words any series' sheet may use (series_sheets.py) and the colours of seats and chips.
+SERIES_AND_COLOURS: dict[Lang, dict[str, str]] = {
+    "en": {
+        "series_title": "Campaign",
+        "unknown_series": "No register sheet for ruleset {name}.",
+        "no_series": "This event has no campaign yet.",
+        "colour": "Colour",
+        "colour_red": "red",
+        "colour_blue": "blue",
+        "colour_green": "green",
+        "colour_yellow": "yellow",
+        "colour_orange": "orange",
+        "colour_purple": "purple",
+        "colour_white": "white",
+        "colour_black": "black",
+    },
+    "nl": {
+        "series_title": "Campagne",
+        "unknown_series": "Geen registerblad voor spelregels {name}.",
+        "no_series": "Dit evenement heeft nog geen campagne.",
+        "colour": "Kleur",
+        "colour_red": "rood",
+        "colour_blue": "blauw",
+        "colour_green": "groen",
+        "colour_yellow": "geel",
+        "colour_orange": "oranje",
+        "colour_purple": "paars",
+        "colour_white": "wit",
+        "colour_black": "zwart",
+    },
+    "he": {
+        "series_title": "מערכה",
+        "unknown_series": "אין דף רישום לחוקים {name}.",
+        "no_series": "לאירוע הזה אין עדיין מערכה.",
+        "colour": "צבע",
+        "colour_red": "אדום",
+        "colour_blue": "כחול",
+        "colour_green": "ירוק",
+        "colour_yellow": "צהוב",
+        "colour_orange": "כתום",
+        "colour_purple": "סגול",
+        "colour_white": "לבן",
+        "colour_black": "שחור",
+    },
+}
+
+for _words_by_lang in (SERIES_AND_COLOURS, *(rules.paper_words() for rules in REGISTRY.values())):
+    for _lang, _words in _words_by_lang.items():
+        STRINGS[_lang].update(_words)
 
 RTL_LANGS = frozenset({"he"})
 

@@ -282,6 +282,11 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
                       seats: int) -> SetupSection:
         """What a table's setup sheet lays out for this game."""
 
+    def paper_words(self) -> Mapping[str, Mapping[str, str]]:
+        """The words this game's paper names (the keys in its `SetupSection` and `Column`s that
+        the printouts' own words lack), by language (en, he, nl): printing merges them."""
+        return {}
+
     # ------------------------------------------------------------ the event's shared turn
     # Rulesets whose tables play one game together (Catan's boards) say here what the event's
     # roll means beyond each table; the defaults are those of games whose tables play alone.
@@ -306,6 +311,12 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         """A move the staff make at a table (Catan's verification of a claim); RuleError
         (nothing changes) if the rules refuse it, or if this ruleset has none."""
         raise RuleError(f"{self.name} tables take no staff moves")
+
+    def check_turn_ends(self, stories: Mapping[str, Story[State, Fact]],
+                        hall: HallTurn | None) -> None:
+        """RuleError (the next roll waits, the organizer's and the timer's) while the event's
+        turn may not end yet: Catan's claims the staff are still checking. `stories`: the
+        started tables of this ruleset, by id."""
 
     def hall_over(self, states: Sequence[State], hall: HallTurn | None) -> bool:
         """Whether the game the event's tables of this ruleset play together is over, so the

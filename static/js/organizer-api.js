@@ -45,6 +45,7 @@ const ORGANIZER_REFUSALS = {
   "event/not_paused": t("The clock is not paused."),
   "event/ended": t("The event has ended: the hall rolls no more."),
   "event/over": t("The game is over: the hall rolls no more."),
+  "catan/claims_pending": t("A victory claim is still being checked: verify or reject it, then roll."),
   "rule/bad_schedule": t("The schedule is not valid: each step is a first turn and 10 to 900 seconds, from turn 1, the turns increasing."),
   "table/full": t("This table is full."),
   "table/too_few": t("A table needs at least two players."),

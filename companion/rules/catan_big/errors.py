@@ -99,3 +99,10 @@ class BadBoardMove(CatanError, BadMove):
     """A move at a board the rules do not know, or one with a missing or malformed field."""
 
     code = "move/invalid"
+
+
+class ClaimsPending(CatanError):
+    """The hall's next roll while a claim of this turn waits for the staff (RULES.md 23: they
+    verify claims during the turn, and all of a turn's verified claims are judged together)."""
+
+    code = "catan/claims_pending"

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.rules.catan_big.claims import Claim, decided_by
 from companion.rules.catan_big.codec import breakdown_json
-from companion.rules.catan_big.errors import BadClaim
+from companion.rules.catan_big.errors import BadClaim, ClaimsPending
 from companion.rules.catan_big.state import BoardState, SeatState, hand_json
 from companion.rules.catan_big.turns import announce, is_discard_roll, robbers_move, team_of
 from companion.rules.catan_big.views import BoardStory, Figures, figures, registered, role
@@ -45,6 +45,15 @@ def hall_over(states: Sequence[BoardState | None]) -> bool:
     """Whether the hall rolls no more: a claim is verified (its turn ended when the next roll is
     asked) or the game is over."""
     return any(state is not None and (state.over or state.decided) for state in states)
+
+
+def check_turn_ends(stories: Mapping[str, BoardStory]) -> None:
+    """ClaimsPending while a claim waits for the staff (RULES.md 23): the turn cannot end
+    before they verify or reject it, so no claim of a turn is left unjudged."""
+    waiting = [entry.name for entry in entries(stories) if entry.own.pending]
+    if waiting:
+        raise ClaimsPending(f"claims: the staff are still checking the claims of "
+                            f"{', '.join(waiting)}: verify or reject them before the next roll")
 
 
 # ---------------------------------------------------------------- the event's view

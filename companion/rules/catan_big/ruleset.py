@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.rules.catan_big import RULESET, codec, engine, event, paper, views
+from companion.rules.catan_big import RULESET, codec, engine, event, paper, paper_words, views
 from companion.rules.catan_big.errors import NoCoins
 from companion.rules.catan_big.facts import BoardFact
 from companion.rules.catan_big.moves import BoardMove
@@ -167,6 +167,9 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
                       seats: int) -> SetupSection:
         return paper.setup_section(options)
 
+    def paper_words(self) -> Mapping[str, Mapping[str, str]]:
+        return paper_words.PAPER_WORDS
+
     # ------------------------------------------------------------ the event's shared turn
 
     def follow_up_dice(self, number: int, dice: tuple[int, int]) -> int:
@@ -182,6 +185,9 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
         """Verify, reject, correct (`{"kind": ..., "seat": s, ...}`, DESIGN.md) or end: the
         hall makes `{"kind": "end"}` at every board when the event's game is over."""
         return engine.decide_staff(state, codec.parse_staff_move(wire, hall, len(state.seats)))
+
+    def check_turn_ends(self, stories: Mapping[str, BoardStory], hall: HallTurn | None) -> None:
+        event.check_turn_ends(stories)
 
     def hall_over(self, states: Sequence[BoardState], hall: HallTurn | None) -> bool:
         return event.hall_over(states)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from companion.rules.legacy import campaign_facts, codec, engine, paper, series, views
+from companion.rules.legacy import campaign_facts, codec, engine, paper, paper_words, series, views
 from companion.rules.legacy import evolve as legacy_evolve
 from companion.rules.legacy.campaign import Campaign
 from companion.rules.legacy.facts import LegacyFact
@@ -155,6 +155,9 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
 
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(options, seats)
+
+    def paper_words(self) -> Mapping[str, Mapping[str, str]]:
+        return paper_words.PAPER_WORDS
 
     # ------------------------------------------------------------ the campaign (series.py)
 

@@ -1,13 +1,13 @@
 """A Legacy campaign's words on paper (`rules/legacy/paper.py` names these keys): a game's setup
 sheet (its number, the start player, each city's landmarks by letter and town-square cards, the
-community landmark) and the campaign's register sheet (the group, the city register); and the
-words any series' sheet may use (`series_title`, the colours). Merged into the printouts'
-strings (`i18n.py`). The rule book's own Dutch words: stadsregister, stadspleinkaarten,
-gemeenschappelijke bezienswaardigheid, startspeler."""
+community landmark) and the campaign's register sheet (the group, the city register). The
+ruleset gives them to the printouts (`Ruleset.paper_words`); plain data. The rule book's own
+Dutch words: stadsregister, stadspleinkaarten, gemeenschappelijke bezienswaardigheid,
+startspeler."""
 
 from __future__ import annotations
 
-LEGACY: dict[str, dict[str, str]] = {
+PAPER_WORDS: dict[str, dict[str, str]] = {
     "en": {
         "legacy_game_n": "Game {n} of the campaign",
         "legacy_first_player": "Start player: {player}",
@@ -26,28 +26,15 @@ LEGACY: dict[str, dict[str, str]] = {
         "legacy_bonus_text": "Bonus (played by hand): {text}",
         "legacy_win": "The first to build their three landmarks and to contribute wins.",
         "contributed": "Contributed",
-        # the register sheet (any series: series_title; Legacy's: the group and the register)
-        "series_title": "Campaign",
-        "unknown_series": "No register sheet for ruleset {name}.",
-        "no_series": "This event has no campaign yet.",
         "legacy_games_played": "{done} of {total} games recorded",
         "legacy_group": "The group",
         "legacy_city": "City",
-        "colour": "Colour",
         "legacy_register": "City register",
         "legacy_game": "Game",
         "legacy_date": "Date",
         "legacy_winner": "Winner",
         "legacy_register_note": "The winner of each game writes the date, their name and "
                                 "their city's name on the game's line.",
-        "colour_red": "red",
-        "colour_blue": "blue",
-        "colour_green": "green",
-        "colour_yellow": "yellow",
-        "colour_orange": "orange",
-        "colour_purple": "purple",
-        "colour_white": "white",
-        "colour_black": "black",
     },
     "nl": {
         "legacy_game_n": "Spel {n} van de campagne",
@@ -67,27 +54,15 @@ LEGACY: dict[str, dict[str, str]] = {
         "legacy_bonus_text": "Bonus (met de hand): {text}",
         "legacy_win": "Wie als eerste zijn drie bezienswaardigheden bouwt en bijdraagt, wint.",
         "contributed": "Bijgedragen",
-        "series_title": "Campagne",
-        "unknown_series": "Geen registerblad voor spelregels {name}.",
-        "no_series": "Dit evenement heeft nog geen campagne.",
         "legacy_games_played": "{done} van {total} spellen ingevuld",
         "legacy_group": "De groep",
         "legacy_city": "Stad",
-        "colour": "Kleur",
         "legacy_register": "Stadsregister",
         "legacy_game": "Spel",
         "legacy_date": "Datum",
         "legacy_winner": "Winnaar",
         "legacy_register_note": "De winnaar van elk spel vult op de regel van dat spel de "
                                 "datum, zijn naam en de naam van zijn stad in.",
-        "colour_red": "rood",
-        "colour_blue": "blauw",
-        "colour_green": "groen",
-        "colour_yellow": "geel",
-        "colour_orange": "oranje",
-        "colour_purple": "paars",
-        "colour_white": "wit",
-        "colour_black": "zwart",
     },
     "he": {
         "legacy_game_n": "משחק {n} במערכה",
@@ -107,26 +82,14 @@ LEGACY: dict[str, dict[str, str]] = {
         "legacy_bonus_text": "בונוס (ביד): {text}",
         "legacy_win": "הראשון שבונה את שלושת ציוני הדרך שלו ותורם – מנצח.",
         "contributed": "תרם",
-        "series_title": "מערכה",
-        "unknown_series": "אין דף רישום לחוקים {name}.",
-        "no_series": "לאירוע הזה אין עדיין מערכה.",
         "legacy_games_played": "{done} מתוך {total} משחקים נרשמו",
         "legacy_group": "הקבוצה",
         "legacy_city": "עיר",
-        "colour": "צבע",
         "legacy_register": "פנקס העיר",
         "legacy_game": "משחק",
         "legacy_date": "תאריך",
         "legacy_winner": "מנצח",
         "legacy_register_note": "המנצח בכל משחק רושם בשורה של אותו משחק את התאריך, את שמו "
                                 "ואת שם העיר שלו.",
-        "colour_red": "אדום",
-        "colour_blue": "כחול",
-        "colour_green": "ירוק",
-        "colour_yellow": "צהוב",
-        "colour_orange": "כתום",
-        "colour_purple": "סגול",
-        "colour_white": "לבן",
-        "colour_black": "שחור",
     },
 }

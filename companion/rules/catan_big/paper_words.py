@@ -1,10 +1,11 @@
 """The big Catan event's words on paper (`rules/catan_big/paper.py` names these keys): a board's
 setup sheet (the seats, the start areas, the robbers by turn, the scoring table, who wins) and
-the score sheets' and standings' columns. Merged into the printouts' strings (`i18n.py`)."""
+the score sheets' and standings' columns. The ruleset gives them to the printouts
+(`Ruleset.paper_words`); plain data."""
 
 from __future__ import annotations
 
-CATAN: dict[str, dict[str, str]] = {
+PAPER_WORDS: dict[str, dict[str, str]] = {
     "en": {
         "catan_board": "Printed board {board}",
         "catan_sun_seat": "Sun: {player}, playing {colour}",
