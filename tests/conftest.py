@@ -1,6 +1,7 @@
-"""Shared fixtures: where ../shared is, how to run the real `companion` command, and the hall
-app on a fresh SQLite file with its organizer's API (the server tests share one app fixture, so
-a test module changes the app's settings by overriding `app_config`)."""
+"""Shared fixtures: where ../shared is, how to run the real `companion` command and how it
+refuses, the HallService alone on a fresh SQLite file (`hall`), and the hall app on one with its
+organizer's API (the server tests share one app fixture, so a test module changes the app's
+settings by overriding `app_config`)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 from pg_server import postgres_server  # noqa: F401 - one PostgreSQL server for the session
 
+from companion.hall import HallService
+from companion.journal import SqliteJournal
 from companion.web import create_app, hall_service
 
 # Property tests judge behaviour, never speed: on a loaded CI machine a slow example must not fail
@@ -34,6 +38,14 @@ def run_companion(*args: str, stdin: str | None = None) -> subprocess.CompletedP
     )
 
 
+def assert_one_line_refusal(done: subprocess.CompletedProcess[str], message: str) -> None:
+    """How the command refuses (never a traceback): exit status 2, nothing on standard output,
+    one line on standard error that says `message`."""
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+
+
 def resolve_json(scenario: dict) -> subprocess.CompletedProcess[str]:
     return run_companion("resolve", "-", stdin=json.dumps(scenario))
 
@@ -43,6 +55,19 @@ def shared_scenarios() -> list[Path]:
     folder = SHARED / "scenarios"
     assert folder.is_dir(), f"../shared/scenarios not found at {folder} (set COMPANION_SHARED)"
     return sorted(folder.glob("*.json"))
+
+
+@pytest.fixture
+def hall_db(tmp_path) -> Path:
+    """The SQLite file of the `hall` fixture, for a test that opens it again (a restart)."""
+    return tmp_path / "hall.db"
+
+
+@pytest.fixture
+def hall(hall_db) -> Iterator[HallService]:
+    """The HallService on a SQLite journal of its own (no web app), closed when the test ends."""
+    with SqliteJournal(hall_db) as journal:
+        yield HallService(journal)
 
 
 @pytest.fixture

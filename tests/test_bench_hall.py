@@ -9,6 +9,15 @@ from companion.bench.floor import compact, floor_view
 pytest.importorskip("aiohttp", reason="the bench's phones are python-socketio AsyncClients (aiohttp)")
 
 
+def assert_eight_phones_got_both_rolls(figures: dict) -> None:
+    """One side's figures (the app's or the floor's) of a tiny bench of 8 phones and 2 rolls:
+    every phone connected and was sent each roll, all 16 with the right dice."""
+    assert figures["connected"] == 8
+    assert figures["every_roll_reached_every_phone"], figures
+    assert figures["deliveries"] == figures["expected_deliveries"] == 16
+    assert figures["wrong_dice"] == 0
+
+
 def test_the_floor_view_has_the_apps_shape_and_the_asked_size() -> None:
     small, padded = floor_view(3, [4], 0), floor_view(3, [4], 1500)
     assert {"table", "seat", "players", "phase", "turn", "dice", "entries", "seq", "choices"} <= set(small)
@@ -35,10 +44,7 @@ def test_a_tiny_hall_delivers_every_roll_to_every_phone() -> None:
     assert result["phones"] == 8 and result["seats"] == 8 and result["rolls"] == 2
     for part in ("app", "floor"):
         figures = result[part]
-        assert figures["connected"] == 8
-        assert figures["every_roll_reached_every_phone"], figures
-        assert figures["deliveries"] == figures["expected_deliveries"] == 16
-        assert figures["wrong_dice"] == 0
+        assert_eight_phones_got_both_rolls(figures)
         roll = figures["roll_to_phone_ms"]
         assert 0 < roll["p50"] <= roll["p99"] <= roll["max"]
         assert len(figures["roll_per_roll_p99_ms"]) == 2
@@ -136,10 +142,7 @@ def test_a_tiny_catan_hall_delivers_every_turn_to_every_phone(client: str) -> No
     assert result["client"] == client and result["interleaved"] is True
     for part in ("app", "floor"):
         figures = result[part]
-        assert figures["connected"] == 8
-        assert figures["every_roll_reached_every_phone"], figures
-        assert figures["deliveries"] == figures["expected_deliveries"] == 16
-        assert figures["wrong_dice"] == 0
+        assert_eight_phones_got_both_rolls(figures)
         assert 0 < figures["roll_to_phone_ms"]["p50"] <= figures["roll_to_phone_ms"]["max"]
         assert figures["turn_bytes"]["p50"] > 100
         assert figures["move_ack_ms"]["sent"] > 0 and figures["move_ack_ms"]["timeouts"] == 0

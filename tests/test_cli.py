@@ -14,7 +14,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_companion
+from conftest import REPO, assert_one_line_refusal, run_companion
 
 USAGE_MISTAKES = [
     ((), "the following arguments are required: command"),
@@ -41,9 +41,8 @@ USAGE_MISTAKES = [
 @pytest.mark.parametrize(("args", "message"), USAGE_MISTAKES)
 def test_cli_usage_mistake_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
     done = run_companion(*args)
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
-    assert done.stderr.endswith("--help)\n") and done.stdout == ""
+    assert_one_line_refusal(done, message)
+    assert done.stderr.endswith("--help)\n")
 
 
 @pytest.mark.parametrize("db", ["missing-folder/hall.db", "junk.db", "."])

@@ -97,17 +97,11 @@ def rules(monkeypatch):
 
 
 @pytest.fixture
-def path(tmp_path):
-    return tmp_path / "hall.db"
-
-
-@pytest.fixture
-def hall(path):
-    with SqliteJournal(path) as journal:
-        service = HallService(journal)
-        service.heard: list[Change] = []
-        service.listeners.append(service.heard.append)
-        yield service
+def hall(hall):
+    """conftest's hall, keeping the changes it announces in `heard`."""
+    hall.heard: list[Change] = []
+    hall.listeners.append(hall.heard.append)
+    return hall
 
 
 def started(hall, event_id, ruleset="machi-koro", name="T", players=("Ann", "Ben")):
@@ -500,7 +494,7 @@ def test_clock_undo_gives_the_turn_back_its_whole_time(hall):
 # ---------------------------------------------------------------- a restart
 
 
-def test_clock_a_restart_resumes_the_same_turn_with_the_same_deadline(path, hall, rules):
+def test_clock_a_restart_resumes_the_same_turn_with_the_same_deadline(hall_db, hall, rules):
     event = hall.create_event("Night")
     started(hall, event.id, "test-turns")
     hall.set_clock(event.id, schedule=[[1, 60], [2, 120]], auto_roll=True)
@@ -511,14 +505,14 @@ def test_clock_a_restart_resumes_the_same_turn_with_the_same_deadline(path, hall
     time.sleep(0.02)
     hall.resume_event(event.id)
     running = hall.hall_view(event)
-    with SqliteJournal(path) as journal:
+    with SqliteJournal(hall_db) as journal:
         again = HallService(journal)
         assert again.hall_view(again.event(event.id))["turn"] == running["turn"]
         assert again.hall_view(again.event(event.id))["event"] == running["event"]
 
     hall.pause_event(event.id)
     paused = hall.hall_view(event)["turn"]
-    with SqliteJournal(path) as journal:
+    with SqliteJournal(hall_db) as journal:
         again = HallService(journal)
         assert again.hall_view(again.event(event.id))["turn"] == paused
         assert again.roll_when_due(now=time.time() + 10_000) == []  # still paused
@@ -527,7 +521,7 @@ def test_clock_a_restart_resumes_the_same_turn_with_the_same_deadline(path, hall
         assert again.hall_view(again.event(event.id))["turn"]["number"] == 3
 
 
-def test_clock_a_restart_keeps_the_end_and_the_game_over(path, hall, rules):
+def test_clock_a_restart_keeps_the_end_and_the_game_over(hall_db, hall, rules):
     rules["test-turns"].over_from = 1
     event = hall.create_event("Night")
     started(hall, event.id, "test-turns")
@@ -535,7 +529,7 @@ def test_clock_a_restart_keeps_the_end_and_the_game_over(path, hall, rules):
     refused("event/over", hall.hall_roll, event.id)
     other = hall.create_event("Other")
     hall.end_event(other.id)
-    with SqliteJournal(path) as journal:
+    with SqliteJournal(hall_db) as journal:
         again = HallService(journal)
         refused("event/over", again.hall_roll, event.id)
         refused("event/ended", again.hall_roll, other.id)
@@ -655,11 +649,11 @@ def test_seating_the_chain_follows_renames_and_new_tables(hall, rules):
     assert (a.neighbours, c.neighbours) == (("", "C"), ("Table 1", ""))
 
 
-def test_seating_a_restart_keeps_registration_and_the_chain(path, hall, rules):
+def test_seating_a_restart_keeps_registration_and_the_chain(hall_db, hall, rules):
     event = hall.create_event("Night")
     hall.seat_players(event.id, ["5, A", "9, B", "1, C", "2, D", "3, E", "4, F", "6, G", "7, H"],
                       "test-chain")
-    with SqliteJournal(path) as journal:
+    with SqliteJournal(hall_db) as journal:
         again = HallService(journal)
         stories = [t.story() for t in again.tables_of(again.event(event.id))]
         assert [s.registered for s in stories] == [(5, 9, 1, 2), (3, 4, 6, 7)]

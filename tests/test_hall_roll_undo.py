@@ -21,17 +21,6 @@ from companion.web import hall_service
 from companion.web.errors import status_of
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "hall.db"
-
-
-@pytest.fixture
-def hall(db):
-    with SqliteJournal(db) as journal:
-        yield HallService(journal)
-
-
 def hall_table(hall: HallService, event_id: str, name: str = "A", mode: str = "hall") -> Table:
     table = hall.create_table(event_id, name, ["Ada", "Bo"], roll_mode=mode)
     hall.set_status(table.id, "start")
@@ -120,7 +109,7 @@ def test_hall_roll_confirm_is_true_or_false(hall, confirm):
 # ---------------------------------------------------------------- undoing the last hall roll
 
 
-def test_undo_hall_roll_brings_back_the_choice_and_the_build_the_second_press_wiped_out(hall, db):
+def test_undo_hall_roll_brings_back_the_choice_and_the_build_the_second_press_wiped_out(hall, hall_db):
     """The issue's evening: Ada's Radio Tower reroll is open at table A, Cy at table B is in
     his build phase; a second press rolls the hall again (confirmed by mistake). Undoing it
     gives both tables back exactly as they were, and the journal only grew."""
@@ -155,13 +144,13 @@ def test_undo_hall_roll_brings_back_the_choice_and_the_build_the_second_press_wi
     assert hall.move(a.seats[0].token, "keep", {"kind": "keep"})["ok"]
     assert hall.move(b.seats[0].token, "ranch", {"kind": "build", "card": "ranch"})["ok"]
 
-    with SqliteJournal(db) as journal_again:  # a restart rebuilds the same tables and rolls
+    with SqliteJournal(hall_db) as journal_again:  # a restart rebuilds the same tables and rolls
         again = HallService(journal_again)
         assert again.events[event.id].rolls == event.rolls
         assert (again.tables[a.id].state, again.tables[b.id].state) == (a.state, b.state)
 
 
-def test_undo_hall_roll_then_the_next_roll_is_a_roll_of_its_own(hall, db):
+def test_undo_hall_roll_then_the_next_roll_is_a_roll_of_its_own(hall, hall_db):
     """The roll after an undo takes the undone roll's number on the screens, but its journal
     entries are new ones: the journal answers a repeated request id with the first answer and
     writes nothing, which would have lost the roll."""
@@ -177,7 +166,7 @@ def test_undo_hall_roll_then_the_next_roll_is_a_roll_of_its_own(hall, db):
     assert answer["roll"] == 2 and answer["tables"] == [table.id]
     assert table.state.turn == turn + 1 and table.state.dice == (5,) and table.seq > seq
     assert event.rolls == [[1, 1], [5, 5]]
-    with SqliteJournal(db) as journal_again:
+    with SqliteJournal(hall_db) as journal_again:
         again = HallService(journal_again)
         assert again.tables[table.id].state == table.state
         assert again.events[event.id].rolls == [[1, 1], [5, 5]]
@@ -243,7 +232,7 @@ def test_undo_hall_roll_leaves_own_roll_paused_and_later_tables_alone(hall):
     assert [(t.state, t.seq, t.status) for t in (own, paused, late)] == others
 
 
-def test_undo_hall_roll_takes_back_a_coop_tables_assessor_turn(hall, db):
+def test_undo_hall_roll_takes_back_a_coop_tables_assessor_turn(hall, hall_db):
     """A hall roll closes a co-op turn, and the server plays the Tax Assessor's turn in it: the
     undo takes all of it back, the assessor's coins and decks too."""
     event = hall.create_event("Night")
@@ -256,11 +245,11 @@ def test_undo_hall_roll_takes_back_a_coop_tables_assessor_turn(hall, db):
     assert table.state != before
     hall.undo_hall_roll(event.id)
     assert table.state == before
-    with SqliteJournal(db) as journal_again:
+    with SqliteJournal(hall_db) as journal_again:
         assert HallService(journal_again).tables[table.id].state == before
 
 
-def test_undo_hall_roll_gives_the_balanced_deck_its_pair_back(hall, db):
+def test_undo_hall_roll_gives_the_balanced_deck_its_pair_back(hall, hall_db):
     event = hall.create_event("Night", "balanced")
     hall_table(hall, event.id)
     hall.hall_roll(event.id)
@@ -269,7 +258,7 @@ def test_undo_hall_roll_gives_the_balanced_deck_its_pair_back(hall, db):
     assert len(event.deck) == len(deck_before) - 1
     hall.undo_hall_roll(event.id)
     assert sorted(map(tuple, event.deck)) == deck_before and list(pair) in event.deck
-    with SqliteJournal(db) as journal_again:
+    with SqliteJournal(hall_db) as journal_again:
         assert HallService(journal_again).events[event.id].deck == event.deck
 
 
@@ -334,7 +323,7 @@ def test_api_undo_refusal_names_the_tables_in_the_requests_language(app, http, k
     assert "Tafel 9" in message and "hall roll" not in message
 
 
-def test_hall_roll_the_hall_view_says_whether_the_last_roll_can_be_undone(db, hall):
+def test_hall_roll_the_hall_view_says_whether_the_last_roll_can_be_undone(hall_db, hall):
     """Only the last roll, and only once: after an undo the console offered the roll before it,
     which the server always refused (roll/nothing_to_undo). The view says so, also after a
     restart (the flag comes from the event's records)."""
@@ -348,7 +337,7 @@ def test_hall_roll_the_hall_view_says_whether_the_last_roll_can_be_undone(db, ha
     assert hall.hall_view(event)["roll_undoable"] is False
     with pytest.raises(HallError, match="."):
         hall.undo_hall_roll(event.id)
-    with SqliteJournal(db) as journal:
+    with SqliteJournal(hall_db) as journal:
         again = HallService(journal)
         assert again.hall_view(again.event(event.id))["roll_undoable"] is False
     hall.hall_roll(event.id, [6, 6], confirm=True)

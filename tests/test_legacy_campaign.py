@@ -9,7 +9,8 @@ from test_legacy_builders import GROUP, est, finish_checklist, new_campaign, run
 
 from companion.rules.errors import BadMove, CatalogError
 from companion.rules.legacy import campaign_facts as cf
-from companion.rules.legacy.campaign import (
+from companion.rules.legacy.campaign import check_date, create, game_options, replay, table_names
+from companion.rules.legacy.campaign_commands import (
     AddEntry,
     RecordGame,
     ReplaceEntry,
@@ -18,13 +19,8 @@ from companion.rules.legacy.campaign import (
     SetStatus,
     StartGame,
     TickStep,
-    check_date,
-    create,
-    game_options,
-    replay,
-    table_names,
+    parse_command,
 )
-from companion.rules.legacy.campaign_commands import parse_command
 from companion.rules.legacy.campaign_views import campaign_json
 from companion.rules.legacy.errors import (
     BadGroup,

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from conftest import run_companion
+from conftest import assert_one_line_refusal, run_companion
 
 from companion.tournament.seating import seat
 
@@ -86,7 +86,5 @@ REFUSALS = [
 @pytest.mark.parametrize(("args", "message"), REFUSALS)
 def test_pairings_impossible_request_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
     done = run_companion("pairings", *args)
-    assert done.returncode == 2
-    assert done.stdout == ""
-    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+    assert_one_line_refusal(done, message)
     assert "Traceback" not in done.stderr

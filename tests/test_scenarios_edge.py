@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import resolve_json, run_companion
+from conftest import assert_one_line_refusal, resolve_json, run_companion
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scenario_builders import ALL_LANDMARKS, P, city, table
@@ -550,10 +550,8 @@ COMMAND_REFUSED = ["ruleset_unknown", "players_one", "name_not_unicode_text", "c
 
 
 def _one_line_refusal(result, field: str) -> None:
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(field + ":"), result.stderr
+    assert_one_line_refusal(result, field + ":")
+    assert result.stderr.startswith(field + ":"), result.stderr
 
 
 @pytest.mark.parametrize("case_id", COMMAND_REFUSED)

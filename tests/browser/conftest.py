@@ -15,8 +15,9 @@ Fixtures:
 
 Helpers: `join_seat(context, hall, join_path)` opens a QR card's link like a phone and waits
 until it is connected; `open_hall(screen, hall, event_id)` the projector and
-`console_page(screen, hall)` the signed-in organizer console, both connected;
-`english_words(page, names)` lists the English words a translated page shows outside names;
+`console_page(screen, hall)` the signed-in organizer console (on an event, at a size), both
+connected; `english_words(page, names)` lists the English words a translated page shows
+outside names;
 `expect_phones_show_the_journal(hall, event_id, phones)` checks each phone's coins against the
 journal; `hall_tile(page, name)` is a table's tile on the projector; `contrast_problems(page,
 scheme)` the text under WCAG AA contrast (contrast.js) once the colour scheme has settled;
@@ -300,13 +301,19 @@ def open_hall(screen: Callable[..., BrowserContext], hall: Hall, event_id: str,
 
 
 def console_page(screen: Callable[..., BrowserContext], hall: Hall, lang: str = "en",
-                 width: int = 1280) -> Page:
-    """The organizer console, signed in by the key link, in `lang`, live."""
-    page = screen(width, 900).new_page()
+                 width: int = 1280, height: int = 900, *, event_id: str | None = None,
+                 shows: str | None = None, locale: str = "en-US") -> Page:
+    """The organizer console, signed in by the key link, in `lang`, live; with `event_id`,
+    opened on that event, and with `shows`, once the first element it selects is visible."""
+    page = screen(width, height, locale=locale, app_url=hall.url).new_page()
     page.goto(f"{hall.url}/organizer?key={hall.key}")
-    if lang != "en":
+    if event_id is not None:
+        page.goto(f"{hall.url}/organizer?lang={lang}&event={event_id}")
+    elif lang != "en":
         page.goto(f"{hall.url}/organizer?lang={lang}")
     expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    if shows is not None:
+        expect(page.locator(shows).first).to_be_visible()
     return page
 
 

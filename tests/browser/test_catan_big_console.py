@@ -18,7 +18,7 @@ from playwright.sync_api import Locator, Page, expect
 from socket_phone import Phone
 
 from browser.axe import axe_report, axe_violations
-from browser.conftest import CONTRAST_PROBLEMS, LATIN_IN_HEBREW, Hall
+from browser.conftest import CONTRAST_PROBLEMS, LATIN_IN_HEBREW, Hall, console_page
 
 PIN = "508317"
 HAND = {"grain": 0, "ore": 0, "brick": 0, "wood": 0, "wool": 0}
@@ -56,12 +56,7 @@ def phones(hall_server: Hall) -> Iterator[list[Phone]]:
 
 
 def open_console(screen, hall: Hall, event_id: str, lang: str = "en") -> Page:
-    page = screen(*LAPTOP).new_page()
-    page.goto(f"{hall.url}/organizer?key={hall.key}")
-    page.goto(f"{hall.url}/organizer?lang={lang}&event={event_id}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
-    expect(page.locator("#event-panel")).to_be_visible()
-    return page
+    return console_page(screen, hall, lang, *LAPTOP, event_id=event_id, shows="#event-panel")
 
 
 def shot(page: Page, snap, locator: Locator, name: str) -> None:

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from socket_phone import Phone
 
 from browser.axe import axe_report, axe_violations
-from browser.conftest import contrast_problems, english_words
+from browser.conftest import console_page, contrast_problems, english_words
 
 TABLES = 275
 ROWS = TABLES + 2  # and Final, Radio
@@ -66,12 +66,8 @@ def hall_night(hall_server) -> dict[str, Any]:
 
 def open_console(screen, hall, width: int, height: int, lang: str = "en", event: str | None = None,
                  locale: str = "en-US") -> Page:
-    page = screen(width, height, locale=locale).new_page()
-    page.goto(f"{hall.url}/organizer?key={hall.key}")
-    page.goto(f"{hall.url}/organizer?lang={lang}" + (f"&event={event}" if event else ""))
-    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
-    expect(page.locator("#overview tr").first).to_be_visible()
-    return page
+    return console_page(screen, hall, lang, width, height, event_id=event, shows="#overview tr",
+                        locale=locale)
 
 
 def rows(page: Page):

@@ -20,7 +20,7 @@ from serverproc import ServerProcess
 from socket_phone import Phone
 
 from browser.axe import axe_report, axe_violations
-from browser.conftest import Hall, english_words, join_seat
+from browser.conftest import Hall, console_page, english_words, join_seat
 
 BASE_URL = "http://hall.lan:5000"  # a name on the hall's network: phones reach it
 
@@ -37,12 +37,7 @@ def lan_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
 
 def open_console(screen, hall: Hall, event_id: str, lang: str = "en", width: int = 1366,
                  height: int = 768) -> Page:
-    page = screen(width, height, app_url=hall.url).new_page()
-    page.goto(f"{hall.url}/organizer?key={hall.key}")
-    page.goto(f"{hall.url}/organizer?lang={lang}&event={event_id}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
-    expect(page.locator("#event-panel")).to_be_visible()
-    return page
+    return console_page(screen, hall, lang, width, height, event_id=event_id, shows="#event-panel")
 
 
 def rolls(hall: Hall, event_id: str) -> list[list[int]]:

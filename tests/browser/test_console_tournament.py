@@ -10,6 +10,8 @@ import re
 
 from playwright.sync_api import expect
 
+from browser.conftest import console_page
+
 NAMES = [f"Player {n:02}" for n in range(1, 13)]
 
 
@@ -17,10 +19,7 @@ def test_console_creates_a_tournament_of_twelve_and_starts_round_one(screen, hal
                                                                      snap):
     guard.allow(r"status of 400")  # the refused registration, provoked on purpose
     event = hall_server.api("POST", "/api/events", {"name": "Console cup"}, expect=201)
-    page = screen(1280, 800).new_page()
-    page.goto(f"{hall_server.url}/organizer?key={hall_server.key}")
-    page.goto(f"{hall_server.url}/organizer?event={event['id']}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    page = console_page(screen, hall_server, height=800, event_id=event["id"])
     panel = page.locator("#tournament")
     form = page.locator("#tournament-form")
     expect(form).to_be_visible()

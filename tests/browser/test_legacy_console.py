@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from test_legacy_builders import catalog_raw
 
 from browser.axe import axe_report, axe_violations
-from browser.conftest import Hall, contrast_problems, english_words
+from browser.conftest import Hall, console_page, contrast_problems, english_words
 
 LAPTOP = (1366, 768)
 GROUP = [{"name": "Ana", "colour": "red", "city": "Appelstad"},
@@ -21,12 +21,7 @@ GROUP = [{"name": "Ana", "colour": "red", "city": "Appelstad"},
 
 
 def open_console(screen, hall: Hall, event_id: str, lang: str = "en") -> Page:
-    page = screen(*LAPTOP).new_page()
-    page.goto(f"{hall.url}/organizer?key={hall.key}")
-    page.goto(f"{hall.url}/organizer?lang={lang}&event={event_id}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
-    expect(page.locator("#legacy-part")).to_be_visible()
-    return page
+    return console_page(screen, hall, lang, *LAPTOP, event_id=event_id, shows="#legacy-part")
 
 
 def card_words() -> set[str]:
