@@ -6,17 +6,9 @@ from __future__ import annotations
 
 import logging
 
-import pytest
-
 from companion.hall.model import Change, Table
 from companion.hall.service import HallService
 from companion.journal import SqliteJournal
-
-
-@pytest.fixture
-def hall(tmp_path):
-    with SqliteJournal(tmp_path / "hall.db") as journal:
-        yield HallService(journal)
 
 
 def reroll_waiting(hall: HallService, event_id: str, name: str) -> Table:

@@ -17,12 +17,6 @@ from companion.rules.machi_koro.state import Phase
 LANDMARKS = ("train_station", "shopping_mall", "amusement_park", "radio_tower")
 
 
-@pytest.fixture
-def hall(tmp_path):
-    with SqliteJournal(tmp_path / "hall.db") as journal:
-        yield HallService(journal)
-
-
 def hall_table(hall: HallService, event_id: str, name: str) -> Table:
     table = hall.create_table(event_id, name, ["Ada", "Bo"], roll_mode="hall")
     hall.set_status(table.id, "start")

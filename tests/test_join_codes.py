@@ -95,12 +95,6 @@ def test_join_code_of_any_text_is_eight_unambiguous_characters(token):
 # ---------------------------------------------------------------- the hall's index
 
 
-@pytest.fixture
-def hall(tmp_path):
-    with SqliteJournal(tmp_path / "hall.db") as journal:
-        yield HallService(journal)
-
-
 def codes_from_tokens(hall: HallService) -> dict[str, set[str]]:
     """The index as it must be: every seat's token under its code."""
     expected: dict[str, set[str]] = {}

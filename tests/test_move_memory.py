@@ -14,12 +14,6 @@ from companion.hall.views import audit_json
 from companion.journal import SqliteJournal
 
 
-@pytest.fixture
-def hall(tmp_path):
-    with SqliteJournal(tmp_path / "hall.db") as journal:
-        yield HallService(journal)
-
-
 def busy_table(hall: HallService, moves: int):
     """An own-roll table after `moves` accepted moves (dice settings, rolls and turn ends)."""
     event = hall.create_event("Night")

@@ -11,12 +11,6 @@ from companion.journal import SqliteJournal
 
 
 @pytest.fixture
-def hall(tmp_path):
-    with SqliteJournal(tmp_path / "hall.db") as journal:
-        yield HallService(journal)
-
-
-@pytest.fixture
 def table(hall):
     event = hall.create_event("Night")
     table = hall.create_table(event.id, "T", ["Ada", "Bo"], roll_mode="own")
