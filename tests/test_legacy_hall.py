@@ -234,14 +234,20 @@ def test_a_campaign_replays_the_same_after_a_restart(tmp_path: Path) -> None:
     again.journal.close()
 
 
-def test_the_api(tmp_path: Path) -> None:
+def api_campaign(tmp_path: Path) -> tuple[Any, dict[str, str], dict[str, Any], Any]:
+    """The web app on its own SQLite file, an event and a campaign created by the organizer's
+    API: (the test client, the organizer's headers, the event, the creation's answer)."""
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "api.db")})
     client = app.test_client()
-    hall = app.extensions["hall"]
-    headers = {"Authorization": f"Bearer {hall.organizer_key}"}
+    headers = {"Authorization": f"Bearer {app.extensions['hall'].organizer_key}"}
     event = client.post("/api/events", json={"name": "Home"}, headers=headers).get_json()
     body = {"ruleset": "legacy", "name": "Our island", "mayors": GROUP, "catalog": quick_catalog()}
     created = client.post(f"/api/events/{event['id']}/series", json=body, headers=headers)
+    return client, headers, event, created
+
+
+def test_the_api(tmp_path: Path) -> None:
+    client, headers, event, created = api_campaign(tmp_path)
     assert created.status_code == 201
     series = created.get_json()
     assert series["ruleset"] == "legacy" and series["state"]["name"] == "Our island"

@@ -90,13 +90,22 @@ def commit(hall: HallService, table: Table, facts: list[Fact], author: str,
 def commit_record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
     """Append one of the organizer's registry records (a name, seats, a status, an undo) to the
     table's stream, then (only after the commit) apply it. Stale: as `commit`."""
+    applied(table, append_record(hall, table, kind, data), kind, data)
+
+
+def append_record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> AppendResult:
+    """`commit_record`'s append (memory unchanged). Stale: as `commit`."""
     note_state(table)
     try:
-        result = hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
+        return hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
     except StaleSequence:
         if hall.shared:
             hall.reload(table)
         raise
+
+
+def applied(table: Table, result: AppendResult, kind: str, data: dict[str, Any]) -> None:
+    """`commit_record`'s change of memory, once its append committed."""
     table.seq = result.last_seq
     apply_record(table, kind, data)
     note_state(table)
@@ -345,26 +354,30 @@ def organizer_change(hall: HallService, act: Callable[[], Table]) -> Table:
 
 
 def undo(hall: HallService, table_id: Any) -> Table:
-    """Append the reversal of the table's last move: nothing in the past is edited."""
+    """Append the reversal of the table's last move: nothing in the past is edited. A series'
+    game keeps the move that decided it once the series recorded it (`series.undoing`: several
+    processes, the journal's table and series held till the append; memory follows after)."""
+    from companion.hall import series  # it builds on this module
+
     def act() -> Table:
         table = playing(hall, table_id)
         kept = table.moves
-        if len(kept) == 1 and table.forgot_moves:  # the next undo needs older moves
-            table.moves = rebuild_table(hall.journal.read(table.stream)).moves
         try:
-            if not table.moves or table.moves[-1].author == "dealer":
-                raise HallError("table/nothing_to_undo", "this table has no move to undo")
-            commit_record(hall, table, "reverted", {"move": table.moves[-1].number})
-        except HallError:  # nothing committed: memory keeps what it kept (MOVES_KEPT)
-            table.moves = kept
-            raise
-        except StaleSequence:  # several processes: the commit caught the table up
+            with series.undoing(hall, table):
+                if len(table.moves) == 1 and table.forgot_moves:  # the undo needs older moves
+                    table.moves = rebuild_table(hall.journal.read(table.stream)).moves
+                if not table.moves or table.moves[-1].author == "dealer":
+                    raise HallError("table/nothing_to_undo", "this table has no move to undo")
+                data = {"move": table.moves[-1].number}
+                result = append_record(hall, table, "reverted", data)
+        except StaleSequence:  # several processes: the append caught the table up
             if not hall.shared:
                 table.moves = kept
             raise
-        except Exception:
+        except Exception:  # nothing committed: memory keeps what it kept (MOVES_KEPT)
             table.moves = kept
             raise
+        applied(table, result, "reverted", data)
         table.forget_old_moves()
         return table
 

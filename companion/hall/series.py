@@ -10,7 +10,9 @@ as tournaments (tournament_journal.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import functools
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -28,7 +30,7 @@ from companion.hall.registry import (
 )
 from companion.hall.replay import apply_record, start_state
 from companion.hall.shuffle import secure_shuffle
-from companion.journal import AppendRequest, Journal, Record, StaleSequence
+from companion.journal import AppendRequest, Journal, Record, StaleSequence, rebuild_streams
 from companion.rules.errors import RuleError
 from companion.rules.registry import AnyRuleset, ruleset
 
@@ -93,13 +95,7 @@ def rebuild(records: Iterable[Record]) -> Series | None:
 
 def load(journal: Journal) -> dict[str, Series]:
     """Every series of the journal (at the hall's start)."""
-    found = {}
-    for stream in journal.streams():
-        if stream.startswith("series:"):
-            series = rebuild(journal.read(stream))
-            if series is not None:
-                found[series.id] = series
-    return found
+    return {series.id: series for series in rebuild_streams(journal, "series:", rebuild)}
 
 
 def table_index(all_series: Iterable[Series]) -> dict[str, tuple[str, int]]:
@@ -290,40 +286,100 @@ def next_game(hall: HallService, series_id: Any, wire: Any) -> tuple[Series, Tab
 # ------------------------------------------------------------ a won table reports to its series
 
 
+def of_table(hall: HallService, table: Table) -> tuple[Series, int] | None:
+    """The series (caught up) and game number of a table a series made; None for another
+    table. Several processes: a table of a ruleset whose tables only a series makes
+    (`needs_series`) and not known here has its event's series looked for first (another
+    process made the series, or its next game, after this one read them)."""
+    found = hall.series_tables.get(table.id)
+    if found is None and hall.shared and table.rules.needs_series:
+        of_event(hall, table.event_id)
+        found = hall.series_tables.get(table.id)
+    return None if found is None else (series_of(hall, found[0]), found[1])
+
+
+def held(hall: HallService, table: Table, series: Series) -> AbstractContextManager[None]:
+    """Several processes: the table's and its series' streams held from the catch-up to the
+    append (`Journal.holding`), so a report of the table's win and the undo of it, on two
+    processes at once, never both pass; one process: nothing is held."""
+    return hall.journal.holding([table.stream, series.stream]) if hall.shared else nullcontext()
+
+
+def may_be_a_game(hall: HallService, table_id: str) -> bool:
+    """Whether the table may be a series' game (`of_table` says), asked without the lock: a hall
+    roll publishes hundreds of tables. Several processes: a table not known here may be one."""
+    if table_id in hall.series_tables:
+        return True
+    table = hall.tables.get(table_id)
+    return hall.shared and (table is None or table.rules.needs_series)
+
+
 def report(hall: HallService, table_ids: Iterable[str]) -> list[str]:
     """Record in their series the results of these tables' games that ended and are not
     recorded yet (the ruleset's `series_result` says: idempotent, so a restart, a second
-    process or a second report records nothing twice). The ids of the series changed."""
+    process or a second report records nothing twice; two processes at once: the append's
+    expected seq refuses the second, which then finds it recorded). The ids of the series
+    changed. Tables that are no series' games are passed over."""
     changed: list[str] = []
     for table_id in table_ids:
-        found = hall.series_tables.get(table_id)
-        if found is None:
+        if not may_be_a_game(hall, table_id):
             continue
-        series_id, number = found
-
-        def act(series_id: str = series_id, number: int = number, table_id: str = table_id) -> bool:
-            series = series_of(hall, series_id)
-            table = hall.catch_up(hall.table(table_id))
-            result = table.rules.result(table.state) if table.state is not None else None
-            if result is None:
-                return False
-            rules = series.rules
-            wire = rules.series_result(series.state, number, result, today())
-            if wire is None:
-                return False
-            facts = rules.series_decide(series.state, wire, (), today())
-            after = rules.series_evolve(series.state, facts)
-            series.seq = hall.journal.append(series.stream, series.seq, records_of(rules, facts),
-                                             author="hall").last_seq
-            series.state = after
-            return True
-
         try:
-            if twice(hall, act):
-                changed.append(series_id)
+            series_id = twice(hall, functools.partial(record_result, hall, table_id))
         except (RuleError, HallError):
             continue  # the organizer records it by hand (record_game): a report never fails a move
+        if series_id is not None:
+            changed.append(series_id)
     return changed
+
+
+def record_result(hall: HallService, table_id: str) -> str | None:
+    """`report` of one table, under the lock: the id of its series if it recorded its result."""
+    table = hall.table(table_id)
+    found = of_table(hall, table)
+    if found is None:
+        return None
+    series, number = found
+    with held(hall, table, series):
+        catch_up(hall, series)
+        hall.catch_up(table)
+        result = table.rules.result(table.state) if table.state is not None else None
+        rules = series.rules
+        wire = None if result is None else rules.series_result(series.state, number, result,
+                                                                today())
+        if wire is None:
+            return None
+        facts = rules.series_decide(series.state, wire, (), today())
+        after = rules.series_evolve(series.state, facts)
+        appended = hall.journal.append(series.stream, series.seq, records_of(rules, facts),
+                                       author="hall")
+    series.seq, series.state = appended.last_seq, after  # once committed (and let go)
+    return series.id
+
+
+@contextmanager
+def undoing(hall: HallService, table: Table) -> Iterator[None]:
+    """Around the undo of a table's last move: refuse `undo/recorded` when that move decided
+    the game of a series whose result the series has recorded (its ruleset's `series_result`
+    has nothing left to record): the register is paper the players have written on (RULES.md
+    15), so the table and the register stay as they are. Several processes: the table and its
+    series caught up and held till the undo's append (`held`)."""
+    found = of_table(hall, table)
+    if found is None:
+        yield
+        return
+    series, number = found
+    with held(hall, table, series):
+        catch_up(hall, series)
+        hall.catch_up(table)
+        result = table.rules.result(table.state) if table.state is not None else None
+        last = table.moves[-1] if table.moves else None
+        if (result is not None and last is not None and table.rules.result(last.before) != result
+                and series.rules.series_result(series.state, number, result, today()) is None):
+            raise HallError("undo/recorded", f"game {number} of {series.name} is in its register "
+                            "already (the players have written it down): the move that decided "
+                            "it cannot be undone")
+        yield
 
 
 def report_all(hall: HallService) -> list[str]:

@@ -242,8 +242,9 @@ class HallService:
         """Tell the listeners what an action changed; called only after its commit. A listener
         that fails is logged and the others still hear: the action stands in the journal, and
         its answer must not say it failed. A table of a series whose game ended reports its
-        result to the series first (hall/series.py, `report`)."""
-        if change.tables and self.series_tables:
+        result to the series first (hall/series.py, `report`; several processes: also a series
+        another process made after this one read the series)."""
+        if change.tables and (self.series_tables or self.shared):
             self._report_to_series(change)
         for listener in list(self.listeners):
             try:
@@ -253,7 +254,7 @@ class HallService:
 
     def _report_to_series(self, change: Change) -> None:
         from companion.hall import series as hall_series
-        ours = [table for table in change.tables if table in self.series_tables]
+        ours = [table for table in change.tables if hall_series.may_be_a_game(self, table)]
         if not ours:
             return
         try:

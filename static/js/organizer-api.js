@@ -51,6 +51,7 @@ const ORGANIZER_REFUSALS = {
   "table/too_few": t("A table needs at least two players."),
   "table/status": t("The table cannot change to that status now."),
   "table/nothing_to_undo": t("This table has no move to undo."),
+  "undo/recorded": t("This win is written in its campaign's register already: it cannot be undone."),
   "table/unknown": t("There is no such table."),
   "event/unknown": t("There is no such event."),
   "http/401": t("This needs the organizer."),

@@ -78,12 +78,14 @@ _FIELDS: dict[str, tuple[type, tuple[str, ...]]] = {
 
 
 def parse_command(wire: object) -> Command:
-    """The command of a console's JSON; BadMove for an unknown one or an unknown field."""
-    if not isinstance(wire, dict) or wire.get("command") not in _FIELDS:
+    """The command of a console's JSON; BadMove for an unknown one or an unknown field (the
+    console's JSON may hold anything in `command`, a list or an object too)."""
+    name = wire.get("command") if isinstance(wire, dict) else None
+    if not isinstance(wire, dict) or not isinstance(name, str) or name not in _FIELDS:
         raise BadMove(f"command: one of {', '.join(_FIELDS)} is required")
-    cls, names = _FIELDS[wire["command"]]
-    unknown = sorted(str(key) for key in wire if key not in (*names, "command"))
+    cls, fields = _FIELDS[name]
+    unknown = sorted(str(key) for key in wire if key not in (*fields, "command"))
     if unknown:
-        raise BadMove(f"{unknown[0]}: unknown field of {wire['command']}")
-    command: Command = cls(**{name: wire.get(name) for name in names})
+        raise BadMove(f"{unknown[0]}: unknown field of {name}")
+    command: Command = cls(**{field: wire.get(field) for field in fields})
     return command

@@ -95,12 +95,18 @@ _PARSERS: dict[str, Callable[[object, str], Entry]] = {
 }
 
 
-def parse_entry(kind: str, raw: object, index: int) -> Entry:
+def parse_entry(kind: object, raw: object, index: int) -> Entry:
     """One entry of the list `kind` at position `index`, checked alone."""
-    if kind not in _PARSERS:
-        raise CatalogError(f"kind: one of {', '.join(KINDS)} is required, got {kind!r}")
-    parsed: Entry = _PARSERS[kind](raw, f"{kind}[{index}]")
+    parsed: Entry = _PARSERS[checked_kind(kind)](raw, f"{kind}[{index}]")
     return parsed
+
+
+def checked_kind(kind: object) -> str:
+    """`kind` if it names one of the catalog's lists; CatalogError naming the field if not (the
+    console's JSON may hold anything there, a list or an object too)."""
+    if not isinstance(kind, str) or kind not in _PARSERS:
+        raise CatalogError(f"kind: one of {', '.join(KINDS)} is required, got {kind!r}")
+    return kind
 
 
 def parse_catalog(raw: object) -> LegacyCatalog:
@@ -169,17 +175,19 @@ def checked(catalog: LegacyCatalog) -> LegacyCatalog:
 # ---------------------------------------------------------------- the organizer's edits
 
 
-def with_entry(catalog: LegacyCatalog, kind: str, raw: object) -> LegacyCatalog:
+def with_entry(catalog: LegacyCatalog, kind: object, raw: object) -> LegacyCatalog:
     """The catalog with one more entry at the end of its list, checked in place."""
-    entries = catalog.entries(kind) if kind in KINDS else ()
+    kind = checked_kind(kind)
+    entries = catalog.entries(kind)
     entry = parse_entry(kind, raw, len(entries))
     return checked(_with_list(catalog, kind, (*entries, entry)))
 
 
-def with_replaced(catalog: LegacyCatalog, kind: str, raw: object) -> LegacyCatalog:
+def with_replaced(catalog: LegacyCatalog, kind: object, raw: object) -> LegacyCatalog:
     """The catalog with the entry of the same id replaced (a typo put right), checked in
     place; games already started keep the catalog they started with."""
-    entries = catalog.entries(kind) if kind in KINDS else ()
+    kind = checked_kind(kind)
+    entries = catalog.entries(kind)
     card_id = raw.get("id") if isinstance(raw, dict) else None
     index = next((i for i, entry in enumerate(entries) if entry.id == card_id), None)
     if index is None:
