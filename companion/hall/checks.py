@@ -67,10 +67,16 @@ class HallError(Exception):
     it, `web/errors.status_of`), `detail` the message for the web layer to translate (None:
     `message` is only English)."""
 
-    def __init__(self, code: str, message: str | Detail) -> None:
+    def __init__(self, code: str, message: str | Detail, bad_input: bool = False) -> None:
         super().__init__(str(message))
         self.code, self.message = code, str(message)
         self.detail = message if isinstance(message, Detail) else None
+        self.bad_input = bad_input  # the rules' word on a game's own code (RuleError)
+
+
+def rules_refusal(error: RuleError) -> HallError:
+    """The hall's refusal for the rules' one: the same code and message."""
+    return HallError(error.code, error.message, error.bad_input)
 
 
 def refusal(code: str, message: str) -> dict[str, Any]:

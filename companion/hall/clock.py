@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from companion.hall import dice as hall_dice
-from companion.hall.checks import HallError, invalid
+from companion.hall.checks import HallError, invalid, rules_refusal
 from companion.hall.model import Change, HallEvent, Table, follows_turn
 from companion.hall.play import evolve, move_records, next_move_number, note_state, twice
 from companion.hall.replay import apply_event_records
@@ -183,7 +183,7 @@ def refuse_held(event: HallEvent, tables: list[Table]) -> None:
             rules.check_turn_ends({t.id: t.story() for t in tables
                                    if t.ruleset == name and t.state is not None}, turn)
         except RuleError as error:
-            raise HallError(error.code, error.message) from None
+            raise rules_refusal(error) from None
 
 
 def refuse_closed(event: HallEvent) -> None:
@@ -207,7 +207,7 @@ def set_clock(hall: HallService, event_id: Any, schedule: Any = MISSING,
         try:
             data["schedule"] = None if schedule is None else schedule_json(read_schedule(schedule))
         except RuleError as error:
-            raise HallError(error.code, error.message) from None
+            raise rules_refusal(error) from None
     if auto_roll is not MISSING:
         if not isinstance(auto_roll, bool):
             raise invalid("auto_roll is true or false")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
-from companion.hall.checks import HallError, invalid, refusal
+from companion.hall.checks import HallError, invalid, refusal, rules_refusal
 from companion.hall.model import MOVES_KEPT, Move, Table, follows_turn, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
@@ -336,7 +336,7 @@ def organizer_facts(hall: HallService, table_id: Any,
         try:
             facts = decide(rules_of(table), table)
         except RuleError as error:
-            raise HallError(error.code, error.message) from None
+            raise rules_refusal(error) from None
         if facts:
             commit(hall, table, facts, "organizer")
         return table

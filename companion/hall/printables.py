@@ -26,14 +26,17 @@ from companion.hall.service import HallService
 from companion.paper import competition_ranks
 from companion.printing import join_cards, poster, score_sheets, setup_sheets, standings
 from companion.printing import model as drawn  # what the printing draws
-from companion.printing.i18n import STRINGS, text
+from companion.printing.i18n import STRINGS, add_words, text
 from companion.printing.layouts import card_papers, page_papers
 from companion.printing.model import NOT_STARTED, PLAYING, RESULT, Column, TableSheet, Wifi
 from companion.printing.series_sheets import series_sheets
 from companion.rules import paper as said  # what a ruleset says of its paper
 from companion.rules.errors import RuleError
-from companion.rules.registry import AnyRuleset, Catalog, ruleset
+from companion.rules.registry import AnyRuleset, Catalog, names, ruleset
 from companion.rules.ruleset import Ruleset
+
+for _name in names():  # each game's own words on paper: printing knows no game
+    add_words(ruleset(_name).paper_words())
 
 KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster", "series-sheets")
 WITH_ADDRESS = ("join-cards", "poster")  # the kinds that print the base URL, as text and QR

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
-from companion.hall.checks import NAME_LIMIT, HallError, clean_name, invalid
+from companion.hall.checks import NAME_LIMIT, HallError, clean_name, invalid, rules_refusal
 from companion.hall.model import Change, Seat, Table
 from companion.hall.play import evolve as evolve_table
 from companion.hall.play import move_records
@@ -150,7 +150,7 @@ def of_event(hall: HallService, event_id: Any) -> list[Series]:
 
 
 def refused(error: RuleError) -> HallError:
-    return HallError(error.code, error.message)
+    return rules_refusal(error)
 
 
 def twice(hall: HallService, action: Callable[[], T]) -> T:

@@ -1,10 +1,10 @@
-"""Every fixed string the printouts show, one small dict per language, and each ruleset's own
-words (`Ruleset.paper_words`: its `paper.py` names those keys; card names come from the
-catalog, in the model)."""
+"""Every fixed string the printouts show, one small dict per language, and the words a game's
+paper names that the hall adds (`add_words`: each ruleset's `paper_words`; card names come from
+the catalog, in the model)."""
 
 from __future__ import annotations
 
-from companion.rules.registry import REGISTRY
+from collections.abc import Mapping
 
 Lang = str
 
@@ -335,9 +335,16 @@ SERIES_AND_COLOURS: dict[Lang, dict[str, str]] = {
     },
 }
 
-for _words_by_lang in (SERIES_AND_COLOURS, *(rules.paper_words() for rules in REGISTRY.values())):
-    for _lang, _words in _words_by_lang.items():
-        STRINGS[_lang].update(_words)
+
+
+def add_words(words: Mapping[Lang, Mapping[str, str]]) -> None:
+    """Take more words, by language: a game's own (the hall adds each ruleset's, so printing
+    knows no game)."""
+    for lang, found in words.items():
+        STRINGS[lang].update(found)
+
+
+add_words(SERIES_AND_COLOURS)
 
 RTL_LANGS = frozenset({"he"})
 

@@ -17,10 +17,18 @@ class RuleError(ValueError):
     """A move or input the rules refuse; nothing changes."""
 
     code = "rule/invalid"
+    bad_input = False
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class BadInput(RuleError):
+    """A game's own refusal of an input wrong in itself (a field out of range, a name it does
+    not know), not of its moment (a step out of order): the web edge answers 400, not 409."""
+
+    bad_input = True
 
 
 class NotYourTurn(RuleError):

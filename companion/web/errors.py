@@ -70,18 +70,19 @@ def opened_in_browser(view: Callable[..., Any]) -> Callable[..., Any]:
 def refusal_page(error: HallError) -> Any:
     """A download's refusal as a browser shows it; a signed-out organizer gets the way back
     to the console's sign-in."""
+    status = status_of(error.code, error.bad_input)
     if error.code == "auth/organizer":
         text = _("The organizer's session has ended: sign in again, then open the download again.")
-        return message_page(_("Organizer"), text, status_of(error.code),
+        return message_page(_("Organizer"), text, status,
                             link=(url_for("organizer.console"), _("Sign in again")))
     if error.code == "event/unknown":
-        return message_page(_("Error"), _("There is no such event on this server."), status_of(error.code))
+        return message_page(_("Error"), _("There is no such event on this server."), status)
     if error.code == "print/unreachable":  # the reason is the whole message: what to do
-        return message_page(_("Error"), said(error), status_of(error.code))
+        return message_page(_("Error"), said(error), status)
     if error.detail:  # a refused choice (paper=a5): the sentence and what it was
         return message_page(_("Error"), f'{_("That request is not valid.")} ({said(error)})',
-                            status_of(error.code))
-    return message_page(_("Error"), _("That request is not valid."), status_of(error.code))
+                            status)
+    return message_page(_("Error"), _("That request is not valid."), status)
 
 
 # The HTTP status of each refusal, chosen here at the web edge (the hall and the rules say only
@@ -95,17 +96,15 @@ STATUS_OF_CODE = {
     "tournament/invalid": 400, "tournament/cannot_seat": 400, "tournament/duplicate_name": 400,
     "tournament/keep_apart": 400, "tournament/unknown_player": 400,
     "series/unknown": 404, "series/no_series": 400,
-    # a Legacy campaign's refusals (rules/legacy/errors.py): bad input is 400, a step out of
-    # order a conflict with the campaign's state (409, the default)
-    "legacy/bad_group": 400, "legacy/bad_setup": 400, "legacy/bad_result": 400,
-    "legacy/not_your_landmark": 400,
 }
 STATUS_OF_AREA = {"request": 400, "rule": 400, "move": 400}  # a request or a move the rules refuse
 
 
-def status_of(code: str) -> int:
-    """The HTTP status of a refusal's code."""
-    return STATUS_OF_CODE.get(code) or STATUS_OF_AREA.get(code.split("/", 1)[0], 409)
+def status_of(code: str, bad_input: bool = False) -> int:
+    """The HTTP status of a refusal's code; a game's own code (`legacy/...`) is 400 when the
+    rules say its input is wrong (`RuleError.bad_input`), else 409."""
+    known = STATUS_OF_CODE.get(code) or STATUS_OF_AREA.get(code.split("/", 1)[0])
+    return known or (400 if bad_input else 409)
 
 
 def page_sentence(status: int) -> str:
@@ -128,7 +127,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HallError)
     def hall_error(error: HallError) -> Any:
-        return error_json(error.code, said(error), status_of(error.code))
+        return error_json(error.code, said(error), status_of(error.code, error.bad_input))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

@@ -85,7 +85,7 @@ def join_by_code(typed: str, refuse: Callable[[str, int], Any]) -> Any:
     try:
         token = service().token_for_code(typed)
     except HallError as error:
-        return refuse(code_refusal(error.code), status_of(error.code))
+        return refuse(code_refusal(error.code), status_of(error.code, error.bad_input))
     guard.right(address, now)
     return sit_down(token)
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from companion.rules.errors import RuleError
+from companion.rules.errors import BadInput, RuleError
 
 
-class BadSetup(RuleError):
+class BadSetup(BadInput):
     """A game's set-up (its landmarks, community landmark, town-square cards, start player)
     the catalog or the group does not allow; the message starts with the field."""
 
     code = "legacy/bad_setup"
 
 
-class NotYourLandmark(RuleError):
+class NotYourLandmark(BadInput):
     """A landmark that is not one of the seat's three in this game."""
 
     code = "legacy/not_your_landmark"
@@ -24,7 +24,7 @@ class AlreadyContributed(RuleError):
     code = "legacy/already_contributed"
 
 
-class BadGroup(RuleError):
+class BadGroup(BadInput):
     """A campaign's group that cannot play: names, colours, cities; the field is named."""
 
     code = "legacy/bad_group"
@@ -43,7 +43,7 @@ class NotReady(RuleError):
     code = "legacy/not_ready"
 
 
-class BadResult(RuleError):
+class BadResult(BadInput):
     """A game's register line that cannot be written (unknown game, winner, a bad date)."""
 
     code = "legacy/bad_result"
