@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
@@ -135,6 +135,14 @@ class Seats:
     roles: tuple[str, ...] = field(default=())
 
 
+class FactCodec(Protocol):
+    """The journal forms of a game's facts: its `codec` module (a stable kind and plain data)."""
+
+    def encode_fact(self, fact: Any) -> tuple[str, Json]: ...
+
+    def decode_fact(self, kind: str, data: dict[str, Any]) -> Any: ...
+
+
 class Ruleset(ABC, Generic[State, Move, Fact]):
     """A game's rules, as the hall sees them. States, moves and facts are the ruleset's own
     immutable values; the hall stores, journals and shows them only through these methods."""
@@ -142,6 +150,7 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
     name: ClassVar[str]  # the id tables, the API and the journal name it by
     title: ClassVar[str]  # its name on screens and paper, in English (translated by the pages)
     fact_kinds: ClassVar[frozenset[str]]  # the journal record kinds of this ruleset's facts
+    codec: ClassVar[FactCodec]  # the game's codec module: its facts' journal forms
     chained: ClassVar[bool] = False  # whether an event's tables stand in a chain, each beside the
     # one before and after it (Catan's boards: a player builds and trades across the neighbours)
 
@@ -223,13 +232,14 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
 
     # ------------------------------------------------------------ the journal
 
-    @abstractmethod
     def encode_fact(self, fact: Fact) -> tuple[str, Json]:
-        """A fact's journal record: its stable kind and its data."""
+        """A fact's journal record: its stable kind and its data (the game's `codec`)."""
+        return self.codec.encode_fact(fact)
 
-    @abstractmethod
     def decode_fact(self, kind: str, data: Mapping[str, Any]) -> Fact:
-        """The fact a journal record holds."""
+        """The fact a journal record holds (the game's `codec`)."""
+        fact: Fact = self.codec.decode_fact(kind, dict(data))
+        return fact
 
     # ------------------------------------------------------------ views
 

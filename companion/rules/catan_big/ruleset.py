@@ -23,16 +23,16 @@ from companion.rules.catan_big.state import (
 )
 from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.ruleset import BadOptionValue, check_specs
+from companion.rules.paper import Column, SetupSection
 from companion.rules.ruleset import (
     N_,
-    Column,
+    FactCodec,
     HallTurn,
     Json,
     OptionSpec,
     Result,
     Ruleset,
     Seats,
-    SetupSection,
     Shuffle,
     Story,
 )
@@ -55,6 +55,7 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
     name: ClassVar[str] = RULESET
     title: ClassVar[str] = N_("The big Catan event")
     fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_TYPES)
+    codec: ClassVar[FactCodec] = codec
     chained: ClassVar[bool] = True
 
     # ------------------------------------------------------------ set-up
@@ -131,11 +132,6 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
 
     # ------------------------------------------------------------ the journal
 
-    def encode_fact(self, fact: BoardFact) -> tuple[str, Json]:
-        return codec.encode_fact(fact)
-
-    def decode_fact(self, kind: str, data: Mapping[str, Any]) -> BoardFact:
-        return codec.decode_fact(kind, data)
 
     # ------------------------------------------------------------ views
 

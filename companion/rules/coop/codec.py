@@ -19,6 +19,9 @@ FACT_KINDS: dict[str, type] = {**codec.FACT_TYPES, **COOP_KINDS}
 _ENUMS: dict[str, type[StrEnum]] = {"outcome": Outcome, "reason": EndReason}
 
 
+encode_fact = codec.encode_fact  # a co-op fact is written as a base game's is
+
+
 def decode_fact(kind: str, data: dict[str, Any]) -> AnyFact:
     """The fact `codec.encode_fact` wrote, co-op or base."""
     cls = COOP_KINDS.get(kind)

@@ -28,11 +28,6 @@ from companion.rules.paper import (
 from companion.rules.ruleset import Json, Result
 
 
-def score_columns() -> tuple[Column, ...]:
-    """The base game's: landmarks built, then coins."""
-    return base.score_columns()
-
-
 def places(state: CoopState) -> tuple[int, ...]:
     """The pair shares one place (docs/rules.md): 1st when they won together, else 2nd,
     behind the assessor."""

@@ -19,23 +19,12 @@ from companion.rules.coop.state import (
     check_assessor_coins,
     new_coop_table,
 )
-from companion.rules.machi_koro import codec as base_codec
 from companion.rules.machi_koro import views as base_views
 from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.ruleset import AroundTheBase, BadOptions
 from companion.rules.machi_koro.state import TableState
-from companion.rules.ruleset import (
-    N_,
-    Column,
-    HallTurn,
-    Json,
-    OptionSpec,
-    Result,
-    Seats,
-    SetupSection,
-    Shuffle,
-    Story,
-)
+from companion.rules.paper import SetupSection
+from companion.rules.ruleset import N_, FactCodec, HallTurn, Json, OptionSpec, Result, Seats, Shuffle, Story
 
 
 class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
@@ -44,6 +33,7 @@ class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
     name: ClassVar[str] = RULESET
     title: ClassVar[str] = N_("Machi Koro co-op (Tax Assessor)")
     fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_KINDS)
+    codec: ClassVar[FactCodec] = codec
 
     def table(self, state: CoopState) -> TableState:
         return state.table
@@ -88,11 +78,6 @@ class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
         move = engine.default_move(state)
         return None if move is None else (state.table.active, move)
 
-    def encode_fact(self, fact: AnyFact) -> tuple[str, Json]:
-        return base_codec.encode_fact(fact)
-
-    def decode_fact(self, kind: str, data: Mapping[str, Any]) -> AnyFact:
-        return codec.decode_fact(kind, dict(data))
 
     def result(self, state: CoopState) -> Result | None:
         return views.result(state)
@@ -122,12 +107,6 @@ class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
     def playing(self, story: Story[CoopState, AnyFact]) -> bool:
         """Whether the game is on: dealt and not yet won or lost."""
         return story.state is not None and story.state.dealt and story.state.outcome is None
-
-    def score_columns(self) -> tuple[Column, ...]:
-        return paper.score_columns()
-
-    def export_columns(self) -> tuple[str, ...]:
-        return ("coins", "landmarks")  # the export's columns since its first version
 
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(catalog, options, seats)

@@ -24,16 +24,16 @@ from companion.rules.machi_koro import staleness
 from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.ruleset import AroundTheBase
 from companion.rules.machi_koro.state import TableState
+from companion.rules.paper import Column, SetupSection
 from companion.rules.ruleset import (
     N_,
-    Column,
+    FactCodec,
     HallTurn,
     Json,
     OptionSpec,
     Result,
     Seats,
     SeriesTable,
-    SetupSection,
     Shuffle,
     Story,
 )
@@ -46,6 +46,7 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
     name: ClassVar[str] = RULESET
     title: ClassVar[str] = N_("Machi Koro Legacy")
     fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_KINDS)
+    codec: ClassVar[FactCodec] = codec
     needs_series: ClassVar[bool] = True  # a game's options are its campaign's (series.py)
     series_kinds: ClassVar[frozenset[str]] = series.KINDS
 
@@ -110,11 +111,6 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
 
     # ------------------------------------------------------------ the journal
 
-    def encode_fact(self, fact: LegacyFact) -> tuple[str, Json]:
-        return codec.encode_fact(fact)
-
-    def decode_fact(self, kind: str, data: Mapping[str, Any]) -> LegacyFact:
-        return codec.decode_fact(kind, dict(data))
 
     # ------------------------------------------------------------ views
 
@@ -152,6 +148,9 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
 
     def score_columns(self) -> tuple[Column, ...]:
         return paper.score_columns()
+
+    def export_columns(self) -> tuple[str, ...]:
+        return tuple(column.key for column in self.score_columns())  # its own, in its order
 
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(options, seats)

@@ -12,9 +12,10 @@ from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.facts import Fact
 from companion.rules.machi_koro.moves import EndTurn, Move, Roll
 from companion.rules.machi_koro.state import Phase, TableState, new_table
+from companion.rules.paper import Column, SetupSection
 from companion.rules.ruleset import (
     N_,
-    Column,
+    FactCodec,
     HallTurn,
     Json,
     OptionSpec,
@@ -22,7 +23,6 @@ from companion.rules.ruleset import (
     Result,
     Ruleset,
     Seats,
-    SetupSection,
     Shuffle,
     Story,
 )
@@ -126,6 +126,7 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
     name: ClassVar[str] = "machi-koro"
     title: ClassVar[str] = N_("Machi Koro")
     fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_TYPES)
+    codec: ClassVar[FactCodec] = codec
 
     # ------------------------------------------------------------ set-up
 
@@ -198,11 +199,6 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
 
     # ------------------------------------------------------------ the journal
 
-    def encode_fact(self, fact: Fact) -> tuple[str, Json]:
-        return codec.encode_fact(fact)
-
-    def decode_fact(self, kind: str, data: Mapping[str, Any]) -> Fact:
-        return codec.decode_fact(kind, dict(data))
 
     # ------------------------------------------------------------ views
 
@@ -237,8 +233,8 @@ MACHI_KORO = MachiKoro()
 
 class AroundTheBase(CityViews[S, M, E]):
     """A game played around the base game's cities (`table(state)`), as the co-op and Legacy
-    games are: its dice, its hall roll, its open choices and its turn are the base game's
-    (`base`)."""
+    games are: its dice, its hall roll, its open choices, its turn and its score sheet are the
+    base game's (`base`)."""
 
     base = MACHI_KORO
 
@@ -263,3 +259,10 @@ class AroundTheBase(CityViews[S, M, E]):
         """As in the base game (closing a turn runs what the game adds to it, as the co-op
         assessor's turn when it is due)."""
         return hall_turn(self, state, self.table, dice, catalog, shuffle)
+
+    def score_columns(self) -> tuple[Column, ...]:
+        """The base game's score sheet (landmarks, coins), unless the game keeps its own."""
+        return self.base.score_columns()
+
+    def export_columns(self) -> tuple[str, ...]:
+        return self.base.export_columns()
