@@ -183,11 +183,16 @@ function names(text) {
 
 const submitter = (event) => event.submitter || event.target.querySelector("button[type=submit]");
 
-async function createEvent(event) {
+// A form's submit sent as one POST instead of a page load, its notice by the button that sent
+// it: the server's answer, or null when refused (act has said why).
+function postForm(event, path, body, done) {
   event.preventDefault();
+  return act("POST", path, body, { done, at: submitter(event) });
+}
+
+async function createEvent(event) {
   const form = event.target;
-  const answer = await act("POST", "/api/events", { name: form.elements.name.value },
-    { done: t("The event is created."), at: submitter(event) });
+  const answer = await postForm(event, "/api/events", { name: form.elements.name.value }, t("The event is created."));
   if (answer) {
     form.reset();
     knowEvent(answer);
@@ -196,13 +201,12 @@ async function createEvent(event) {
 }
 
 async function saveSettings(event) {
-  event.preventDefault();
   const form = event.target;
   const diceMode = [...form.elements.dice_mode].find((radio) => radio.checked);
   const body = { choice_seconds: Number(form.elements.choice_seconds.value) };
   if (diceMode) body.dice_mode = diceMode.value;
-  await act("POST", `/api/events/${encodeURIComponent(state.eventId)}/settings`, body,
-    { done: t("The settings are saved."), at: submitter(event) });
+  await postForm(event, `/api/events/${encodeURIComponent(state.eventId)}/settings`, body,
+    t("The settings are saved."));
 }
 
 async function seatPlayers(event) {
@@ -259,10 +263,8 @@ async function startAll(event) {
 }
 
 async function setPin(event) {
-  event.preventDefault();
   const form = event.target;
-  const answer = await act("POST", "/api/organizer/pin", { pin: form.elements.pin.value },
-    { done: t("The PIN is set."), at: submitter(event) });
+  const answer = await postForm(event, "/api/organizer/pin", { pin: form.elements.pin.value }, t("The PIN is set."));
   if (answer) {
     form.reset();
     drawPin(answer.pin_set);
