@@ -88,6 +88,8 @@ export class HallRoll {
       notice("", "ok", from);
     } catch (error) {
       if (error instanceof Refused && error.code === "roll/too_soon") this.ask(dice);
+      // The roll that ends the game (a verified claim's turn) is news, not a mistake.
+      else if (error instanceof Refused && error.code === "event/over") notice(explain(error), "ok", from);
       else notice(explain(error), "error", from);
     } finally {
       this.rolling = false;

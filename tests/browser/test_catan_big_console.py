@@ -289,6 +289,8 @@ def test_catan_big_console_claims_a_tie_a_correction_and_the_winner(screen, hall
     # The next roll ends the game: the winner, what decided it, the standings.
     page.get_by_role("button", name="Roll for the hall").click()
     expect(page.locator("#notice")).to_have_text("The game is over: the hall rolls no more.")
+    # news, not a mistake: a status, not an alert
+    expect(page.locator("#notice")).to_have_attribute("role", "status")
     winner = page.locator("#catan-winner")
     expect(winner.locator(".headline")).to_have_text("Cyrille Lefebvre-Dumont won!")
     expect(winner).to_contain_text("Decided by: more resource cards in hand")
