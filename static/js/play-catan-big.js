@@ -290,14 +290,18 @@ function instructions() {
   return lines;
 }
 
-// The countdown of the turn (deadline_ms is the server's clock; a phone's own clock is set by
-// the network, so they agree to about a second).
+// The countdown of the turn: deadline_ms is the server's clock, and a phone's own clock may be
+// off by minutes (set by hand, no network time): the page came with the server's now_ms, so the
+// phone counts by the server's clock (to within the page's load time).
+const skew = Number.isFinite(data.now_ms) ? data.now_ms - Date.now() : 0;
+const serverNow = () => Date.now() + skew;
+
 function tickClock() {
   const clock = $("catan-clock");
   const label = $("catan-clock-label");
   const box = clock.parentElement;
   let left = null;
-  if (turn && !gameOver()) left = turn.paused ? turn.remaining_ms : turn.deadline_ms === null ? null : Math.max(0, turn.deadline_ms - Date.now());
+  if (turn && !gameOver()) left = turn.paused ? turn.remaining_ms : turn.deadline_ms === null ? null : Math.max(0, turn.deadline_ms - serverNow());
   box.hidden = left === null || left === undefined;
   if (box.hidden) return;
   const seconds = Math.ceil(left / 1000);

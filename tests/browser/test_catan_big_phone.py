@@ -283,3 +283,15 @@ def test_catan_big_phone_claim_on_a_stale_view_gets_the_fresh_one(tall_phone, ha
     expect(first.locator("#catan-claim")).to_be_disabled()
     assert held.dropped >= 1
     assert len(board_summary(hall_server, event_id)[1]["claims"]) == 1
+
+
+def test_catan_big_phone_counts_the_turn_by_the_servers_clock(tall_phone, hall_server):
+    """A phone whose own clock is ten minutes ahead (set by hand, no network time) still shows
+    the turn's time left: the page brings the server's clock (now_ms) and counts by it."""
+    event_id, board = catan_event(hall_server, "Skewed phone")
+    phone = tall_phone()
+    phone.clock.install(time=time.time() + 600)
+    avi = join_seat(phone, hall_server, board["seats"][0]["join_path"])
+    hall_server.roll(event_id, (2, 3))
+    expect(avi.locator("#catan-clock")).to_have_text(re.compile(r"^1:[23]\d$"))
+    expect(avi.locator("#catan-clock-label")).to_have_text("time left")
