@@ -48,6 +48,11 @@ def received(client, name):
     return [m["args"][0] for m in client.get_received() if m["name"] == name]
 
 
+def sent_turn(message):
+    """A `turn` message without the server's clock it carries (`now_ms`): the hall view's."""
+    return {name: value for name, value in message.items() if name != "now_ms"}
+
+
 def move(client, request_id, **wire):
     return client.emit("move", {"request_id": request_id, "move": wire}, callback=True)
 
@@ -93,7 +98,9 @@ def test_catan_big_hall_every_phone_gets_the_same_turn(app, http, key, event):
     assert turn["number"] == 1 and turn["dice"] == [2, 4] and turn["seconds"] == 60
     assert turn["rules"] == {"catan-big": {"team": "sun", "discard": False, "robber": None}}
     assert turn["deadline_ms"] > 0 and turn["paused"] is False
-    assert hall_view(http, key, event_id)["turn"] == turn
+    # the hall view's turn, and the server's clock as it was sent (a phone counts by it)
+    assert hall_view(http, key, event_id)["turn"] == sent_turn(turn)
+    assert abs(turn["now_ms"] - time.time() * 1000) < 60_000
 
 
 def test_catan_big_hall_a_seven_pauses_and_the_robbers_roll_from_turn_16(app, http, key, event):
@@ -195,7 +202,7 @@ def test_catan_big_hall_a_restart_mid_turn_keeps_the_turn_and_the_deadline(app, 
         assert after["games"] == before["games"]
         moon = socketio.test_client(again, auth={"token": tables[1]["seats"][1]["token"]},
                                     flask_test_client=client)
-        assert received(moon, "turn")[-1] == before["turn"]
+        assert sent_turn(received(moon, "turn")[-1]) == before["turn"]
         assert moon.emit("move", {"request_id": "c2", "move": {"kind": "claim", "breakdown": WIN}},
                          callback=True)["ok"]
     finally:
@@ -298,7 +305,8 @@ def test_ruling_23_a_claim_waiting_for_the_staff_holds_the_turn(app, http, key, 
     assert "Cy" in held.get_json()["message"]
     api(http, key, "post", f"/api/events/{event_id}/clock", {"auto_roll": True})
     assert hall_service(app).roll_when_due(now=time.time() + 10_000) == []  # the timer waits
-    assert journal.last_seq(f"event:{event_id}") == before + 1  # only the auto-roll's switch
+    # the organizer's held roll closed the turn (once), then the auto-roll's switch: no roll
+    assert [r.kind for r in journal.read(f"event:{event_id}", before)] == ["turn_closing", "clock"]
     assert hall_view(http, key, event_id)["turn"]["number"] == 1
 
     assert staff(http, key, tables[1]["id"], kind="verify", seat=0, resources=HAND).status_code == 200
@@ -319,3 +327,36 @@ def test_ruling_23_a_rejected_claim_lets_the_turn_end(app, http, key, event):
                  reason="only 4 cities on the board").status_code == 200
     assert roll(http, key, event_id, [1, 2])["roll"] == 2
     assert hall_view(http, key, event_id)["turn"]["number"] == 2
+
+
+def test_ruling_21_23_the_organizers_held_roll_closes_the_turn_to_new_claims(app, http, key, event):
+    """Once the organizer asked for the next roll and a claim held it, the turn takes no new
+    claim (it would hold the hall again: review 9); the next turn takes claims again."""
+    event_id, tables = event
+    avi, ben = (phone(app, http, s["token"]) for s in tables[0]["seats"])
+    cy = phone(app, http, tables[1]["seats"][0]["token"])
+    roll(http, key, event_id, [2, 4])
+    assert move(avi, "c1", kind="claim", breakdown=WIN)["ok"]
+    journal = hall_service(app).journal
+    before = journal.last_seq(f"event:{event_id}")
+    for _ in range(2):
+        held = api(http, key, "post", f"/api/events/{event_id}/roll", {"dice": [1, 2]})
+        assert held.get_json()["code"] == "catan/claims_pending"
+    assert [r.kind for r in journal.read(f"event:{event_id}", before)] == ["turn_closing"]
+    assert move(cy, "c2", kind="claim", breakdown=WIN)["code"] == "catan/turn_closing"
+    assert move(cy, "t2", kind="track", breakdown=WIN)["ok"]
+    assert staff(http, key, tables[0]["id"], kind="reject", seat=0, reason="4 cities").status_code == 200
+    assert move(avi, "c3", kind="claim", breakdown=WIN)["code"] == "catan/turn_closing"
+    assert roll(http, key, event_id, [1, 2])["roll"] == 2
+    assert move(ben, "c4", kind="claim", breakdown=WIN)["ok"]  # turn 2, the Moon team's
+
+
+def test_ruling_21_no_claim_once_the_turns_time_is_up(app, http, key, event):
+    """RULES.md 21: trade and build until the time is up; a claim after it is refused, so no
+    claim holds the timer's roll past the turn's end (review 9)."""
+    event_id, tables = event
+    avi = phone(app, http, tables[0]["seats"][0]["token"])
+    roll(http, key, event_id, [2, 4])
+    hall_service(app).events[event_id].turn_started -= 61  # the 60 s of turn 1 are up
+    assert move(avi, "late", kind="claim", breakdown=WIN)["code"] == "catan/turn_closing"
+    assert move(avi, "track", kind="track", breakdown=WIN)["ok"]

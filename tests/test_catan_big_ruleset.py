@@ -287,6 +287,17 @@ def test_ruling_23_a_second_claim_while_one_is_pending_refused():
     assert error.code == "catan/claim_pending"
 
 
+def test_ruling_21_23_no_claim_once_the_turn_is_closing():
+    """RULES.md 21: play runs until the time is up; 23: the staff verify claims during the
+    turn. A claim once the turn is ending (its time up, or the organizer's roll held by a
+    claim) would hold the turn longer: refused, and a track move still taken."""
+    closing = HallTurn(1, (2, 3), (), closing=True)
+    error = refused(board(), SUN, {"kind": "claim", "breakdown": B25}, closing)
+    assert error.code == "catan/turn_closing" and error.message.startswith("claim:")
+    tracked = move(board(), SUN, {"kind": "track", "breakdown": B25}, closing)
+    assert tracked.seats[SUN].tracker.points == 25
+
+
 def test_ruling_23_the_other_seat_may_claim_on_its_turn_while_one_is_pending():
     state = claim(claim(board(), SUN, 1), MOON, 2)
     assert [s.claim.status for s in state.seats] == ["pending", "pending"]

@@ -76,6 +76,10 @@ class Phone:
             self.changed.notify_all()
 
     def _on_turn(self, turn: dict[str, Any]) -> None:
+        # The server's clock as it sent (`now_ms`: a phone counts the deadline by it) is kept
+        # apart: the rest is the hall view's turn, which the steps compare it with.
+        sent = turn.pop("now_ms")
+        assert abs(sent - now_ms()) < 60_000, "the server's clock, as the message was made"
         with self.changed:
             self.turns.append(turn)
             self.turn_arrived.append(now_ms())

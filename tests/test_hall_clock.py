@@ -564,9 +564,10 @@ def test_clock_turn_message_is_the_hall_views_turn_encoded_once(hall, rules):
     assert hall.turn_message(event.id) is None  # no roll yet
     hall.hall_roll(event.id, [3, 4], follow_up=[2, 2])
     message = hall.turn_message(event.id)
-    assert message == turn(hall, event)
-    assert message.json_text == compact_json(turn(hall, event))
-    assert json.loads(message.json_text) == turn(hall, event)
+    assert {**message, "now_ms": None} == {**turn(hall, event), "now_ms": None}
+    assert abs(message["now_ms"] - time.time() * 1000) < 60_000  # the server's clock as it sent
+    assert message.json_text == compact_json(message)
+    assert json.loads(message.json_text) == message
 
 
 def test_clock_turn_message_only_for_events_that_use_the_turn(hall):
@@ -779,7 +780,7 @@ def test_socket_every_phone_of_the_event_gets_the_turn_encoded_once(app, http, k
     assert got[0][0]["number"] == 1 and got[0][0]["dice"] == [2, 2]
     assert len(made) == 1  # no seat view changed; the turn was encoded once for four phones
     halls = [m["args"][0] for m in screen.get_received() if m["name"] == "hall"]
-    assert halls[-1]["turn"] == got[0][0]
+    assert {**halls[-1]["turn"], "now_ms": None} == {**got[0][0], "now_ms": None}
 
     api(http, key, "post", f"/api/events/{event_id}/pause")
     assert all(turns(client)[-1]["paused"] for client in phones)

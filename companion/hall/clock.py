@@ -71,6 +71,13 @@ def remaining(event: HallEvent) -> float | None:
     return max(0.0, end - event.paused_at)
 
 
+def closing(event: HallEvent, now: float) -> bool:
+    """Whether the current turn is ending (`HallTurn.closing`): its time is up, or the
+    organizer asked for the next roll while its rules held it."""
+    end = deadline(event)
+    return event.closing_roll == len(event.rolls) or (end is not None and now >= end)
+
+
 def due(event: HallEvent, now: float) -> bool:
     """Whether the server rolls for the event now: auto-roll on, the time of a running turn up
     (the first roll is the organizer's)."""
@@ -172,9 +179,10 @@ def game_over(event: HallEvent, tables: list[Table]) -> bool:
     return any(ruleset(name).hall_over(found, turn) for name, found in states.items())
 
 
-def refuse_held(event: HallEvent, tables: list[Table]) -> None:
-    """Refuse the roll that would end the event's turn while a ruleset says it may not end yet
-    (`check_turn_ends`: Catan's claims waiting for the staff); the timer's roll then waits."""
+def held_by(event: HallEvent, tables: list[Table]) -> HallError | None:
+    """The refusal of the roll that would end the event's turn while a ruleset says it may not
+    end yet (`check_turn_ends`: Catan's claims waiting for the staff), or None; the timer's
+    roll then waits."""
     turn = hall_turn(event)
     for name, rules in rulesets_of(tables).items():
         if type(rules).check_turn_ends is Ruleset.check_turn_ends:
@@ -183,7 +191,8 @@ def refuse_held(event: HallEvent, tables: list[Table]) -> None:
             rules.check_turn_ends({t.id: t.story() for t in tables
                                    if t.ruleset == name and t.state is not None}, turn)
         except RuleError as error:
-            raise rules_refusal(error) from None
+            return rules_refusal(error)
+    return None
 
 
 def refuse_closed(event: HallEvent) -> None:

@@ -70,15 +70,25 @@ def roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None, confirm
             if due_at is not None and not clock.due(event, due_at):
                 return None
             clock.refuse_closed(event)
-            clock.refuse_held(event, hall.tables_of(event))  # before the game over: every
-            # claim of the turn judged first
-            over = clock.game_over(event, hall.tables_of(event))
-            if over:  # the game ended with the turn this roll would end: no roll, the game over
+            # Before the game over: every claim of the turn is judged first. The organizer's
+            # held roll closes the turn (`turn_closing`, once): it takes nothing more that would
+            # hold it. Nothing is raised in the held block after an append (it would roll back).
+            held = clock.held_by(event, hall.tables_of(event))
+            over = held is None and clock.game_over(event, hall.tables_of(event))
+            if held is not None:
+                if due_at is not None or event.closing_roll == len(event.rolls):
+                    raise held
+                finish = clock.append_event(
+                    hall, event, [("turn_closing", {"roll": len(event.rolls)})], author)
+            elif over:  # the game ended with the turn this roll would end: no roll, game over
                 finish = clock.append_event(
                     hall, event, [("game_over", {"roll": len(event.rolls)})], author, ending=True)
             else:
                 finish = append_roll(hall, event, dice, confirm, now, follow_up, author)
         done: Any = finish()  # memory follows the journal once the append (and the hold) committed
+    if held is not None:
+        hall.publish(Change(events=[event.id], turns=[event.id]))
+        raise held
     if over:
         hall.publish(Change(tables=done, events=[event.id], turns=[event.id]))
         clock.refuse_closed(event)  # event/over, now journalled
@@ -170,6 +180,14 @@ def roll_when_due(hall: HallService, now: float | None = None) -> list[str]:
     now = time.time() if now is None else now
     with hall.lock:
         events = [event.id for event in hall.events.values() if clock.due(event, now)]
+        # A turn its rules hold (claims being checked) waits without taking the roll's holds
+        # every round (review 9): caught up (one read, several processes), then checked; the
+        # roll checks it again under its holds.
+        for event_id in list(events):
+            event = hall.events[event_id]
+            hall.catch_up_all(hall.tables_of(event), [event])
+            if clock.held_by(event, hall.tables_of(event)) is not None:
+                events.remove(event_id)
     rolled = []
     for event_id in events:
         try:

@@ -179,6 +179,9 @@ class HallEvent:
     paused_seconds: float = 0.0  # the current turn's time spent in pauses that ended
     ended: bool = False  # the organizer ended the event: no more rolls
     over: bool = False  # its tables' game is over (a ruleset's `hall_over`): no more rolls
+    # The roll whose turn the organizer asked to end while its rules held it (hall/clock.py
+    # `held_by`): the turn takes nothing more that would hold it (HallTurn.closing).
+    closing_roll: int | None = None
 
     @property
     def stream(self) -> str:

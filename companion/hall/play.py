@@ -4,7 +4,9 @@ DESIGN.md: decide, commit to the journal, evolve the table (only after the commi
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
@@ -12,7 +14,7 @@ from companion.hall.checks import HallError, invalid, refusal, rules_refusal
 from companion.hall.model import MOVES_KEPT, Move, Table, follows_turn, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
-from companion.journal import AppendResult, Journal, Record, StaleSequence
+from companion.journal import AppendRequest, AppendResult, Journal, Record, StaleSequence
 from companion.rules.errors import RuleError
 from companion.rules.registry import AnyRuleset
 from companion.rules.ruleset import HallTurn
@@ -93,10 +95,15 @@ def commit_record(hall: HallService, table: Table, kind: str, data: dict[str, An
     applied(table, append_record(hall, table, kind, data), kind, data)
 
 
-def append_record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> AppendResult:
-    """`commit_record`'s append (memory unchanged). Stale: as `commit`."""
+def append_record(hall: HallService, table: Table, kind: str, data: dict[str, Any],
+                  also: Sequence[AppendRequest] = ()) -> AppendResult:
+    """`commit_record`'s append (memory unchanged); `also`: other streams' appends committed in
+    the same transaction (all or none). Stale: as `commit`."""
     note_state(table)
     try:
+        if also:
+            request = AppendRequest(table.stream, table.seq, [(kind, data)], author="organizer")
+            return hall.journal.append_many([request, *also])[0]
         return hall.journal.append(table.stream, table.seq, [(kind, data)], author="organizer")
     except StaleSequence:
         if hall.shared:
@@ -297,10 +304,15 @@ def event_turn(hall: HallService, table: Table) -> HallTurn | None:
     """The latest roll of the table's event, which its rules may judge a move by (Catan's
     claims: the team on turn); several processes: the event caught up first, for rulesets
     that take part in the event's turn (`follows_turn`)."""
+    from companion.hall import clock  # it builds on this module
+
     event = hall.events[table.event_id]
     if hall.shared and follows_turn(table.rules):
         hall.catch_up_event(event)
-    return event.hall_turn()
+    turn = event.hall_turn()
+    if turn is not None and clock.closing(event, time.time()):
+        return replace(turn, closing=True)
+    return turn
 
 
 def remember_refusal(hall: HallService, table_id: str, request_id: str,
@@ -354,22 +366,23 @@ def organizer_change(hall: HallService, act: Callable[[], Table]) -> Table:
 
 
 def undo(hall: HallService, table_id: Any) -> Table:
-    """Append the reversal of the table's last move: nothing in the past is edited. A series'
-    game keeps the move that decided it once the series recorded it (`series.undoing`: several
-    processes, the journal's table and series held till the append; memory follows after)."""
+    """Append the reversal of the table's last move: nothing in the past is edited. The undo of
+    the move that decided a series' game withdraws the series' record of it in the same
+    transaction, or is refused once the series moved on (`series.undoing`: several processes,
+    the journal's table and series held till the append; memory follows after)."""
     from companion.hall import series  # it builds on this module
 
     def act() -> Table:
         table = playing(hall, table_id)
         kept = table.moves
         try:
-            with series.undoing(hall, table):
+            with series.undoing(hall, table) as withdrawal:
                 if len(table.moves) == 1 and table.forgot_moves:  # the undo needs older moves
                     table.moves = rebuild_table(hall.journal.read(table.stream)).moves
                 if not table.moves or table.moves[-1].author == "dealer":
                     raise HallError("table/nothing_to_undo", "this table has no move to undo")
                 data = {"move": table.moves[-1].number}
-                result = append_record(hall, table, "reverted", data)
+                result = append_record(hall, table, "reverted", data, withdrawal)
         except StaleSequence:  # several processes: the append caught the table up
             if not hall.shared:
                 table.moves = kept

@@ -124,12 +124,15 @@ def apply_clock_record(event: HallEvent, kind: str, data: dict[str, Any], when: 
         event.ended = True
     elif kind == "game_over":
         event.over = True
+    elif kind == "turn_closing":
+        event.closing_roll = data["roll"]
 
 
 def start_turn(event: HallEvent, when: float, *, paused: bool) -> None:
     """A turn's time begins at `when` (a roll, or the undo that brought the turn back)."""
     event.turn_started = when
     event.paused_seconds = 0.0
+    event.closing_roll = None
     event.paused_at = when if paused else None
     if not paused:
         event.paused_after_roll = None

@@ -77,6 +77,10 @@ class HallTurn:
     number: int
     dice: tuple[int, int]
     follow_up: tuple[int, ...] = ()
+    # The turn is ending: its time is up, or the organizer asked for the next roll while a
+    # ruleset held the turn (`check_turn_ends`); a ruleset takes nothing then that would hold
+    # it longer (Catan: no new claim). The hall says it; the rules read no clock.
+    closing: bool = False
 
 
 @dataclass(frozen=True)
@@ -378,6 +382,12 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
                       today: str) -> Json | None:
         """The command (wire) that records game `number`'s result in the series, or None when
         there is nothing to record (recorded already: a report is idempotent)."""
+        return None
+
+    def series_withdraw(self, state: Any, number: int) -> Json | None:
+        """The command (wire) that withdraws game `number`'s recorded result, which the undo of
+        the move that decided the game appends with it; None when it cannot be withdrawn (the
+        series has moved on from it): that undo is refused, `undo/recorded`."""
         return None
 
     def series_evolve(self, state: Any, facts: Iterable[Any]) -> Any:

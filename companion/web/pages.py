@@ -131,9 +131,7 @@ def play() -> Any:
         table, seat = hall.seat_for(session.get("seat_token"))
     except HallError:  # no seat, or its card was replaced: the way back is the join page's form
         return join_page(status=403)
-    # now_ms: the server's clock, so a phone whose own clock is off counts a turn's deadline right
-    data = {"view": hall.seat_view(table, seat), "now_ms": round(time.time() * 1000),
-            **page_data([table], i18n.current_language())}
+    data = {"view": hall.seat_view(table, seat), **page_data([table], i18n.current_language())}
     return render_template("play/play.html", table=table, seat=seat, data=data)
 
 

@@ -51,7 +51,7 @@ const ORGANIZER_REFUSALS = {
   "table/too_few": t("A table needs at least two players."),
   "table/status": t("The table cannot change to that status now."),
   "table/nothing_to_undo": t("This table has no move to undo."),
-  "undo/recorded": t("This win is written in its campaign's register already: it cannot be undone."),
+  "undo/recorded": t("The next game of the campaign has started from this win: it cannot be undone any more."),
   "table/unknown": t("There is no such table."),
   "event/unknown": t("There is no such event."),
   "http/401": t("This needs the organizer."),
@@ -63,6 +63,10 @@ const ORGANIZER_REFUSALS = {
   "roll/moved_on": t("The last hall roll cannot be undone: a table has moved on since."),
   "table/out_of_step": t("A table changed on another server meanwhile: check it and try again."),
 };
+
+// Refusals that are news, not mistakes (the roll that ends the game): said as a status.
+const NEWS = new Set(["event/over"]);
+export const refusalKind = (error) => (error instanceof Refused && NEWS.has(error.code) ? "ok" : "error");
 
 // Refusals whose server message says more than the sentence (it names the tables that moved
 // on), in the page's language: the console shows that message as a sentence.
@@ -111,7 +115,7 @@ export async function act(method, path, body, { done = "", at = null } = {}) {
     if (method !== "GET") notice(done, "ok", at);
     return answer;
   } catch (error) {
-    notice(explain(error), "error", at);
+    notice(explain(error), refusalKind(error), at);
     return null;
   }
 }

@@ -5,7 +5,7 @@
 // change. A refusal is said with the server's message.
 
 import { $ } from "./dom.js";
-import { call, explain, notice, Refused } from "./organizer-api.js";
+import { call, explain, notice, Refused, refusalKind } from "./organizer-api.js";
 
 const data = JSON.parse($("console-data").textContent);
 // The server's clock minus this one's: a turn's deadline is the server's epoch ms.
@@ -46,7 +46,7 @@ export async function change(path, body, { done = "", at = null, own = {} } = {}
     notice(done, "ok", at);
     return answer;
   } catch (error) {
-    notice(refusalWords(error, own), "error", at);
+    notice(refusalWords(error, own), refusalKind(error), at);
     return null;
   }
 }

@@ -5,7 +5,7 @@
 
 import { t } from "./i18n.js";
 import { $, rollWords } from "./dom.js";
-import { act, call, explain, notice, Refused } from "./organizer-api.js";
+import { act, call, explain, notice, Refused, refusalKind } from "./organizer-api.js";
 import { openTurns } from "./organizer-overview.js";
 
 const ROLL_BUTTONS = ["roll-button", "roll-again"];
@@ -88,9 +88,7 @@ export class HallRoll {
       notice("", "ok", from);
     } catch (error) {
       if (error instanceof Refused && error.code === "roll/too_soon") this.ask(dice);
-      // The roll that ends the game (a verified claim's turn) is news, not a mistake.
-      else if (error instanceof Refused && error.code === "event/over") notice(explain(error), "ok", from);
-      else notice(explain(error), "error", from);
+      else notice(explain(error), refusalKind(error), from);
     } finally {
       this.rolling = false;
       for (const id of ROLL_BUTTONS) $(id).disabled = false;

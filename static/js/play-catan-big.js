@@ -66,6 +66,7 @@ function refusedWords(move) {
       "catan/not_started": () => t("The game has not started: claims open with the hall's first roll."),
       "rule/not_your_turn": () => t("Not your team's turn: a claim counts only on your team's turn."),
       "catan/claim_pending": () => t("Your claim is already being checked by the staff."),
+      "catan/turn_closing": () => t("The turn is ending: claim in your team's next turn."),
       "catan/under_25": () => t("{points} points is under {win}: no win yet, play goes on.", { points, win: WIN }),
       "catan/over_cap": () => overCapWords(answer.message),
       "catan/bad_claim": () => t("These figures are not valid."),
@@ -182,6 +183,7 @@ document.addEventListener("companion:view", (event) => {
 document.addEventListener("companion:turn", (event) => {
   const before = turn;
   turn = event.detail;
+  learnSkew(turn);
   if (before?.number !== turn.number) {
     clearNotice(); // the notice spoke of the last turn
     answer(null);
@@ -291,10 +293,15 @@ function instructions() {
 }
 
 // The countdown of the turn: deadline_ms is the server's clock, and a phone's own clock may be
-// off by minutes (set by hand, no network time): the page came with the server's now_ms, so the
-// phone counts by the server's clock (to within the page's load time).
-const skew = Number.isFinite(data.now_ms) ? data.now_ms - Date.now() : 0;
+// off by minutes (set by hand, no network time): each `turn` message carries the server's
+// now_ms as it was sent, so the phone counts by the server's clock (to within the network's
+// delay).
+let skew = 0;
 const serverNow = () => Date.now() + skew;
+const learnSkew = (message) => {
+  if (Number.isFinite(message?.now_ms)) skew = message.now_ms - Date.now();
+};
+learnSkew(turn);
 
 function tickClock() {
   const clock = $("catan-clock");

@@ -35,7 +35,8 @@ def parse_move(wire: Any, hall: HallTurn | None) -> mv.SeatMove:
     if kind == "track":
         return mv.TrackPoints(breakdown)
     if kind == "claim":
-        return mv.ClaimVictory(breakdown, None if hall is None else hall.number)
+        return (mv.ClaimVictory(breakdown, None) if hall is None
+                else mv.ClaimVictory(breakdown, hall.number, hall.closing))
     resources = None if wire.get("resources") is None else read_hand(wire["resources"])
     return mv.EnterFinal(breakdown, resources)
 

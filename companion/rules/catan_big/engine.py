@@ -18,6 +18,7 @@ from companion.rules.catan_big.errors import (
     NotStarted,
     OffTurn,
     Over,
+    TurnClosing,
     Under25,
 )
 from companion.rules.catan_big.state import ROLES, BoardState, Final, SeatClaim, SeatState
@@ -36,8 +37,11 @@ def decide(state: BoardState, seat: int, move: mv.BoardMove) -> list[ft.BoardFac
             if state.over:
                 raise Over("track: the game is over; enter your final breakdown instead")
             return [ft.PointsTracked(seat, breakdown)]
-        case mv.ClaimVictory(breakdown=breakdown, turn=turn):
+        case mv.ClaimVictory(breakdown=breakdown, turn=turn, closing=closing):
             check_claim(state, seat, breakdown, turn)
+            if closing:  # after the checks above: their reasons say more (off turn, pending)
+                raise TurnClosing("claim: the turn is ending (its time is up, or the next roll "
+                                  "was asked): claim in your team's next turn")
             assert turn is not None
             return [ft.VictoryClaimed(seat, breakdown, turn)]
         case mv.EnterFinal(breakdown=breakdown, resources=resources):

@@ -4,7 +4,7 @@ with the field it names and stays one line whatever the input quotes."""
 from __future__ import annotations
 
 from companion.rules.coop.scenario import one_line
-from companion.rules.errors import BadMove, GameOver, NotYourTurn, RuleError
+from companion.rules.errors import BadInput, BadMove, GameOver, NotYourTurn, RuleError
 
 
 class CatanError(RuleError):
@@ -16,11 +16,11 @@ class CatanError(RuleError):
         super().__init__(one_line(message))
 
 
-class BadTurn(CatanError):
+class BadTurn(CatanError, BadInput):
     code = "catan/bad_turn"
 
 
-class BadDice(CatanError):
+class BadDice(CatanError, BadInput):
     code = "catan/bad_dice"
 
 
@@ -30,11 +30,11 @@ class RobberRollMissing(CatanError):
     code = "catan/robber_roll_missing"
 
 
-class BadSchedule(CatanError):
+class BadSchedule(CatanError, BadInput):
     code = "catan/bad_schedule"
 
 
-class BadClaim(CatanError):
+class BadClaim(CatanError, BadInput):
     code = "catan/bad_claim"
 
 
@@ -51,6 +51,13 @@ class NotStarted(CatanError):
     """A claim before the event's first roll: no turn yet, so no team on turn."""
 
     code = "catan/not_started"
+
+
+class TurnClosing(CatanError):
+    """A claim once the turn is ending (RULES.md 21: play runs until the time is up); it would
+    hold the turn (RULES.md 23: the staff verify claims during the turn)."""
+
+    code = "catan/turn_closing"
 
 
 class ClaimPending(CatanError):

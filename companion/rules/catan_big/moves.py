@@ -24,6 +24,7 @@ class ClaimVictory:
 
     breakdown: Breakdown
     turn: int | None
+    closing: bool = False  # the turn is ending (HallTurn.closing): no claim holds it longer
 
 
 @dataclass(frozen=True, slots=True)
