@@ -9,7 +9,14 @@ from test_legacy_builders import GROUP, est, finish_checklist, new_campaign, run
 
 from companion.rules.errors import BadMove, CatalogError
 from companion.rules.legacy import campaign_facts as cf
-from companion.rules.legacy.campaign import check_date, create, game_options, replay, table_names
+from companion.rules.legacy.campaign import (
+    check_date,
+    create,
+    decide,
+    game_options,
+    replay,
+    table_names,
+)
 from companion.rules.legacy.campaign_commands import (
     AddEntry,
     RecordGame,
@@ -19,6 +26,7 @@ from companion.rules.legacy.campaign_commands import (
     SetStatus,
     StartGame,
     TickStep,
+    WithdrawGame,
     parse_command,
 )
 from companion.rules.legacy.campaign_views import campaign_json
@@ -31,6 +39,7 @@ from companion.rules.legacy.errors import (
     RollOff,
 )
 from companion.rules.legacy.ruleset import LEGACY
+from companion.rules.legacy.series import withdraw_command
 
 ROLLED = RollForStart([[6, 6], [1, 1], [2, 2]])
 NAMES = {"en": "New", "he": "New", "nl": "Nieuw"}
@@ -232,6 +241,69 @@ def test_campaign_three_games_with_cards_added_between_them_replay_from_records(
     assert campaign_json(again) == campaign_json(campaign)
 
 
+def test_campaign_withdraw_game_takes_the_last_line_back_and_the_game_is_recorded_again():
+    """The undo of a game's winning move (hall/series.py `undoing`): its register line is
+    withdrawn, the game is open again (no checklist, the next game waits), and a new line is
+    written when it is won again; the withdrawn line stays in the view, crossed out."""
+    campaign, facts = run(*new_campaign(), ROLLED, StartGame(), RecordGame(1, 1, "2026-11-24"),
+                          TickStep(1, 2))
+    new = decide(campaign, WithdrawGame(1))
+    assert new == [cf.GameWithdrawn(1, 1, "2026-11-24", "Ben", "Havenstad")]
+    assert cf.encode(new[0]) == ("LegacyGameWithdrawn", {
+        "number": 1, "winner": 1, "date": "2026-11-24", "name": "Ben", "city": "Havenstad"})
+    campaign, facts = run(campaign, facts, WithdrawGame(1))
+    game = campaign.games[0]
+    assert not game.recorded and game.steps_done == frozenset() and game.date == game.city == ""
+    assert campaign.catalog.community_landmark("lighthouse").status == "archive", "step 2 stays"
+    view = campaign_json(campaign)
+    assert view["register"] == [] and view["checklist"] is None
+    withdrawn = {"game": 1, "date": "2026-11-24", "winner": 1, "name": "Ben", "city": "Havenstad"}
+    assert view["withdrawn"] == [withdrawn] and view["games"][0]["withdrawn"] == [withdrawn]
+    assert view["games"][0]["register"] is None and view["next"]["why"] == "legacy/not_ready"
+    with pytest.raises(NotReady, match="record game 1's winner first"):
+        run(campaign, facts, StartGame())
+    with pytest.raises(BadResult, match=r"^number: game 1 is not recorded"):
+        run(campaign, facts, WithdrawGame(1))
+    campaign, facts = run(campaign, facts, RecordGame(1, 2, "2026-11-25"))
+    view = campaign_json(campaign)
+    assert [(line["game"], line["name"]) for line in view["register"]] == [(1, "Toon")]
+    assert view["withdrawn"] == [withdrawn] and view["checklist"][0]["done"]
+    campaign, facts = finish_checklist(campaign, facts, 1)
+    campaign, facts = run(campaign, facts, StartGame())
+    assert game_options(campaign, 2)["first"] == 2, "the winner recorded again starts"
+    records = json.loads(json.dumps([cf.encode(fact) for fact in facts]))
+    again = replay([cf.decode(kind, data) for kind, data in records])
+    assert again == campaign and campaign_json(again) == campaign_json(campaign)
+
+
+@pytest.mark.parametrize("command, error, path", [
+    (WithdrawGame(3), BadResult, r"^number: no game 3"),
+    (WithdrawGame("1"), BadResult, r"^number: no game '1'"),
+    (WithdrawGame(2), BadResult, r"^number: game 2 is not recorded"),
+    (WithdrawGame(1), NotReady, r"^number: game 2 has started from game 1's winner"),
+])
+def test_campaign_withdraw_game_refusals(command, error, path):
+    """Only the last game's line, while the next game has not started from its winner."""
+    campaign, facts = run(*new_campaign(), ROLLED, StartGame(), RecordGame(1, 1, "2026-11-24"))
+    campaign, facts = finish_checklist(campaign, facts, 1)
+    campaign, facts = run(campaign, facts, StartGame())
+    with pytest.raises(error, match=path):
+        run(campaign, facts, command)
+
+
+def test_campaign_withdraw_command_of_the_series():
+    """`series_withdraw`: the command that withdraws the last game's line, None when there is
+    none to withdraw (not recorded, or a later game started)."""
+    campaign, facts = run(*new_campaign(), ROLLED, StartGame())
+    assert withdraw_command(campaign, 1) is None and withdraw_command(campaign, 0) is None
+    campaign, facts = run(campaign, facts, RecordGame(1, 0, "2026-11-24"))
+    assert LEGACY.series_withdraw(campaign, 1) == {"command": "withdraw_game", "number": 1}
+    assert withdraw_command(campaign, 2) is None
+    campaign, facts = finish_checklist(campaign, facts, 1)
+    campaign, facts = run(campaign, facts, StartGame())
+    assert withdraw_command(campaign, 1) is None
+
+
 def test_campaign_records_of_an_unknown_kind_are_refused():
     with pytest.raises(BadMove, match="unknown campaign record"):
         cf.decode("Nothing", {})
@@ -245,6 +317,7 @@ def test_campaign_records_of_an_unknown_kind_are_refused():
      RecordGame(1, 0, "2026-11-24")),
     ({"command": "tick_step", "number": 1, "step": 2}, TickStep(1, 2)),
     ({"command": "set_status", "card": "cafe", "status": "reserve"}, SetStatus("cafe", "reserve")),
+    ({"command": "withdraw_game", "number": 1}, WithdrawGame(1)),
 ])
 def test_campaign_commands_from_the_console(wire, command):
     assert parse_command(wire) == command

@@ -1,8 +1,9 @@
 """A campaign on several processes (review 8, finding 4), on SQLite and PostgreSQL: a process
 that loaded before the campaign, or before its next game's table, was made still records a win
 it commits in the register, once; two processes that report the same win write one line (the append's expected
-seq refuses the second); and the undo of a recorded win is refused on a process that did not
-know the table was a game of a series."""
+seq refuses the second); and the undo of a recorded win, on a process that did not know the
+table was a game of a series, withdraws the line with it (the win again records it once), or is
+refused once the next game has started from that win."""
 
 from __future__ import annotations
 
@@ -38,6 +39,11 @@ def two(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[HallSe
 def lines(hall: HallService, series_id: str) -> list[Any]:
     return [line["winner"] for line in
             hs.view(hall, hs.series_of(hall, series_id))["state"]["register"]]
+
+
+def withdrawn(hall: HallService, series_id: str) -> list[Any]:
+    return [line["winner"] for line in
+            hs.view(hall, hs.series_of(hall, series_id))["state"]["withdrawn"]]
 
 
 def recorded(hall: HallService, series_id: str) -> int:
@@ -112,13 +118,35 @@ def test_processes_undo_of_a_recorded_win_on_a_process_that_never_saw_the_campai
         two: tuple[HallService, HallService]) -> None:
     one, other = two
     series, table = started(one)
-    Phones(one, table.id).win(2)
+    phones = Phones(one, table.id)
+    phones.win(2)
     assert other.series == {}
+    other.undo(table.id)  # the reversal and the withdrawal of the line, in one transaction
+    assert other.series_tables == {table.id: (series.id, 1)}
+    assert lines(other, series.id) == [] and lines(one, series.id) == []
+    assert one.catch_up(table).state.table.winner is None
+    assert withdrawn(one, series.id) == [2] == withdrawn(other, series.id)
+    assert [r.kind for r in one.journal.read(table.stream)].count("reverted") == 1
+    phones.move(2, {"kind": "contribute"})  # won again, on the first process
+    assert lines(one, series.id) == [2] == lines(other, series.id)
+    assert recorded(one, series.id) == 2 and withdrawn(other, series.id) == [2]
+    assert hs.report(other, [table.id]) == [] and recorded(one, series.id) == 2
+
+
+def test_processes_undo_of_a_recorded_win_after_the_next_game_started_is_refused(
+        two: tuple[HallService, HallService]) -> None:
+    one, other = two
+    series, table = started(one)
+    Phones(one, table.id).win(2)
+    for step in range(2, 9):
+        hs.command(one, series.id, {"command": "tick_step", "number": 1, "step": step})
+    hs.next_game(one, series.id, {})
     with pytest.raises(HallError) as refused:
         other.undo(table.id)
-    assert refused.value.code == "undo/recorded"
+    assert refused.value.code == "undo/recorded" and "game 2 has started" in refused.value.message
     assert lines(one, series.id) == [2] and one.catch_up(table).state.table.winner == 2
     assert "reverted" not in [r.kind for r in one.journal.read(table.stream)]
+    assert withdrawn(one, series.id) == []
 
 
 def test_processes_undo_of_a_game_going_on_on_a_process_that_never_saw_the_campaign(

@@ -28,7 +28,7 @@ from companion.printing import model as drawn
 from companion.printing import series_sheets
 from companion.printing.i18n import text
 from companion.rules.legacy import paper
-from companion.rules.legacy.campaign_commands import RecordGame, RollForStart, StartGame
+from companion.rules.legacy.campaign_commands import RecordGame, RollForStart, StartGame, WithdrawGame
 from companion.rules.legacy.setup import GAMES
 from companion.rules.paper import NOTE, Name
 from companion.web import hall_service
@@ -161,6 +161,20 @@ def test_legacy_paper_register_sheet_has_a_line_per_game() -> None:
     assert len(rows) == GAMES and [row[0] for row in rows] == list(range(1, GAMES + 1))
     assert rows[0] == (1, "2026-11-20", "Ben", "Havenstad")
     assert rows[1] == (2, "", "", "")  # started, not recorded: blank to fill in
+
+
+def test_legacy_paper_register_sheet_leaves_a_withdrawn_line_blank() -> None:
+    """The undo of a game's winning move withdraws its line: the sheet prints no winner for it
+    (the players cross it out on theirs), and the line written when it is won again."""
+    campaign, facts = new_campaign()
+    campaign, facts = run(campaign, facts, RollForStart([[6, 6], [1, 2], [3, 3]]), StartGame(),
+                          RecordGame(1, 1, "2026-11-20"), WithdrawGame(1))
+    section = paper.register_sheet(campaign)
+    assert dict(section.seating[0].values)["done"] == 0
+    assert section.parts[1].grid.rows[0] == (1, "", "", "")  # type: ignore[union-attr]
+    campaign, _ = run(campaign, facts, RecordGame(1, 2, "2026-11-21"))
+    assert paper.register_sheet(campaign).parts[1].grid.rows[0] == (  # type: ignore[union-attr]
+        1, "2026-11-21", "Toon", "Bergen")
 
 
 def test_legacy_paper_register_sheet_of_a_new_campaign_is_blank() -> None:

@@ -221,6 +221,10 @@ def command(hall: HallService, series_id: Any, wire: Any) -> Series:
             after = rules.series_evolve(series.state, facts)
         except RuleError as error:
             raise refused(error) from None
+        unrecorded = won_and_unrecorded(hall, series, after)
+        if unrecorded is not None:
+            raise HallError("series/table_won", f"game {unrecorded}'s table is won: its record is "
+                            "taken back by undoing the move that won it (POST /api/tables/ID/undo)")
         series.seq = hall.journal.append(series.stream, series.seq, records_of(rules, facts),
                                          author="organizer").last_seq
         series.state = after
@@ -229,6 +233,22 @@ def command(hall: HallService, series_id: Any, wire: Any) -> Series:
     series = twice(hall, act)
     hall.publish(Change(events=[series.event_id], series=[series.id]))
     return series
+
+
+def won_and_unrecorded(hall: HallService, series: Series, after: Any) -> int | None:
+    """The game whose won table's result the series had recorded and `after` has not (a
+    withdrawal by hand): the register and the table would disagree (a restart records it
+    again), so only the undo of the winning move withdraws it (`undoing`)."""
+    rules = series.rules
+    for number, table_id in sorted(series.tables.items()):
+        table = hall.table(table_id)
+        if hall.shared:
+            hall.catch_up(table)
+        result = table.rules.result(table.state) if table.state is not None else None
+        if (result is not None and rules.series_result(series.state, number, result, today()) is None
+                and rules.series_result(after, number, result, today()) is not None):
+            return number
+    return None
 
 
 def next_game(hall: HallService, series_id: Any, wire: Any) -> tuple[Series, Table]:
@@ -358,17 +378,22 @@ def record_result(hall: HallService, table_id: str) -> str | None:
 
 
 @contextmanager
-def undoing(hall: HallService, table: Table) -> Iterator[None]:
-    """Around the undo of a table's last move: refuse `undo/recorded` when that move decided
-    the game of a series whose result the series has recorded (its ruleset's `series_result`
-    has nothing left to record): the register is paper the players have written on (RULES.md
-    15), so the table and the register stay as they are. Several processes: the table and its
-    series caught up and held till the undo's append (`held`)."""
+def undoing(hall: HallService, table: Table) -> Iterator[list[AppendRequest]]:
+    """Around the undo of a table's last move. When that move decided the game of a series that
+    has recorded its result (its ruleset's `series_result` has nothing left to record), the
+    line is withdrawn with it: the block gets the series' append of the ruleset's withdrawal
+    (`series_withdraw`) to commit in one transaction with the table's reversal, and the series
+    in memory follows once it committed. When the series has moved on from the game (the next
+    game started from its winner, RULES.md 15), the undo is refused `undo/recorded`: the table
+    and the register stay as they are. Several processes: the table and its series caught up
+    and held till the undo's append (`held`)."""
     found = of_table(hall, table)
     if found is None:
-        yield
+        yield []
         return
     series, number = found
+    withdrawal: list[AppendRequest] = []
+    after = None
     with held(hall, table, series):
         catch_up(hall, series)
         hall.catch_up(table)
@@ -376,10 +401,31 @@ def undoing(hall: HallService, table: Table) -> Iterator[None]:
         last = table.moves[-1] if table.moves else None
         if (result is not None and last is not None and table.rules.result(last.before) != result
                 and series.rules.series_result(series.state, number, result, today()) is None):
-            raise HallError("undo/recorded", f"game {number} of {series.name} is in its register "
-                            "already (the players have written it down): the move that decided "
-                            "it cannot be undone")
-        yield
+            facts, after = withdrawn(series, number)
+            withdrawal.append(AppendRequest(series.stream, series.seq,
+                                            records_of(series.rules, facts), author="organizer"))
+        yield withdrawal
+    if withdrawal and after is not None:  # committed (and let go): the block's append had it
+        series.seq, series.state = series.seq + len(withdrawal[0].records), after
+        hall.publish(Change(series=[series.id]))
+
+
+def withdrawn(series: Series, number: int) -> tuple[list[Any], Any]:
+    """The facts that withdraw game `number`'s recorded result and the series after them; the
+    undo's refusal `undo/recorded` when the series cannot withdraw it (it moved on)."""
+    rules = series.rules
+    wire = rules.series_withdraw(series.state, number)
+    try:
+        if wire is not None:
+            facts = rules.series_decide(series.state, wire, (), today())
+            return facts, rules.series_evolve(series.state, facts)
+    except RuleError:
+        pass
+    later = sorted(game for game in series.tables if game > number)
+    why = (f"game {later[0]} has started from its result" if later
+           else "its series cannot withdraw the line now")
+    raise HallError("undo/recorded", f"game {number} of {series.name} is in its register and {why}: "
+                    "the move that decided it cannot be undone any more")
 
 
 def report_all(hall: HallService) -> list[str]:

@@ -191,7 +191,7 @@ class CampaignPanel {
     const tableNames = Object.values(series.tables ?? {}).map((id) => this.tableName(id));
     if (this.changed("playing", [open, series.tables, tableNames])) fill(this.parts.playing, open.map((game) => this.playing(game)));
     if (this.changed("checklist", view.checklist)) fill(this.parts.checklist, this.checklist());
-    if (this.changed("register", view.register)) fill(this.parts.register, this.register());
+    if (this.changed("register", [view.register, view.withdrawn])) fill(this.parts.register, this.register());
     if (this.changed("catalog", view.cards)) {
       fill(this.parts.catalog, catalogList(view.cards, (card, status, select) => this.command(
         { command: "set_status", card, status }, t("The card's place is changed."), { at: select })));
@@ -369,15 +369,23 @@ class CampaignPanel {
       })));
   }
 
+  // The register's lines by game; a line withdrawn (its winning move undone at the table) stays,
+  // crossed out, before the game's line written again, as on the players' paper.
   register() {
-    const lines = this.view.register;
+    const withdrawn = (this.view.withdrawn ?? []).map((line) => ({ ...line, withdrawn: true }));
+    const lines = [...withdrawn, ...this.view.register].sort((a, b) => a.game - b.game);
+    const cell = (line, content) => h("td", {}, line.withdrawn ? h("del", {}, content) : content);
     return h("section", { class: "legacy-block" },
       h("h4", { id: `legacy-${this.id}-register` }, t("The register")),
       lines.length ? h("div", { class: "legacy-scroll" }, h("table", { class: "legacy-register", "aria-labelledby": `legacy-${this.id}-register` },
         h("thead", {}, h("tr", {}, [t("Game"), t("Date"), t("Winner"), t("City")].map((word) => h("th", { scope: "col" }, word)))),
-        h("tbody", {}, lines.map((line) => h("tr", {}, h("td", { class: "num-cell" }, num(line.game)),
-          h("td", {}, num(line.date)), h("td", {}, bdi(line.name ?? "")), h("td", {}, bdi(line.city)))))))
-        : h("p", { class: "hint" }, t("No game is recorded yet.")));
+        h("tbody", {}, lines.map((line) => h("tr", line.withdrawn ? { class: "legacy-withdrawn" } : {},
+          h("td", { class: "num-cell" }, num(line.game)), cell(line, num(line.date)),
+          cell(line, bdi(line.name ?? "")), h("td", {}, line.withdrawn ? [h("del", {}, bdi(line.city)), " ",
+            h("span", { class: "hint" }, t("(withdrawn)"))] : bdi(line.city)))))))
+        : h("p", { class: "hint" }, t("No game is recorded yet.")),
+      withdrawn.length ? h("p", { class: "hint" },
+        t("A crossed-out line was withdrawn: the move that won its game was undone. Cross it out in the register on paper too.")) : null);
   }
 }
 

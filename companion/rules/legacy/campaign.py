@@ -25,6 +25,7 @@ from companion.rules.legacy.campaign_commands import (
     SetStatus,
     StartGame,
     TickStep,
+    WithdrawGame,
 )
 from companion.rules.legacy.catalog import (
     PLAYERS,
@@ -84,9 +85,18 @@ class StartRoll:
 
 
 @dataclass(frozen=True, slots=True)
+class Line:
+    """A register line withdrawn (crossed out on paper): its winner's seat, date and city."""
+
+    winner: int
+    date: str
+    city: str
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     """A game of the campaign: the set-up it started with (its catalog frozen in it), its
-    register line once recorded, and the end-of-game steps done since."""
+    register line once recorded, the end-of-game steps done since, and the lines withdrawn."""
 
     number: int
     setup: Setup
@@ -94,6 +104,7 @@ class Game:
     date: str = ""
     city: str = ""
     steps_done: frozenset[int] = frozenset()
+    withdrawn: tuple[Line, ...] = ()
 
     @property
     def recorded(self) -> bool:
@@ -190,6 +201,8 @@ def decide(campaign: Campaign, command: Command) -> list[cf.CampaignFact]:
         return _start_game(campaign, command)
     if isinstance(command, RecordGame):
         return _record_game(campaign, command)
+    if isinstance(command, WithdrawGame):
+        return _withdraw_game(campaign, command)
     return _tick(campaign, command)
 
 
@@ -307,6 +320,20 @@ def _record_game(campaign: Campaign, command: RecordGame) -> list[cf.CampaignFac
     return [cf.GameRecorded(game.number, winner, date, mayor.name, mayor.city)]
 
 
+def _withdraw_game(campaign: Campaign, command: WithdrawGame) -> list[cf.CampaignFact]:
+    """A register line taken back (the undo of the move that decided the game): only while the
+    next game has not started from its winner (RULES.md 15). Its steps are open again; the cards
+    steps 2 and 3 archived stay there (the game's set-up chose them, not its winner)."""
+    game = campaign.game(command.number)
+    if game.winner is None:
+        raise BadResult(f"number: game {game.number} is not recorded")
+    if game.number != len(campaign.games):
+        raise NotReady(f"number: game {game.number + 1} has started from game {game.number}'s "
+                       "winner: its line stays")
+    return [cf.GameWithdrawn(game.number, game.winner, game.date,
+                             campaign.mayors[game.winner].name, game.city)]
+
+
 def _tick(campaign: Campaign, command: TickStep) -> list[cf.CampaignFact]:
     """An end-of-game step done, in the rule book's order; steps 2 and 3 archive their cards."""
     game = campaign.game(command.number)
@@ -363,6 +390,10 @@ def _apply(campaign: Campaign | None, fact: cf.CampaignFact) -> Campaign:
     if isinstance(fact, cf.GameRecorded):
         return _with_game(campaign, fact.number, winner=fact.winner, date=fact.date, city=fact.city,
                           steps_done=frozenset({1}))
+    if isinstance(fact, cf.GameWithdrawn):
+        line = Line(fact.winner, fact.date, fact.city)
+        return _with_game(campaign, fact.number, winner=None, date="", city="", steps_done=frozenset(),
+                          withdrawn=(*campaign.games[fact.number - 1].withdrawn, line))
     catalog = campaign.catalog
     for card in fact.archived:
         catalog = with_status(catalog, card, "archive")

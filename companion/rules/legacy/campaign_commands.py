@@ -61,7 +61,15 @@ class TickStep:
     step: Any
 
 
-Command = AddEntry | ReplaceEntry | SetStatus | SetPicks | RollForStart | StartGame | RecordGame | TickStep
+@dataclass(frozen=True, slots=True)
+class WithdrawGame:
+    """The last game's register line taken back (the undo of the move that decided it)."""
+
+    number: Any
+
+
+Command = (AddEntry | ReplaceEntry | SetStatus | SetPicks | RollForStart | StartGame | RecordGame
+           | TickStep | WithdrawGame)
 
 
 _FIELDS: dict[str, tuple[type, tuple[str, ...]]] = {
@@ -73,6 +81,7 @@ _FIELDS: dict[str, tuple[type, tuple[str, ...]]] = {
     "start_game": (StartGame, ("landmarks", "community", "town_square", "slot_costs")),
     "record_game": (RecordGame, ("number", "winner", "date")),
     "tick_step": (TickStep, ("number", "step")),
+    "withdraw_game": (WithdrawGame, ("number",)),
 }
 """Each wire command's class and its fields (a field not sent is None: `decide` names it)."""
 

@@ -77,6 +77,19 @@ class GameRecorded:
     city: str
 
 
+@journal_fact("LegacyGameWithdrawn")
+class GameWithdrawn:
+    """A register line taken back: the undo of the move that decided the game, before the next
+    game started (the players cross the line out); the line as it was, for the record. The game
+    is open again and is recorded anew when it is won again."""
+
+    number: int
+    winner: int
+    date: str
+    name: str
+    city: str
+
+
 @journal_fact("LegacyStepDone")
 class StepDone:
     """An end-of-game step done; `archived`: the cards it put in the archive (steps 2, 3)."""
@@ -87,7 +100,7 @@ class StepDone:
 
 
 CampaignFact = (CampaignCreated | EntryAdded | EntryReplaced | StatusChanged | PicksSet
-                | StartRolled | GameStarted | GameRecorded | StepDone)
+                | StartRolled | GameStarted | GameRecorded | GameWithdrawn | StepDone)
 CAMPAIGN_KINDS: dict[str, type] = {kind_of(cls): cls for cls in get_args(CampaignFact)}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.legacy.campaign import Campaign, Game, proposal, readiness
+from companion.rules.legacy.campaign import Campaign, Game, Line, proposal, readiness
 from companion.rules.legacy.checklist import checklist
 from companion.rules.legacy.views import cards_json
 
@@ -18,6 +18,12 @@ def register_json(campaign: Campaign) -> list[Json]:
     return [_line(campaign, game) for game in campaign.games if game.recorded]
 
 
+def withdrawn_json(campaign: Campaign) -> list[Json]:
+    """The register lines withdrawn (an undone winning move), in the order of their games:
+    the console shows them crossed out, as the players cross them out on paper."""
+    return [_withdrawn(campaign, game, line) for game in campaign.games for line in game.withdrawn]
+
+
 def _line(campaign: Campaign, game: Game) -> Json:
     """A register line: the game, its date, the winner's seat and name, and their city."""
     name = campaign.mayors[game.winner].name if game.winner is not None else None
@@ -25,9 +31,14 @@ def _line(campaign: Campaign, game: Game) -> Json:
             "city": game.city}
 
 
+def _withdrawn(campaign: Campaign, game: Game, line: Line) -> Json:
+    return {"game": game.number, "date": line.date, "winner": line.winner,
+            "name": campaign.mayors[line.winner].name, "city": line.city}
+
+
 def games_json(campaign: Campaign) -> list[Json]:
     """Every game started: number, start player, landmarks by letter, community landmark,
-    register line (None until recorded)."""
+    register line (None until recorded), the lines withdrawn."""
     found = []
     for game in campaign.games:
         setup = game.setup
@@ -37,6 +48,7 @@ def games_json(campaign: Campaign) -> list[Json]:
             "community": setup.community,
             "register": _line(campaign, game) if game.recorded else None,
             "steps_done": sorted(game.steps_done),
+            "withdrawn": [_withdrawn(campaign, game, line) for line in game.withdrawn],
         })
     return found
 
@@ -63,6 +75,7 @@ def campaign_json(campaign: Campaign) -> Json:
                        "rounds": [[list(pair) for pair in round_] for round_ in roll.rounds]},
         "games": games_json(campaign),
         "register": register_json(campaign),
+        "withdrawn": withdrawn_json(campaign),
         "checklist": checklist_json(campaign),
         "next": {"game": len(campaign.games) + 1, "first": campaign.next_first(),
                  "ready": why is None, "why": None if why is None else why.code,

@@ -178,6 +178,9 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
     def series_result(self, state: Any, number: int, result: Result, today: str) -> Json | None:
         return series.result_command(state, number, result, today)
 
+    def series_withdraw(self, state: Any, number: int) -> Json | None:
+        return series.withdraw_command(state, number)
+
     def series_evolve(self, state: Any, facts: Iterable[Any]) -> Campaign:
         return series.evolve(state, facts)
 

@@ -87,6 +87,15 @@ def result_command(campaign: cp.Campaign, number: int, result: Result,
     return {"command": "record_game", "number": number, "winner": won[0], "date": today}
 
 
+def withdraw_command(campaign: cp.Campaign, number: int) -> Json | None:
+    """The command that takes back game `number`'s register line (the undo of the move that
+    decided it): only the last game's, recorded; None otherwise (the next game has started
+    from its winner, RULES.md 15: the undo is refused)."""
+    if number != len(campaign.games) or not campaign.games or not campaign.games[-1].recorded:
+        return None
+    return {"command": "withdraw_game", "number": number}
+
+
 def evolve(campaign: cp.Campaign | None, facts: Iterable[cf.CampaignFact]) -> cp.Campaign:
     return cp.evolve(campaign, facts)
 
