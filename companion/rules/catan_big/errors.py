@@ -16,11 +16,17 @@ class CatanError(RuleError):
         super().__init__(one_line(message))
 
 
-class BadTurn(CatanError, BadInput):
+class CatanInputError(CatanError, BadInput):
+    """An input wrong in itself (a field out of range), not in its moment: 400 at the web."""
+
+    code = "catan/invalid"
+
+
+class BadTurn(CatanInputError):
     code = "catan/bad_turn"
 
 
-class BadDice(CatanError, BadInput):
+class BadDice(CatanInputError):
     code = "catan/bad_dice"
 
 
@@ -30,11 +36,11 @@ class RobberRollMissing(CatanError):
     code = "catan/robber_roll_missing"
 
 
-class BadSchedule(CatanError, BadInput):
+class BadSchedule(CatanInputError):
     code = "catan/bad_schedule"
 
 
-class BadClaim(CatanError, BadInput):
+class BadClaim(CatanInputError):
     code = "catan/bad_claim"
 
 

@@ -86,7 +86,8 @@ class StartRoll:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """A register line withdrawn (crossed out on paper): its winner's seat, date and city."""
+    """A register line (seed 002, step 1): the winner's seat, the date and the winner's city;
+    a withdrawn one is crossed out on paper."""
 
     winner: int
     date: str
@@ -100,15 +101,17 @@ class Game:
 
     number: int
     setup: Setup
-    winner: int | None = None
-    date: str = ""
-    city: str = ""
+    line: Line | None = None  # its register line, once recorded
     steps_done: frozenset[int] = frozenset()
     withdrawn: tuple[Line, ...] = ()
 
     @property
     def recorded(self) -> bool:
-        return self.winner is not None
+        return self.line is not None
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.line is None else self.line.winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,13 +328,14 @@ def _withdraw_game(campaign: Campaign, command: WithdrawGame) -> list[cf.Campaig
     next game has not started from its winner (RULES.md 15). Its steps are open again; the cards
     steps 2 and 3 archived stay there (the game's set-up chose them, not its winner)."""
     game = campaign.game(command.number)
-    if game.winner is None:
+    line = game.line
+    if line is None:
         raise BadResult(f"number: game {game.number} is not recorded")
     if game.number != len(campaign.games):
         raise NotReady(f"number: game {game.number + 1} has started from game {game.number}'s "
                        "winner: its line stays")
-    return [cf.GameWithdrawn(game.number, game.winner, game.date,
-                             campaign.mayors[game.winner].name, game.city)]
+    return [cf.GameWithdrawn(game.number, line.winner, line.date,
+                             campaign.mayors[line.winner].name, line.city)]
 
 
 def _tick(campaign: Campaign, command: TickStep) -> list[cf.CampaignFact]:
@@ -388,11 +392,11 @@ def _apply(campaign: Campaign | None, fact: cf.CampaignFact) -> Campaign:
     if isinstance(fact, cf.GameStarted):
         return replace(campaign, games=(*campaign.games, _game(campaign, fact)))
     if isinstance(fact, cf.GameRecorded):
-        return _with_game(campaign, fact.number, winner=fact.winner, date=fact.date, city=fact.city,
+        return _with_game(campaign, fact.number, line=Line(fact.winner, fact.date, fact.city),
                           steps_done=frozenset({1}))
     if isinstance(fact, cf.GameWithdrawn):
         line = Line(fact.winner, fact.date, fact.city)
-        return _with_game(campaign, fact.number, winner=None, date="", city="", steps_done=frozenset(),
+        return _with_game(campaign, fact.number, line=None, steps_done=frozenset(),
                           withdrawn=(*campaign.games[fact.number - 1].withdrawn, line))
     catalog = campaign.catalog
     for card in fact.archived:

@@ -15,23 +15,17 @@ Json = dict[str, Any]
 
 def register_json(campaign: Campaign) -> list[Json]:
     """The city register (seed 002): per recorded game its number, date, winner and city."""
-    return [_line(campaign, game) for game in campaign.games if game.recorded]
+    return [_line(campaign, game, game.line) for game in campaign.games if game.line is not None]
 
 
 def withdrawn_json(campaign: Campaign) -> list[Json]:
     """The register lines withdrawn (an undone winning move), in the order of their games:
     the console shows them crossed out, as the players cross them out on paper."""
-    return [_withdrawn(campaign, game, line) for game in campaign.games for line in game.withdrawn]
+    return [_line(campaign, game, line) for game in campaign.games for line in game.withdrawn]
 
 
-def _line(campaign: Campaign, game: Game) -> Json:
+def _line(campaign: Campaign, game: Game, line: Line) -> Json:
     """A register line: the game, its date, the winner's seat and name, and their city."""
-    name = campaign.mayors[game.winner].name if game.winner is not None else None
-    return {"game": game.number, "date": game.date, "winner": game.winner, "name": name,
-            "city": game.city}
-
-
-def _withdrawn(campaign: Campaign, game: Game, line: Line) -> Json:
     return {"game": game.number, "date": line.date, "winner": line.winner,
             "name": campaign.mayors[line.winner].name, "city": line.city}
 
@@ -46,21 +40,22 @@ def games_json(campaign: Campaign) -> list[Json]:
             "game": game.number, "first": setup.first,
             "landmarks": [[setup.catalog.landmark(lm).letter for lm in own] for own in setup.landmarks],
             "community": setup.community,
-            "register": _line(campaign, game) if game.recorded else None,
+            "register": None if game.line is None else _line(campaign, game, game.line),
             "steps_done": sorted(game.steps_done),
-            "withdrawn": [_withdrawn(campaign, game, line) for line in game.withdrawn],
+            "withdrawn": [_line(campaign, game, line) for line in game.withdrawn],
         })
     return found
 
 
 def checklist_json(campaign: Campaign) -> list[Json] | None:
     """The latest game's end-of-game steps once it is recorded, else None."""
-    if not campaign.games or not campaign.games[-1].recorded:
+    if not campaign.games or campaign.games[-1].line is None:
         return None
     game = campaign.games[-1]
-    winner = campaign.mayors[game.winner].name if game.winner is not None else None
-    return checklist(game.setup, game.steps_done, len(campaign.mayors), winner,
-                     _line(campaign, game))
+    line = game.line
+    assert line is not None
+    return checklist(game.setup, game.steps_done, len(campaign.mayors),
+                     campaign.mayors[line.winner].name, _line(campaign, game, line))
 
 
 def campaign_json(campaign: Campaign) -> Json:

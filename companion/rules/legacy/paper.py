@@ -150,10 +150,11 @@ def register_sheet(campaign: Campaign) -> SetupSection:
     rows = []
     for number in range(1, GAMES + 1):
         game = recorded.get(number)
-        if game is None or game.winner is None:
+        if game is None or game.line is None:
             rows.append((number, "", "", ""))
         else:
-            rows.append((number, game.date, campaign.mayors[game.winner].name, game.city))
+            written = game.line
+            rows.append((number, written.date, campaign.mayors[written.winner].name, written.city))
     register = Part("legacy_register", (line("legacy_register_note", NOTE),),
                     Grid(REGISTER_COLUMNS, tuple(rows), size=11))
     seating = (line("legacy_games_played", PLAIN, done=len(recorded), total=GAMES),)
