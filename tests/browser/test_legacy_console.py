@@ -2,8 +2,9 @@
 organizer-legacy.js) in Chromium against a served hall: a campaign created in the panel beside
 one made through the API (two side by side), a card added in the catalog editor, a refused
 entry that says the server's message and marks its field, the roll for the first start player,
-the next game started with its set-up, its winner recorded by hand into the register, and the
-first end-of-game step ticked. In English and Hebrew at a laptop's size, with screenshots."""
+the next game started with its set-up, its winner recorded by hand into the register, the
+first end-of-game step ticked, and the line withdrawn (crossed out). In English and Hebrew at a
+laptop's size, with screenshots."""
 
 from __future__ import annotations
 
@@ -199,3 +200,17 @@ def test_legacy_console_campaigns_editor_and_register(screen, hall_server, snap,
     violations = axe_violations(he, context="#legacy-part")
     assert not violations, axe_report(violations)
     assert re.search(r"\S", he.locator("#legacy-title").inner_text())
+
+    # game 1's line taken back (the command the undo of a winning move sends with it): the
+    # register keeps it crossed out and asks the players to cross it out on paper too
+    hall_server.api("POST", f"/api/series/{made['id']}/commands",
+                    {"command": "withdraw_game", "number": 1})
+    withdrawn = register.locator("tr.legacy-withdrawn")
+    expect(withdrawn).to_contain_text("(withdrawn)")
+    expect(withdrawn.locator("del")).to_have_count(3)  # the date, the winner, the city
+    expect(withdrawn.locator("del").nth(1)).to_have_text("Ben")
+    expect(ours).to_contain_text("Cross it out in the register on paper too.")
+    expect(ours.locator(".legacy-steps li")).to_have_count(0)  # no line: no end-of-game steps
+    top(register)
+    snap(page, "console-legacy-withdrawn-en")
+    accessible(page, "#legacy-part")
