@@ -220,7 +220,11 @@ def test_catan_big_screen_claims_then_the_winner_and_the_standings(screen, hall_
     avi.move("c1", {"kind": "claim", "breakdown": WIN})
     cyrille.move("c2", {"kind": "claim", "breakdown": WIN})
     checking = {"en": "being checked", "he": "בבדיקה", "nl": "wordt gecontroleerd"}[lang]
+    waits = {"en": "The next roll waits for the claims to be checked.",
+             "he": "הגלגול הבא מחכה לבדיקת ההכרזות.",
+             "nl": "De volgende worp wacht op de controle van de claims."}[lang]
     for (width, height), page in pages.items():
+        expect(page.locator("#clock-note")).to_contain_text(waits)  # RULES.md 23: the turn is held
         expect(page.locator("#claims li.claim")).to_have_count(2)
         first = page.locator("#claims li.claim").first
         expect(first.locator(".name")).to_have_text("Avi Cohen")
