@@ -232,6 +232,29 @@ def test_catan_big_hall_undo_right_after_a_roll_and_refused_after_a_claim(app, h
     assert after["turn"] == before["turn"] and after["games"] == before["games"]
 
 
+def test_catan_big_hall_undo_after_tracked_points_and_a_correction(app, http, key, event):
+    """Phones keep their points trackers up all the time (a thousand of them: there is always a
+    track since the roll), and a tracker means the same in any turn: tracks and the staff's
+    corrections since the roll leave it undoable (they stay, the turn goes back); a claim of
+    the turn, or an undone one, still refuses the undo."""
+    event_id, tables = event
+    avi, ben = (phone(app, http, s["token"]) for s in tables[0]["seats"])
+    roll(http, key, event_id, [2, 4])
+    roll(http, key, event_id, [5, 5])  # turn 2, the Moon team's
+    assert move(avi, "t1", kind="track", breakdown={**WIN, "cities": 2})["ok"]
+    assert staff(http, key, tables[1]["id"], kind="correct", seat=1, breakdown=WIN,
+                 reason="Counted at the board").status_code == 200
+    undone = api(http, key, "post", f"/api/events/{event_id}/roll/undo")
+    assert undone.status_code == 200, undone.get_json()
+    view = hall_view(http, key, event_id)
+    assert view["turn"]["number"] == 1
+    assert [t["points"] for t in view["tables"][:2]] == [[13, 0], [0, 25]]  # the tracks stay
+    roll(http, key, event_id, [5, 5])  # turn 2 again
+    assert move(ben, "c1", kind="claim", breakdown=WIN)["ok"]
+    refused = api(http, key, "post", f"/api/events/{event_id}/roll/undo")
+    assert refused.get_json()["code"] == "roll/moved_on"
+
+
 def test_catan_big_hall_undoing_a_seven_lifts_the_rules_pause_not_the_organizers(
         app, http, key, event):
     """The discard check of a 7 taken back never happens: the turn back runs again; a pause the

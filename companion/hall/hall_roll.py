@@ -275,8 +275,8 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
                 plans.append((table, numbers))
         for table_id, seq in last.data.get("following", {}).items():
             table = hall.tables.get(table_id)
-            if table is not None and hall.journal.last_seq(table.stream) != seq:
-                moved.append(table.name)  # a claim, a correction, ... made in the turn undone
+            if table is not None and not turn_free_since(hall.journal, table, seq):
+                moved.append(table.name)  # a claim, ... made in the turn undone
         if moved:
             raise moved_on(moved)
         records: list[tuple[str, dict[str, Any]]] = [("roll_undone", {"roll": number, "dice": dice})]
@@ -298,6 +298,15 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
     undone = [table.id for table, _ in plans]
     hall.publish(Change(tables=undone, events=[event.id], turns=[event.id]))
     return {"roll": number, "dice": dice, "tables": undone}
+
+
+def turn_free_since(journal: Journal, table: Table, seq: int) -> bool:
+    """Whether all a table's journal wrote after `seq` (its place at the roll) leaves the roll
+    free to be undone: nothing, or only what its rules say means the same in any turn
+    (`Ruleset.turn_free`: Catan's points trackers, which a thousand phones keep up)."""
+    if journal.last_seq(table.stream) == seq:
+        return True
+    return all(table.rules.turn_free(record.kind) for record in journal.read(table.stream, seq))
 
 
 def roll_moves(journal: Journal, table: Table, request_id: str) -> list[int] | None:

@@ -316,6 +316,12 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         (something at the tables takes its own time, like Catan's discard check)."""
         return False
 
+    def turn_free(self, kind: str) -> bool:
+        """Whether a table's journal record of this kind, made after the event's latest roll,
+        leaves that roll free to be undone: it means the same in any turn (Catan's points
+        tracker). False, the default: any record since the roll keeps it."""
+        return False
+
     def turn_view(self, turn: HallTurn) -> Json:
         """What every screen and phone of the event shows about `turn`, the same for all of
         them (encoded once): Catan's team on turn and robbers' instruction."""

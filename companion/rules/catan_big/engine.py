@@ -23,6 +23,11 @@ from companion.rules.catan_big.errors import (
 )
 from companion.rules.catan_big.state import ROLES, BoardState, Final, SeatClaim, SeatState
 from companion.rules.catan_big.turns import team_of
+from companion.rules.frozen import kind_of
+
+# The facts that mean the same in any hall turn: a points tracker and the staff's correction of
+# it; the undo of the event's roll leaves them standing (a claim is of its turn).
+TURN_FREE = frozenset({kind_of(ft.PointsTracked), kind_of(ft.BreakdownCorrected)})
 
 # The reasons a claim is closed, as the seat view gives them (the pages translate them): the
 # refusals' codes without their prefix.

@@ -182,6 +182,9 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
         hall makes `{"kind": "end"}` at every board when the event's game is over."""
         return engine.decide_staff(state, codec.parse_staff_move(wire, hall, len(state.seats)))
 
+    def turn_free(self, kind: str) -> bool:
+        return kind in engine.TURN_FREE
+
     def check_turn_ends(self, stories: Mapping[str, BoardStory], hall: HallTurn | None) -> None:
         event.check_turn_ends(stories)
 
