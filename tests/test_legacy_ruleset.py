@@ -159,7 +159,11 @@ def test_ruleset_common_view_has_the_base_games_fields_and_the_catalog():
     assert legacy["game"] == 1 and legacy["needs"] == [{"landmarks": 3, "contribute": True}] * 2
     names = {card["id"]: card["names"]["nl"] for card in legacy["cards"]}
     assert names["smithy"] == "Smidse" and names["statue"] == "Standbeeld"
-    assert "cards" not in LEGACY.tile_view(story(state))["legacy"]
+    tile = LEGACY.tile_view(story(state))["legacy"]
+    assert "cards" not in tile
+    # the hall tile names an establishment of its lines in the screen's language, not by its id
+    assert tile["card_names"]["wheat_field"]["nl"] == names["wheat_field"]
+    assert "smithy" not in tile["card_names"]  # a landmark: named in `landmarks`
 
 
 def test_ruleset_undone_contribution_is_summarised():

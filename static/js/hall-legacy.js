@@ -14,11 +14,11 @@ export function legacyTile(summary, { stateLine, winBanner }) {
   const won = Number.isInteger(summary.winner);
   const state = won ? winBanner(summary) : h("p", { class: "state" }, stateLine(summary));
   if (!legacy) return [state];
-  // the tile's summary carries no catalog: the names it knows are the landmarks' and the
-  // community landmark's; another card goes by its id
-  const names = new Map(legacy.landmarks.flat().map((lm) => [lm.id, named(lm.names)]));
+  // the tile's names: the establishments' (`card_names`), the landmarks', the community landmark's
+  const names = new Map(Object.entries(legacy.card_names ?? {}).map(([id, texts]) => [id, named(texts)]));
+  for (const lm of legacy.landmarks.flat()) names.set(lm.id, named(lm.names));
   names.set(legacy.community.id, named(legacy.community.names));
-  const cardName = (id) => names.get(id) ?? id.replaceAll("_", " ");
+  const cardName = (id) => names.get(id) ?? id;
   const contributed = new Set(legacy.community.contributed ?? []);
   const lines = summary.entries.map((entry) => (entry.to_seat === "bank" && entry.card === legacy.community.id
     ? tx("{name} contributed to {card}", { name: bdi(entry.from), card: cardName(entry.card) })

@@ -123,6 +123,6 @@ def test_legacy_phone_landmarks_and_contribution(tall_phone, screen, hall_server
     expect(tile.locator(".legacy-letters").first).to_contain_text("A☆")
     expect(tile.locator(".legacy-given.yes")).to_have_count(1)
     expect(tile.locator(".paid")).to_contain_text("Ana contributed to Statue")
-    # the tile's summary has no catalog: a card other than a landmark goes by its id
-    expect(tile.locator(".legacy-by-hand")).to_have_text("By hand: street musician")
+    # a card other than a landmark by its name in the screen's language, not by its id
+    expect(tile.locator(".legacy-by-hand")).to_have_text("By hand: Street Musician")
     snap(hall, "hall-legacy-en")

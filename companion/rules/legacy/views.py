@@ -64,7 +64,8 @@ def manual_json(story: LegacyStory) -> list[Json]:
 
 def legacy_json(story: LegacyStory, *, cards: bool) -> Json:
     """`{"legacy": ...}`: what every seat and the hall see of the Legacy game (None before the
-    start); `cards`: with the game's catalog (the seats' pages; the hall tile goes without)."""
+    start); `cards`: with the game's catalog (the seats' pages); the hall tile gets only its
+    establishments' names instead, in every language, for its lines of coins and manual cards."""
     state = story.state
     if state is None:
         return {"legacy": None}
@@ -78,6 +79,9 @@ def legacy_json(story: LegacyStory, *, cards: bool) -> Json:
     }
     if cards:
         view["cards"] = cards_json(state.setup.catalog)
+    else:
+        view["card_names"] = {entry.id: texts_json(entry.names)
+                              for entry in state.setup.catalog.entries("establishments")}
     return {"legacy": view}
 
 
