@@ -113,7 +113,7 @@ def test_a_campaign_is_created_rolled_and_its_first_game_started(hall: HallServi
     assert view["name"] == "Our island"
     sheet = series.rules.series_sheet(series.state)
     assert sheet is not None and [part.heading for part in sheet.parts] == ["legacy_group", "legacy_register"]
-    assert [s.id for s in hall.series_of(event)] == [series.id]
+    assert [s.id for s in hs.of_event(hall, event.id)] == [series.id]
 
 
 def test_the_hall_rolls_when_no_dice_are_sent(hall: HallService) -> None:

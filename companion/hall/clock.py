@@ -12,6 +12,7 @@ rulesets of the event's tables (`Ruleset.follow_up_dice`, `pauses_after`, `turn_
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +88,12 @@ def due(event: HallEvent, now: float) -> bool:
 
 def epoch_ms(when: float | None) -> int | None:
     return None if when is None else round(when * 1000)
+
+
+def now_ms() -> int:
+    """The server's clock (ms since the epoch) as pages and messages carry it (`now_ms`): a
+    screen or phone counts a deadline by it, whatever its own clock says."""
+    return round(time.time() * 1000)
 
 
 def rulesets_of(tables: Iterable[Table]) -> dict[str, AnyRuleset]:

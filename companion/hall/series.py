@@ -149,10 +149,6 @@ def of_event(hall: HallService, event_id: Any) -> list[Series]:
 # ------------------------------------------------------------ deciding and committing
 
 
-def refused(error: RuleError) -> HallError:
-    return rules_refusal(error)
-
-
 def twice(hall: HallService, action: Callable[[], T]) -> T:
     """Run `action` under the lock; once more after a stale append (another process moved a
     stream on: caught up first), then refuse `series/out_of_step`."""
@@ -189,7 +185,7 @@ def create(hall: HallService, event_id: Any, wire: Any) -> Series:
         facts = rules.series_start({k: v for k, v in wire.items() if k != "ruleset"})
         state = rules.series_evolve(None, facts)
     except RuleError as error:
-        raise refused(error) from None
+        raise rules_refusal(error) from None
 
     def act() -> Series:
         event = hall.event(event_id)
@@ -220,7 +216,7 @@ def command(hall: HallService, series_id: Any, wire: Any) -> Series:
                                         today())
             after = rules.series_evolve(series.state, facts)
         except RuleError as error:
-            raise refused(error) from None
+            raise rules_refusal(error) from None
         unrecorded = won_and_unrecorded(hall, series, after)
         if unrecorded is not None:
             raise HallError("series/table_won", f"game {unrecorded}'s table is won: its record is "
@@ -264,7 +260,7 @@ def next_game(hall: HallService, series_id: Any, wire: Any) -> tuple[Series, Tab
             table_rules = ruleset(spec.ruleset)
             options = table_rules.check_options(spec.options)
         except RuleError as error:
-            raise refused(error) from None
+            raise rules_refusal(error) from None
         names = [clean_name(name, "player name") for name in spec.names]
         hall.discover()
         event = hall.event(series.event_id)

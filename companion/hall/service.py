@@ -288,12 +288,6 @@ class HallService:
     def tables_of(self, event: HallEvent) -> list[Table]:
         return [self.tables[t] for t in event.tables]
 
-    def series_of(self, event: HallEvent | str) -> list[Any]:
-        """The event's series (hall/series.py: `.id`, `.ruleset`, `.rules`, `.state`,
-        `.name`, `.tables`), oldest first, caught up with the journal."""
-        from companion.hall import series as hall_series
-        return list(hall_series.of_event(self, event.id if isinstance(event, HallEvent) else event))
-
     def choice_seconds(self, table: Table) -> int:
         """The turn timer of the table's event (the organizer may change it)."""
         return self.events[table.event_id].choice_seconds

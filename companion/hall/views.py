@@ -153,7 +153,7 @@ def turn_message(event: HallEvent, tables: list[Table]) -> EncodedView | None:
     assert turn is not None
     # now_ms: the server's clock as it sends, so a phone whose own clock is off counts the
     # deadline by the server's (the page carries none: its ETag would change every load)
-    turn = {**turn, "now_ms": round(time.time() * 1000)}
+    turn = {**turn, "now_ms": clock.now_ms()}
     message = EncodedView(turn)
     message.json_text = compact_json(turn)
     return message

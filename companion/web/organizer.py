@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
+from companion.hall import clock
 from companion.hall.checks import ROLL_MODES, RULESETS
 from companion.hall.printables import KINDS as PRINT_KINDS
 from companion.hall.printables import PrintOptions, phones_cannot_open, unreachable
@@ -68,7 +69,7 @@ def console() -> Any:
         "refused_kinds": [kind for kind in PRINT_KINDS
                           if unreachable(PrintOptions(kind, base_url=base)) is not None],
         # the server's clock: the console counts a turn's deadline down by it
-        "now_ms": round(time.time() * 1000),
+        "now_ms": clock.now_ms(),
     }
     return render_template("organizer/console.html", data=data)
 

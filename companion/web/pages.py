@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from jinja2 import Template
 from markupsafe import Markup
 
-from companion.hall import HallError, join_codes
+from companion.hall import HallError, clock, join_codes
 from companion.hall.model import Table
 from companion.web import i18n
 from companion.web.auth import service
@@ -167,7 +167,7 @@ def hall(event_id: str) -> Any:
     # now_ms: the server's clock, so a projector on another laptop counts a turn's deadline
     # (epoch ms) down by the server's time, give or take the page's load
     data = {"event": event.id, "view": hall.hall_view(event), "join_url": join, "cards": [],
-            "now_ms": round(time.time() * 1000), **page_data(tables, i18n.current_language())}
+            "now_ms": clock.now_ms(), **page_data(tables, i18n.current_language())}
     return render_template(hall_templates(tables), event=event, data=data, join_url=join,
                            join_qr=Markup(qr_svg(join)))
 
