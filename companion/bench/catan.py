@@ -18,13 +18,11 @@ side by side see the same load, where a phase of each in turn saw different ones
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -171,8 +169,6 @@ def follow_up_count(number: int, dice: list[int]) -> int:
 
 
 def _post(url: str, key: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Authorization": f"Bearer {key}",
-                                              "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=120) as answer:
-        return json.loads(answer.read())
+    from companion.bench.hall import _http
+
+    return _http(url, key, body, timeout=120)  # seating hundreds of boards takes its time

@@ -37,6 +37,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
+from companion.bench.catan import RULESET as CATAN
 from companion.bench.phones import CLIENTS, Ack, run_worker
 from companion.bench.server import (
     HOST,
@@ -53,7 +54,6 @@ ROLL_WAIT = 30.0  # seconds a roll may take to reach every phone before it count
 ROLL_GAP = 1.0  # seconds between a roll reaching every phone and the next roll
 PROBE_DEVICES = 4  # second devices on the first seats, in a client process of their own
 PROBE_RATE = 10  # of the moves per second, the ones the probe sends
-CATAN = "catan-big"  # the big Catan event's ruleset (companion.bench.catan)
 
 
 # ---------------------------------------------------------------- the run
@@ -254,11 +254,11 @@ def _set_up(base: str, key: str, tables: int) -> tuple[str, list[str]]:
 
 def _phase(base: str | list[str], roll_url: str, server: ServerProcess | Servers,
            tokens: list[str], rolls: int, moves_per_second: int,
-           processes: int, ruleset: str = "machi-koro", client: str = "socketio") -> dict[str, Any]:
+           processes: int, client: str = "socketio") -> dict[str, Any]:
     """Connect the phones to the server (or, given several bases, client process i to base
     i mod N, as a proxy's ip_hash sends each client machine to one process), roll, stream
     moves, and gather the figures."""
-    phase = Phase(base, roll_url, server, tokens, moves_per_second, processes, ruleset, client)
+    phase = Phase(base, roll_url, server, tokens, moves_per_second, processes, "machi-koro", client)
     try:
         phase.connect()
         phase.begin()
