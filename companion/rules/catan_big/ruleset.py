@@ -139,8 +139,7 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
         return views.result(state)
 
     def common_view(self, story: BoardStory) -> Json:
-        result = None if story.state is None else self.result(story.state)
-        return views.common_json(story, result)
+        return views.common_json(story, self.story_result(story))
 
     def seat_view(self, story: BoardStory, seat: int, catalog: Catalog) -> Json:
         return views.seat_json(story, seat)

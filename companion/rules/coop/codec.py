@@ -10,8 +10,8 @@ from companion.rules.coop.engine import CoopMove
 from companion.rules.coop.facts import COOP_FACT_TYPES, AnyFact, GiveAssessor
 from companion.rules.coop.state import EndReason, Outcome
 from companion.rules.errors import BadMove, is_whole_number
+from companion.rules.frozen import kind_of
 from companion.rules.machi_koro import codec
-from companion.rules.machi_koro.codec import kind_of
 
 # Stored under each class's KIND, never its name (codec.FACT_TYPES says why).
 COOP_KINDS: dict[str, type] = {kind_of(cls): cls for cls in COOP_FACT_TYPES}

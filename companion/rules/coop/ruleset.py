@@ -108,6 +108,9 @@ class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
         """Whether the game is on: dealt and not yet won or lost."""
         return story.state is not None and story.state.dealt and story.state.outcome is None
 
+    def export_columns(self) -> tuple[str, ...]:
+        return self.base.export_columns()  # the base game's stored order (coins, landmarks)
+
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(catalog, options, seats)
 

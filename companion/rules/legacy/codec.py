@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.rules.frozen import kind_of
 from companion.rules.legacy.facts import LEGACY_FACT_TYPES, LegacyFact
 from companion.rules.legacy.moves import Contribute, LegacyMove
 from companion.rules.machi_koro import codec
-from companion.rules.machi_koro.codec import kind_of
 
 # Stored under each class's KIND, never its name (machi_koro/codec.py says why).
 LEGACY_KINDS: dict[str, type] = {kind_of(cls): cls for cls in LEGACY_FACT_TYPES}

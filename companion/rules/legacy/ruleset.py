@@ -149,9 +149,6 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
     def score_columns(self) -> tuple[Column, ...]:
         return paper.score_columns()
 
-    def export_columns(self) -> tuple[str, ...]:
-        return tuple(column.key for column in self.score_columns())  # its own, in its order
-
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(options, seats)
 

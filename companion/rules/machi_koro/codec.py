@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any, get_args
 
 from companion.rules.errors import BadMove, is_whole_number
-from companion.rules.frozen import kind_of as kind_of  # the co-op and Legacy codecs import it
+from companion.rules.frozen import kind_of
 from companion.rules.machi_koro import facts as ev
 from companion.rules.machi_koro import moves as mv
 from companion.rules.machi_koro.state import Choice

@@ -263,6 +263,3 @@ class AroundTheBase(CityViews[S, M, E]):
     def score_columns(self) -> tuple[Column, ...]:
         """The base game's score sheet (landmarks, coins), unless the game keeps its own."""
         return self.base.score_columns()
-
-    def export_columns(self) -> tuple[str, ...]:
-        return self.base.export_columns()
