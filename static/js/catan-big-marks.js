@@ -1,6 +1,7 @@
 // What the big Catan event's hall screen and the console's Catan part both show: the teams'
 // symbols and words, and what decided a win, in words.
 
+import { diceSum } from "./dom.js";
 import { t } from "./i18n.js";
 import { svg } from "./hall-chart.js";
 
@@ -57,7 +58,7 @@ export function announcements(said, turn) {
   const robber = said.robber;
   const dice = turn.follow_up ?? [];
   if (robber) {
-    const n = robber.number ?? dice.reduce((a, b) => a + b, 0);
+    const n = robber.number ?? diceSum(dice);
     const text = {
       stay: t("The robbers stay where they are."),
       move: t("Robbers' roll {n}: every robber moves to the tile {n} in its start area; no card is stolen.", { n }),

@@ -6,7 +6,7 @@
 // is told by colour alone: every state has its word or its shape.
 
 import { t } from "./i18n.js";
-import { $, bdi, die, fill, followConnection, h, num, reducedMotion, tx } from "./dom.js";
+import { $, bdi, diceSum, die, fill, followConnection, h, num, reducedMotion, tx } from "./dom.js";
 import { announcements, decidedWords, teamSymbol, teamWord, trophy } from "./catan-big-marks.js";
 import { chart, svg, twoDiceChance } from "./hall-chart.js";
 
@@ -51,7 +51,6 @@ const isOver = () => Boolean(game().over || view.turn?.over || view.turn?.ended 
 const tableName = (id) => view.tables.find((table) => String(table.id) === String(id))?.name ?? "";
 // Where a player sits: the table's name and its printed board, "Board 12 (B)".
 const where = (seat) => tx("{table} ({letter})", { table: bdi(tableName(seat.table)), letter: seat.board });
-const sum = (dice) => dice.reduce((a, b) => a + b, 0);
 
 function draw(fresh) {
   const turn = view.turn;
@@ -227,7 +226,7 @@ function announce() {
   const turn = view.turn;
   if (!turn) return;
   announced = true;
-  const parts = [t("Turn {n}: {sum} rolled.", { n: turn.number, sum: sum(turn.dice) })];
+  const parts = [t("Turn {n}: {sum} rolled.", { n: turn.number, sum: diceSum(turn.dice) })];
   if (rules()) parts.push(teamWord(rules().team));
   for (const notice of notices()) parts.push(notice.text);
   $("announce").textContent = parts.join(" ");
@@ -236,7 +235,7 @@ function announce() {
 // ------------------------------------------------------------------ the totals so far
 
 function drawHistogram() {
-  const sums = view.rolls.map(sum);
+  const sums = view.rolls.map(diceSum);
   fill($("histogram"),
     h("div", { class: "charts" }, chart({
       kind: "totals", id: "totals", values: sums, low: 2, high: 12, chance: twoDiceChance, height: 200,

@@ -6,7 +6,7 @@
 // POST /api/tables/<table_id>/staff_move, and a refusal is said with the server's message.
 
 import { t } from "./i18n.js";
-import { $, bdi, fill, h, num, tx } from "./dom.js";
+import { $, bdi, diceSum, fill, h, num, tx } from "./dom.js";
 import { notice } from "./organizer-api.js";
 import { announcements, decidedWords, teamSymbol, teamWord, trophy } from "./catan-big-marks.js";
 import { change, onView } from "./organizer-event.js";
@@ -65,7 +65,7 @@ function drawTurn() {
     fill($("catan-announcements"));
     return;
   }
-  const sum = turn.dice[0] + turn.dice[1];
+  const sum = diceSum(turn.dice);
   fill($("catan-turn"), team(said.team), " · ", tx("Turn {n}, rolled {sum}", { n: num(turn.number), sum: num(sum) }));
   fill($("catan-announcements"), announcements(said, turn).map((item) => h("li", { "data-kind": item.kind },
     h("strong", {}, item.title), ": ", item.text,
