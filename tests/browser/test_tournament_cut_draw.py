@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from browser.conftest import console_page
+from browser.conftest import console_page, english_words
 
 NAMES = [f"Player {n}" for n in range(1, 9)]
 
@@ -55,6 +55,14 @@ def test_ruling_28_the_tied_players_and_the_draw_on_the_projector_and_the_consol
     expect(box.locator('li[data-drawn="in"]')).to_have_count(4, timeout=12_000)
     expect(box.locator("#cut-draw-line")).to_contain_text("Drawn by the server")
     snap(projector, "tournament-cut-drawn-1920x1080")
+
+    # in Hebrew, right to left, every word translated
+    hebrew = screen(1920, 1080, locale="he-IL").new_page()
+    hebrew.goto(f"{hall_server.url}/tournament/{event['id']}/screen?lang=he")
+    expect(hebrew.locator('#cut-draw li[data-drawn="in"]')).to_have_count(4)
+    expect(hebrew.locator("#cut-draw-line")).to_contain_text("הוגרל על ידי השרת")
+    assert english_words(hebrew, ("Draw", "cup", "Player", "Final")) == []
+    snap(hebrew, "tournament-cut-drawn-he-1920x1080")
 
     # the results as a spreadsheet, from the console's panel: downloaded and parsed
     link = panel.get_by_role("link", name="Results as a spreadsheet")
