@@ -20,6 +20,7 @@ from companion.hall import HallService
 from companion.hall import tournament as tour
 from companion.hall.tournament_views import organizer_view, public_view
 from companion.journal import AppendRequest, open_journal
+from companion.tournament.scoring import SNAKE
 
 NAMES = [f"P{n}" for n in range(1, 9)]
 
@@ -142,3 +143,33 @@ def test_ruling_28_no_draw_when_the_ranks_decide(hall: HallService) -> None:
     assert public_view(hall, tour.tournament_of(hall, event.id))["cut"] is None
     tour.start_round(hall, event.id, tour.FINAL)
     assert draws(hall, event.id) == []
+
+
+def test_ruling_28_a_draw_at_the_cut_of_the_semi_finals_seeds_them_in_snake_order(
+        hall: HallService, db: Path) -> None:
+    """32 players (8 tables of 4) all equal after one round: the 16 seats of the semi-finals
+    are drawn among all 32, the draw's order is the seed order (snake seating), and the final after them
+    draws nothing more; a restart shows the same draw."""
+    event = hall.create_event("Big cup")
+    names = [f"Q{n:02}" for n in range(1, 33)]
+    tour.create(hall, event.id, {"players": "\n".join(names), "rounds": 1})
+    tour.start(hall, event.id)
+    tour.start_round(hall, event.id)
+    tour.close_round(hall, event.id)
+    cut = public_view(hall, tour.tournament_of(hall, event.id))["cut"]
+    assert cut == {"count": 16, "seats": 16, "sure": [], "tied": names, "drawn": None}
+    semis = tour.start_round(hall, event.id, tour.FINAL)
+    [record] = draws(hall, event.id)
+    top = record["order"][:16]
+    assert semis.stage == tour.SEMI_FINAL
+    assert semis.seating == tuple(tuple(top[seed - 1] for seed in table) for table in SNAKE)
+    tour.close_round(hall, event.id)
+    final = tour.start_round(hall, event.id, tour.FINAL)
+    assert draws(hall, event.id) == [record], "the final after the semi-finals draws nothing"
+    assert final.seating == ((top[0], top[1], top[2], top[3]),), "closed all equal: the best seeds"
+    again = hall_on(db)
+    try:
+        shown = public_view(again, tour.tournament_of(again, event.id))["cut"]
+        assert shown["drawn"] == [names[p] for p in top]
+    finally:
+        again.journal.close()
