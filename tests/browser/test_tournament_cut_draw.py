@@ -12,7 +12,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from browser.conftest import console_page, english_words
+from browser.axe import axe_report, axe_violations
+from browser.conftest import console_page, contrast_problems, english_words
 
 NAMES = [f"Player {n}" for n in range(1, 9)]
 
@@ -55,6 +56,10 @@ def test_ruling_28_the_tied_players_and_the_draw_on_the_projector_and_the_consol
     expect(box.locator('li[data-drawn="in"]')).to_have_count(4, timeout=12_000)
     expect(box.locator("#cut-draw-line")).to_contain_text("Drawn by the server")
     snap(projector, "tournament-cut-drawn-1920x1080")
+    for page, where in ((projector, "projector"), (console, "console")):
+        violations = axe_violations(page, "#cut-draw")
+        assert not violations, where + ": " + axe_report(violations)
+    assert contrast_problems(projector, "dark") == []
 
     # in Hebrew, right to left, every word translated
     hebrew = screen(1920, 1080, locale="he-IL").new_page()
