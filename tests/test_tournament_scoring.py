@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 from companion.tournament.errors import BadResult, ResultStands, TournamentError
 from companion.tournament.scoring import (
     POINTS,
+    Cut,
     Score,
     Standing,
     TableResult,
+    cut_line,
     finalists,
     place,
     seeds,
@@ -213,13 +215,50 @@ def test_ruling_28_from_29_players_four_semi_finals_in_snake_order() -> None:
     assert semi_finals(lines) == ((0, 7, 8, 15), (1, 6, 9, 14), (2, 5, 10, 13), (3, 4, 11, 12))
 
 
-def test_ruling_28_ties_at_the_cut_go_to_the_player_registered_first() -> None:
-    lines = standing_of(10, ties={4: 4, 3: 4, 5: 4})  # players 3, 4 and 5 share rank 4
-    assert seeds(lines, 4) == (0, 1, 2, 3)
-    assert seeds(lines, 4, absent={1}) == (0, 2, 3, 4)
+def test_ruling_28_players_equal_at_the_cut_are_named_for_the_seats_left() -> None:
+    """RULES.md 28: players 3, 4 and 5 share rank 4, one seat is left for them; no tie
+    straddles the cut of 4 when only players above it are equal."""
+    lines = standing_of(10, ties={4: 4, 3: 4, 5: 4})
+    assert cut_line(lines, 4) == Cut(count=4, sure=(0, 1, 2), tied=(3, 4, 5), seats=1)
+    assert cut_line(lines, 4, absent={1}) == Cut(count=4, sure=(0, 2), tied=(3, 4, 5), seats=2)
+    assert cut_line(lines, 4, absent={4, 5}) is None  # 3 stands alone at the cut
+    assert cut_line(standing_of(10, ties={1: 1}), 4) is None  # equal, but both above the cut
+    assert cut_line(standing_of(3), 4) is None  # too few: refused by seeds, no draw
+
+
+def test_ruling_28_the_draw_decides_the_seats_left_never_registration_order() -> None:
+    """RULES.md 28: the server draws among the tied players; the pure seeding takes the
+    draw's order and refuses to settle the tie without it."""
+    lines = standing_of(10, ties={4: 4, 3: 4, 5: 4})
+    assert seeds(lines, 4, drawn=(5, 3, 4)) == (0, 1, 2, 5)
+    assert seeds(lines, 4, absent={1}, drawn=(4, 5, 3)) == (0, 2, 4, 5)
+    assert finalists(lines, drawn=(4, 3, 5)) == (0, 1, 2, 4)
+    with pytest.raises(TournamentError) as refused:
+        seeds(lines, 4)
+    assert refused.value.message == ("standings: players 3, 4 and 5 are equal at the cut "
+                                     "for 1 seat: a draw among them is needed")
+    with pytest.raises(TournamentError):
+        seeds(lines, 4, drawn=(5, 3))  # a draw of other players than those tied
+    assert seeds(standing_of(10), 4, drawn=()) == (0, 1, 2, 3)  # no tie: no draw needed
     with pytest.raises(TournamentError) as refused:
         seeds(lines, 16)
     assert refused.value.message == "standings: 10 players can play on, 16 are needed"
+
+
+def test_ruling_28_a_draw_at_the_cut_of_the_semi_finals_seeds_in_its_order() -> None:
+    """RULES.md 28: 30 players, 15 to 18 equal at rank 15: two seats of the top 16 drawn."""
+    lines = standing_of(30, ties={15: 15, 16: 15, 17: 15})
+    assert cut_line(lines, 16) == Cut(count=16, sure=tuple(range(14)), tied=(14, 15, 16, 17), seats=2)
+    tables = semi_finals(lines, drawn=(17, 15, 14, 16))
+    assert tables[0] == (0, 7, 8, 15) and tables[1] == (1, 6, 9, 17)  # seeds 16 and 15: drawn
+
+
+def test_ruling_28_who_lost_the_draw_keeps_their_preliminary_rank() -> None:
+    lines = standing_of(8, ties={4: 4, 3: 4})
+    final = TableResult(tuple(Score(p, 1, 4, 0) for p in (0, 1, 2, 4)), finished=(4,))
+    ranking = tournament_ranking(lines, final, drawn=(4, 3))
+    assert [(r.player, r.rank, r.stage) for r in ranking[:5]] == [
+        (4, 1, "final"), (0, 2, "final"), (1, 2, "final"), (2, 2, "final"), (3, 5, "preliminaries")]
 
 
 def semi_result(players: tuple[int, ...], winner: int | None) -> TableResult:

@@ -211,6 +211,83 @@ def test_ruling_25_repeats_only_where_the_count_forces_them() -> None:
     assert opponent_repeats(seat(12, 2, random.Random(0))) == 3
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_ruling_25_twelve_players_three_rounds_at_the_floor_of_six(seed: int) -> None:
+    """12 players at 3 tables of 4: every table of a later round takes its 4 players from the
+    3 tables of an earlier round, so two of them sat together: at least 1 repeat a table, 3 a
+    round, 6 over rounds 2 and 3 (issue 25 measured 8 with every seed)."""
+    rounds = seat(12, 3, random.Random(seed))
+    assert opponent_repeats(rounds) == 6
+    assert second_firsts(rounds) == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ruling_25_twelve_players_four_rounds_at_thirteen(seed: int) -> None:
+    """12 players in 4 rounds: 13 repeats are reachable (issue 25 measured 15 and 16)."""
+    rounds = seat(12, 4, random.Random(seed))
+    assert opponent_repeats(rounds) <= 13
+    assert second_firsts(rounds) == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ruling_25_thirteen_players_and_a_drop_after_round_one(seed: int) -> None:
+    """13 players in 4 rounds, one drops after round 1: rounds 2 to 4 seat 12, round 1's
+    tables of 3 counting as history (8 repeats before this issue with most seeds)."""
+    rng = random.Random(seed)
+    played = seat(13, 4, rng)[:1]
+    rest = reseat(played, set(range(13)) - {played[0][0][1]}, 3, rng)
+    assert opponent_repeats(played + rest) <= 6
+
+
+@pytest.mark.parametrize(("seed", "best"), [(0, 10), (1, 10), (2, 12), (3, 12)])
+def test_ruling_25_thirteen_players_five_rounds_a_drop_after_round_three(seed: int, best: int) -> None:
+    """13 players in 5 rounds, one drops after round 3: rounds 4 and 5 seat 12 at 3 tables of
+    4 (36 pairs) where only 28 or 29 pairs have not met yet, so 7 or 8 repeats at least. The
+    played rounds decide more: with these the best is 10 or 12 (every two seatings of rounds 4
+    and 5 tried, 5,775 each, when this test was written), and the search finds it."""
+    played = seat(13, 5, random.Random(seed))[:3]
+    rest = reseat(played, set(range(13)) - {played[0][0][1]}, 2, random.Random(seed))
+    assert opponent_repeats(played + rest) == best
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_ruling_25_sixteen_players_four_rounds_nobody_first_twice(seed: int) -> None:
+    """16 players in 4 rounds at 4 tables: each player sits at 4 of the 16 tables, so a first
+    player for every table with nobody first twice always exists (a perfect matching of a
+    4-regular bipartite graph); issue 25 found someone first twice in 8 of 10 seeds."""
+    rounds = seat(16, 4, random.Random(seed))
+    assert opponent_repeats(rounds) == 0
+    firsts = Counter(table[0] for tables in rounds for table in tables)
+    assert sorted(firsts.values()) == [1] * 16
+
+
+@settings(max_examples=30)
+@given(st.integers(6, 60).filter(lambda n: n != 5), st.integers(2, 5), st.integers(0, 2**32))
+def test_ruling_25_first_players_chosen_over_all_rounds(players: int, count: int, seed: int) -> None:
+    """The first players of all the rounds at once: as few second first seats as the tables
+    allow, that is the tables less the most that can each have a first player of their own
+    (a largest matching, recomputed here with Kuhn's augmenting paths)."""
+    rounds = seat(players, count, random.Random(seed))
+    tables = [table for tables in rounds for table in tables]
+    assert second_firsts(rounds) == len(tables) - largest_matching(tables)
+
+
+def largest_matching(tables: list[tuple[int, ...]]) -> int:
+    """How many tables can have a first player of their own (Kuhn's augmenting paths)."""
+    owner: dict[int, int] = {}
+
+    def place(index: int, seen: set[int]) -> bool:
+        for player in tables[index]:
+            if player not in seen:
+                seen.add(player)
+                if player not in owner or place(owner[player], seen):
+                    owner[player] = index
+                    return True
+        return False
+
+    return sum(place(index, set()) for index in range(len(tables)))
+
+
 # Keep-apart groups ---------------------------------------------------------------------------
 
 @settings(max_examples=60)

@@ -51,6 +51,11 @@ def test_tournament_semi_finals_and_final_with_thirty_one_players(app, http, key
 
     semis = call("/final")
     assert semis["stage"] == "semi-final" and semis["next"] is None
+    if closed["cut"] is not None:  # players equal at the cut: the server's draw (RULES.md 28)
+        cut = semis["cut"]
+        assert cut["tied"] == closed["cut"]["tied"] and closed["cut"]["drawn"] is None
+        assert cut["sure"] == top[:len(cut["sure"])] and len(cut["drawn"]) == cut["seats"]
+        top = cut["sure"] + cut["drawn"]
     tables = [t["players"] for t in semis["seating"]["tables"]]
     assert tables == [[top[seed - 1] for seed in snake] for snake in SNAKE]
     assert [t["name"] for t in semis["seating"]["tables"]] == [f"Semi-final T{n}" for n in range(1, 5)]

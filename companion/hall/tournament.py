@@ -56,7 +56,15 @@ from companion.hall.tournament_registration import (
 )
 from companion.journal import AppendRequest, StaleSequence
 from companion.tournament.errors import TournamentError
-from companion.tournament.scoring import Score, TableResult, finalists, semi_finals
+from companion.tournament.scoring import (
+    Cut,
+    Score,
+    TableResult,
+    cut_count,
+    cut_line,
+    finalists,
+    semi_finals,
+)
 from companion.tournament.seating import reseat
 
 if TYPE_CHECKING:
@@ -212,7 +220,7 @@ def _start_round(hall: HallService, t: Tournament, stage: str | None) -> list[Ta
         raise refuse("preliminaries_left", f"{t.remaining()} preliminary round(s) are "
                      "still to play before the final")
     check_ruleset(t.ruleset, t.options)  # a tournament registered before this was checked
-    seating = _next_seating(t, coming)
+    seating = _next_seating(hall, t, coming)
     number = len(t.played) + 1
     label = {PRELIMINARY: f"R{number}", SEMI_FINAL: "Semi-final", FINAL: "Final"}[coming]
     event = hall.event(t.event_id)
@@ -252,21 +260,35 @@ def _start_round(hall: HallService, t: Tournament, stage: str | None) -> list[Ta
     return tables
 
 
-def _next_seating(t: Tournament, stage: str) -> tuple[tuple[int, ...], ...]:
+def _next_seating(hall: HallService, t: Tournament, stage: str) -> tuple[tuple[int, ...], ...]:
     if stage == PRELIMINARY:
         if not t.plan:
             raise refuse("cannot_seat", "no seating is left for this round")
         return t.plan[0]
     standing = t.standing()
     absent = t.absent()
+    semis = t.semi_results()
+    if not semis:  # the cut of the preliminaries: to the semi-finals, or straight to the final
+        _draw_at_the_cut(hall, t, cut_line(standing, cut_count(standing), absent))
     try:
         if stage == SEMI_FINAL:
-            return semi_finals(standing, absent)
-        semis = [result for r in t.played if r.stage == SEMI_FINAL and r.results
-                 for result in r.results]
-        return (finalists(standing, semis, absent),)
+            return semi_finals(standing, absent, t.drawn())
+        return (finalists(standing, semis, absent, t.drawn()),)
     except TournamentError as error:
         raise refuse("cannot_seat", error.message) from None
+
+
+def _draw_at_the_cut(hall: HallService, t: Tournament, cut: Cut | None) -> None:
+    """RULES.md 28: the server draws among the players equal at the cut and journals the
+    draw before the round that it seats; a draw already journalled for these same players
+    (a round whose commit failed after it) stands, so a restart replays it."""
+    if cut is None:
+        return
+    drawn = t.draw
+    if drawn is not None and (drawn.count, drawn.sure, drawn.tied) == (cut.count, cut.sure, cut.tied):
+        return
+    commit(hall, t, "cut_drawn", {"count": cut.count, "sure": list(cut.sure), "tied": list(cut.tied),
+                                  "seats": cut.seats, "order": list(secure_shuffle(cut.tied))})
 
 
 def table_result(table: Table, players: Sequence[int]) -> TableResult:

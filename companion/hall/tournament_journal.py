@@ -18,6 +18,7 @@ from companion.hall.checks import HallError
 from companion.hall.model import Change
 from companion.hall.tournament_model import (
     PRELIMINARY,
+    Draw,
     Player,
     Round,
     Tournament,
@@ -101,6 +102,9 @@ def apply(t: Tournament, kind: str, data: dict[str, Any]) -> None:
             t.plan = t.plan[1:]
     elif kind == "round_closed":
         t.played[-1].results = _results(data["results"])
+    elif kind == "cut_drawn":
+        t.draw = Draw(data["count"], tuple(data["sure"]), tuple(data["tied"]), data["seats"],
+                      tuple(data["order"]))
 
 
 # ------------------------------------------------------------ catching up

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.hall.checks import HallError
-from companion.tournament.scoring import Standing, TableResult, semi_finals, standings
+from companion.tournament.scoring import Standing, TableResult, cut_count, standings
 
 PRELIMINARY, SEMI_FINAL, FINAL = "preliminary", "semi-final", "final"
 
@@ -50,6 +50,19 @@ class Round:
         return self.results is None
 
 
+@dataclass(frozen=True)
+class Draw:
+    """The server's draw among the players equal at the cut (RULES.md 28): the `tied`, the
+    `seats` left for them of `count` (the `sure` being above them), and the drawn `order`
+    (the first `seats` play on)."""
+
+    count: int
+    sure: tuple[int, ...]
+    tied: tuple[int, ...]
+    seats: int
+    order: tuple[int, ...]
+
+
 @dataclass
 class Tournament:
     event_id: str
@@ -64,6 +77,7 @@ class Tournament:
     plan: list[tuple[tuple[int, ...], ...]] = field(default_factory=list)  # unplayed preliminaries
     played: list[Round] = field(default_factory=list)
     started: bool = False
+    draw: Draw | None = None  # the draw at the cut, once the server has drawn
     seq: int = 0
 
     @property
@@ -109,6 +123,14 @@ class Tournament:
         players = [p.id for p in self.players if p.id in seated or (p.checked_in and not p.dropped)]
         return standings(results, players)
 
+    def drawn(self) -> tuple[int, ...]:
+        """The draw's order for the pure seeding (empty when nothing was drawn)."""
+        return self.draw.order if self.draw is not None else ()
+
+    def semi_results(self) -> list[TableResult]:
+        return [result for r in self.played if r.stage == SEMI_FINAL and r.results
+                for result in r.results]
+
     def stage(self) -> str:
         """registration, preliminaries, semi-final, final or done."""
         if not self.started:
@@ -130,6 +152,6 @@ class Tournament:
         stages = [r.stage for r in self.played]
         if FINAL in stages:
             return None
-        if SEMI_FINAL not in stages and semi_finals(self.standing(), self.absent()):
+        if SEMI_FINAL not in stages and cut_count(self.standing()) == 16:
             return SEMI_FINAL
         return FINAL

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.hall.checks import HallError
 from companion.hall.tournament_journal import find_player
-from companion.hall.tournament_model import PRELIMINARY, SEMI_FINAL, Player, Round, Tournament
+from companion.hall.tournament_model import FINAL, PRELIMINARY, SEMI_FINAL, Player, Round, Tournament
 from companion.hall.tournament_registration import name_key
-from companion.tournament.scoring import tournament_ranking
+from companion.tournament.scoring import cut_count, cut_line, tournament_ranking
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -110,16 +110,36 @@ def public_view(hall: HallService, t: Tournament) -> dict[str, Any]:
                 "rounds": t.rounds, "played": len(t.preliminaries()),
                 "round_minutes": t.round_minutes, "current": round_info,
                 "seating": seating, "standings": standing, "ranking": ranking,
+                "cut": cut_view(t),
                 "next": t.next_stage(), "now": time.time()}
 
 
 def final_ranking(t: Tournament) -> list[dict[str, Any]]:
     final = t.played[-1]
     assert final.results is not None
-    semis = [r for round_ in t.played if round_.stage == SEMI_FINAL and round_.results
-             for r in round_.results]
-    ranked = tournament_ranking(t.standing(), final.results[0], semis, t.absent())
+    ranked = tournament_ranking(t.standing(), final.results[0], t.semi_results(), t.absent(),
+                                t.drawn())
     return [{"rank": r.rank, "name": t.players[r.player].name, "stage": r.stage} for r in ranked]
+
+
+def cut_view(t: Tournament) -> dict[str, Any] | None:
+    """The players equal at the cut (RULES.md 28), by name: once drawn, with the names the
+    draw gave the seats left (`drawn`, in the draw's order); before, while the round the cut
+    seats is next, with `drawn` None; None when the ranks alone decide."""
+    names = [p.name for p in t.players]
+    if t.draw is not None:
+        draw = t.draw
+        return {"count": draw.count, "seats": draw.seats, "sure": [names[p] for p in draw.sure],
+                "tied": [names[p] for p in draw.tied],
+                "drawn": [names[p] for p in draw.order[:draw.seats]]}
+    if t.next_stage() not in (SEMI_FINAL, FINAL) or t.semi_results():
+        return None
+    standing = t.standing()
+    cut = cut_line(standing, cut_count(standing), t.absent())
+    if cut is None:
+        return None
+    return {"count": cut.count, "seats": cut.seats, "sure": [names[p] for p in cut.sure],
+            "tied": [names[p] for p in cut.tied], "drawn": None}
 
 
 def where(hall: HallService, t: Tournament, query: str) -> list[dict[str, Any]]:

@@ -155,34 +155,78 @@ class _Totals:
         return self.wins, self.points, self.landmarks, self.coins
 
 
-def seeds(standing: Sequence[Standing], count: int, absent: Collection[int] = ()) -> tuple[int, ...]:
+@dataclass(frozen=True)
+class Cut:
+    """Players still equal at the cut line for `count` seats (RULES.md 28): those ranked
+    above them (`sure`, best first) and the `tied` (by player id), who share the `seats` left."""
+
+    count: int
+    sure: tuple[int, ...]
+    tied: tuple[int, ...]
+    seats: int
+
+
+def cut_line(standing: Sequence[Standing], count: int, absent: Collection[int] = ()) -> Cut | None:
+    """The players still there who are equal across the cut of the best `count`, or None
+    when the standings' ranks alone decide who plays on (or too few can)."""
+    order = _present_order(standing, absent)
+    if len(order) <= count or order[count - 1].rank != order[count].rank:
+        return None
+    rank = order[count].rank
+    sure = tuple(line.player for line in order if line.rank < rank)
+    tied = tuple(sorted(line.player for line in order if line.rank == rank))
+    return Cut(count, sure, tied, count - len(sure))
+
+
+def seeds(standing: Sequence[Standing], count: int, absent: Collection[int] = (),
+          drawn: Sequence[int] = ()) -> tuple[int, ...]:
     """The best `count` players of the standings who are still there (not `absent`), best
-    first; equal ranks fall to the lower player id, who registered first."""
-    order = [line.player for line in sorted(standing, key=lambda line: (line.rank, line.player))
-             if line.player not in absent]
+    first; equal ranks above the cut fall to the lower player id, players equal across it to
+    the server's draw, `drawn` (its order of the tied players), which is then needed."""
+    order = _present_order(standing, absent)
     if len(order) < count:
         raise TournamentError(f"standings: {len(order)} players can play on, {count} are needed")
-    return tuple(order[:count])
+    cut = cut_line(standing, count, absent)
+    if cut is None:
+        return tuple(line.player for line in order[:count])
+    if sorted(drawn) != list(cut.tied):
+        names = ", ".join(map(str, cut.tied[:-1])) + f" and {cut.tied[-1]}"
+        raise TournamentError(f"standings: players {names} are equal at the cut for "
+                              f"{cut.seats} seat{'s' if cut.seats > 1 else ''}: a draw among "
+                              "them is needed")
+    return cut.sure + tuple(drawn[:cut.seats])
 
 
-def semi_finals(standing: Sequence[Standing], absent: Collection[int] = ()) -> tuple[tuple[int, ...], ...]:
+def _present_order(standing: Sequence[Standing], absent: Collection[int]) -> list[Standing]:
+    return [line for line in sorted(standing, key=lambda line: (line.rank, line.player))
+            if line.player not in absent]
+
+
+def cut_count(standing: Sequence[Standing]) -> int:
+    """How many play on after the preliminaries: 16 to the semi-finals, else 4 to the final."""
+    return 16 if len(standing) >= SEMI_FINALS_FROM else 4
+
+
+def semi_finals(standing: Sequence[Standing], absent: Collection[int] = (),
+                drawn: Sequence[int] = ()) -> tuple[tuple[int, ...], ...]:
     """The four semi-final tables of the top 16 in snake order, each in start order (best
-    seed first); none with fewer than 29 players in the standings (RULES.md 28)."""
+    seed first); none with fewer than 29 players in the standings (RULES.md 28). `drawn`:
+    the draw at the cut, when one is needed (`seeds`)."""
     if len(standing) < SEMI_FINALS_FROM:
         return ()
-    top = seeds(standing, 16, absent)
+    top = seeds(standing, 16, absent, drawn)
     return tuple(tuple(top[seed - 1] for seed in table) for table in SNAKE)
 
 
 def finalists(standing: Sequence[Standing], semi_results: Sequence[TableResult] = (),
-              absent: Collection[int] = ()) -> tuple[int, ...]:
+              absent: Collection[int] = (), drawn: Sequence[int] = ()) -> tuple[int, ...]:
     """The final table in start order (best seed first): the top 4 of the standings, or with
     29 or more players the winner of each semi-final, the better seed where a closed table
     left its first place shared."""
-    tables = semi_finals(standing, absent)
+    tables = semi_finals(standing, absent, drawn)
     if not tables:
-        return seeds(standing, 4, absent)
-    seed = {player: number for number, player in enumerate(seeds(standing, 16, absent))}
+        return seeds(standing, 4, absent, drawn)
+    seed = {player: number for number, player in enumerate(seeds(standing, 16, absent, drawn))}
     if sorted(sorted(_players(result)) for result in semi_results) != sorted(map(sorted, tables)):
         raise BadResult("semi_results: one result for each of the four semi-final tables is needed")
     winners = [min((p.player for p in place(result) if p.place == 1), key=seed.__getitem__)
@@ -192,11 +236,12 @@ def finalists(standing: Sequence[Standing], semi_results: Sequence[TableResult] 
 
 def tournament_ranking(standing: Sequence[Standing], final: TableResult,
                        semi_results: Sequence[TableResult] = (),
-                       absent: Collection[int] = ()) -> tuple[Ranked, ...]:
+                       absent: Collection[int] = (), drawn: Sequence[int] = ()) -> tuple[Ranked, ...]:
     """The tournament's ranking (RULES.md 28): the final's places first, then the players who
     left at the semi-finals in the order of their preliminary ranks, then everyone else in
-    theirs; equal ranks are shared within each of these groups."""
-    expected = finalists(standing, semi_results, absent)
+    theirs (who lost a draw at the cut too); equal ranks are shared within each of these
+    groups."""
+    expected = finalists(standing, semi_results, absent, drawn)
     if sorted(_players(final)) != sorted(expected):
         raise BadResult(f"final: the final table is {sorted(expected)}, not {sorted(_players(final))}")
     prior = {line.player: line.rank for line in standing}

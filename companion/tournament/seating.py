@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING
 
 from companion.rules.errors import is_whole_number
 from companion.tournament.errors import CannotSeat
+from companion.tournament.firsts import choose_firsts, order_table
+from companion.tournament.joint import improve_rounds
 from companion.tournament.search import Record, improve
 
 if TYPE_CHECKING:
@@ -43,6 +45,8 @@ PATIENCE_PER_TABLE = 4  # ... plus this many per table, up to
 PATIENCE_TABLES = 50  # ... this many tables (many tables leave many ways, found soon)
 MAX_ATTEMPTS = 12  # a seating short of the ideal is made again from scratch up to this many times,
 ATTEMPT_BUDGET = 1_200  # ... fewer for many players and rounds: this divided by players x rounds
+JOINT_PLAYERS = 48  # up to this many players, a seating with repeats is searched over all rounds
+JOINT_STEPS = 30_000  # ... for this many swaps (about a second for 12 players in 4 rounds)
 
 
 def table_sizes(players: int, *, allow_two: bool = False) -> tuple[int, ...]:
@@ -94,7 +98,37 @@ def reseat(played: Sequence[Sequence[Sequence[int]]], players: Iterable[int], ro
             best, least = seating, shortfall
         if least.opponents == before.opponents and least.firsts <= floor:
             break  # nothing better is possible in what comes first
+    if least.opponents > before.opponents and len(present) <= JOINT_PLAYERS:
+        apart = {player: frozenset(group) - {player} for group in groups for player in group}
+        joint = _first_players(history, improve_rounds(history, best, apart, rng, JOINT_STEPS))
+        best, least = _better(history, (best, least), joint)
+    if least.firsts > floor:
+        best, least = _better(history, (best, least), _first_players(history, best))
     return best
+
+
+def _better(history: Sequence[Sequence[Sequence[int]]], kept: tuple[tuple[Round, ...], Repeats],
+            other: tuple[Round, ...]) -> tuple[tuple[Round, ...], Repeats]:
+    """The better of a seating and its repeats and `other` (the kept one when equal)."""
+    shortfall = repeats([*history, *other])
+    return (other, shortfall) if _order(shortfall) < _order(kept[1]) else kept
+
+
+def _first_players(history: Sequence[Sequence[Sequence[int]]],
+                   rounds: Sequence[Sequence[Sequence[int]]]) -> tuple[Round, ...]:
+    """The same tables with their first players chosen over all rounds at once (`firsts.py`)
+    and the others in the start positions they took least."""
+    record = Record()
+    for past in history:
+        record.add(past)
+    tables = [table for tables in rounds for table in tables]
+    firsts = iter(choose_firsts(tables, {player: record.firsts(player) for player in record.seats}))
+    seating = []
+    for planned in rounds:
+        ordered = tuple(order_table(table, next(firsts), record.seats) for table in planned)
+        record.add(ordered)
+        seating.append(ordered)
+    return tuple(seating)
 
 
 def _plan(history: Sequence[Sequence[Sequence[int]]], present: Sequence[int], tables: int,

@@ -6,20 +6,23 @@ the projector page, and the tournament's printouts."""
 
 from __future__ import annotations
 
+import csv
 import io
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, Response, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 
 from companion.hall import HallError
 from companion.hall import tournament as tour
 from companion.hall import tournament_views as views
+from companion.hall.checks import invalid
 from companion.hall.tournament_journal import known
 from companion.hall.tournament_prints import KINDS, TournamentPrint, prepare_print
+from companion.hall.tournament_results import CSV_COLUMNS, csv_rows, results
 from companion.web import socketio
-from companion.web.api import body
+from companion.web.api import body, spreadsheet_text
 from companion.web.auth import organizer_required, service
 from companion.web.errors import message_page, opened_in_browser
 from companion.web.pages import phone_base_url
@@ -134,6 +137,30 @@ def download(event_id: str, kind: str) -> Any:
                                        f"-{chosen.lang}.pdf" if kind in KINDS else "x.pdf")
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get(f"{BASE}/results")
+@opened_in_browser  # the console opens it as a link
+@organizer_required
+def results_download(event_id: str) -> Any:
+    """?format=csv|json: the standings, every round's tables and places, and the ranking."""
+    form = request.args.get("format", "json")
+    if form not in ("json", "csv"):
+        raise invalid("format is json or csv")
+    hall = service()
+    t = tour.tournament_of(hall, event_id)
+    data = results(hall, t)
+    if form == "json":
+        return data
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
+    writer.writeheader()
+    writer.writerows({column: spreadsheet_text(value) for column, value in row.items()}
+                     for row in csv_rows(data))
+    # The byte order mark tells Excel the file is UTF-8; without it Hebrew names are garbled.
+    return Response("\ufeff" + out.getvalue(), mimetype="text/csv", headers={
+        "Content-Disposition": f"attachment; filename=event-{t.event_id}-tournament.csv",
+        "Cache-Control": "no-store"})
 
 
 # ------------------------------------------------------------ public: phones and the projector

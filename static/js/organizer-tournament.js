@@ -7,6 +7,7 @@
 import { lang, t } from "./i18n.js";
 import { $, bdi, fill, h } from "./dom.js";
 import { act, call } from "./organizer-api.js";
+import { drawCut } from "./tournament-cut.js";
 
 const REFRESH_AFTER_MS = 3000; // a live change of the event: the panel follows, at most this often
 
@@ -89,6 +90,7 @@ export class TournamentPanel {
     show("tournament-close", Boolean(open), open ? t("Close round {n} (unfinished tables are ranked as they stand)", { n: open.round }) : "");
     show("tournament-final", next === "semi-final" || next === "final",
       next === "semi-final" ? t("Start the semi-finals") : t("Start the final"));
+    drawCut(view.cut);
     this.drawPlayers();
     this.drawLinks();
   }
@@ -136,6 +138,9 @@ export class TournamentPanel {
     const paper = ["a4", "letter"].includes($("paper").value) ? $("paper").value : "a4";
     for (const link of document.querySelectorAll("[data-tournament-print]")) {
       link.href = `/tournament/${event}/prints/${link.dataset.tournamentPrint}.pdf?paper=${paper}&lang=${lang}`;
+    }
+    for (const link of document.querySelectorAll("[data-tournament-results]")) {
+      link.href = `${this.base}/results?format=${link.dataset.tournamentResults}`;
     }
   }
 
