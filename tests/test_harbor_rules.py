@@ -307,3 +307,21 @@ def test_a_harbor_game_plays_through_keep_roll_and_the_harbor_choice():
     assert state.phase is Phase.REROLL
     state = replay(state, decide(state, 0, KeepRoll(), HARBOR))
     assert state.phase is Phase.HARBOR
+
+
+@pytest.mark.parametrize(("sets", "field"), [
+    (["harbor"], r"^card_sets: the base set"), ([], r"^card_sets: the base set"),
+    (["base", "harbor", "harbor"], r"^card_sets\[2\]: 'harbor' is listed twice"),
+    ("harbor", r"^card_sets: a list"), ([3], r"^card_sets\[0\]: unknown card set"),
+])
+def test_card_sets_are_checked_naming_the_field(sets, field):
+    with pytest.raises(ScenarioError, match=field):
+        resolve(table(P("A", 3), P("B", 3), card_sets=sets))
+
+
+def test_card_sets_may_list_harbor_first():
+    scenario = table(P("A", 3, {"wheat_field": 1, "bakery": 1, "pizza_joint": 1}), P("B", 3),
+                     active=1, card_sets=["harbor", "base"])
+    assert coins({**scenario, "dice": [6, 1], "players": [
+        scenario["players"][0], {**scenario["players"][1], "landmarks": ["train_station"]}]}) == {
+        "A": 4, "B": 2}

@@ -74,7 +74,8 @@ def play(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableState, lis
 
 
 def _catalog(scenario: Mapping[str, Any]) -> Catalog:
-    """The catalog of the scenario's `card_sets` (default: the base set alone)."""
+    """The catalog of the scenario's `card_sets` (default: the base set alone). The base set
+    is always played; the others are added to it in the order the files list them."""
     sets: list[Any] = _optional(scenario, "card_sets", list, ["base"])
     known = card_sets()
     for i, name in enumerate(sets):
@@ -83,9 +84,9 @@ def _catalog(scenario: Mapping[str, Any]) -> Catalog:
                                 f"(known: {', '.join(known)})")
         if name in sets[:i]:
             raise ScenarioError(f"card_sets[{i}]: {name!r} is listed twice")
-    if not sets or sets[0] != "base":
-        raise ScenarioError("card_sets: the base set comes first; others are added to it")
-    return load_catalog(*sets)
+    if "base" not in sets:
+        raise ScenarioError("card_sets: the base set is always played: list \"base\" too")
+    return load_catalog("base", *(name for name in known if name in sets and name != "base"))
 
 
 def _not_in_sets(card: str, catalog: Catalog) -> str:
