@@ -325,3 +325,16 @@ def test_card_sets_may_list_harbor_first():
     assert coins({**scenario, "dice": [6, 1], "players": [
         scenario["players"][0], {**scenario["players"][1], "landmarks": ["train_station"]}]}) == {
         "A": 4, "B": 2}
+
+
+def test_the_harbor_facts_keep_their_stored_forms():
+    """A journal stores these kinds and fields (golden): a rename breaks stored games."""
+    from companion.rules.machi_koro.codec import decode_fact, encode_fact
+    from companion.rules.machi_koro.facts import HarborAnswered, HarborOffered
+
+    stored = [("HarborOffered", {}), ("HarborAnswered", {"added": 2}),
+              ("TunaRolled", {"dice": [3, 4]})]
+    for kind, data in stored:
+        assert encode_fact(decode_fact(kind, data)) == (kind, data)
+    assert decode_fact("HarborAnswered", {"added": 0}) == HarborAnswered(0)
+    assert decode_fact("HarborOffered", {}) == HarborOffered()
