@@ -63,6 +63,6 @@ def test_rule16_coop_setup_sheet_in_dutch_and_hebrew_fits_one_page(lang, phrase)
 def test_rule16_hall_tables_print_with_their_assessor_coins():
     table = Table("1", "1", "Pair", "machi-koro-coop", "own", [Seat("Ana", "t1"), Seat("Ben", "t2")],
                   options={"assessor_coins": 15})
-    (printed,) = table_sheets(HallEvent("1", "Night"), [table], CATALOG)
+    (printed,) = table_sheets(HallEvent("1", "Night"), [table])
     assert dict(printed.options) == {"assessor_coins": 15}
     assert "15 coins from the bank beside the assessor" in page_texts(setup_sheets([printed]))[0]

@@ -75,6 +75,15 @@ CASES = [
     (ev.TurnEnded(0, bonus_turn=True), {"phase": Phase.BUILD, "dice": (6, 6), "extra_turn": True},
      lambda s: dataclasses.replace(s, phase=Phase.ROLL, turn=2, dice=(), extra_turn=False,
                                    bonus_turn=True)),
+    # the Harbor card set (docs/rules.md 31-32)
+    (ev.HarborOffered(), {"dice": (6, 5)}, lambda s: dataclasses.replace(s, phase=Phase.HARBOR)),
+    (ev.HarborAnswered(2), {"phase": Phase.HARBOR, "dice": (6, 5)},
+     lambda s: dataclasses.replace(s, added=2)),
+    (ev.TunaRolled((3, 4)), {"dice": (6, 6)}, lambda s: dataclasses.replace(s, table_roll=(3, 4))),
+    (ev.TurnEnded(1, bonus_turn=False),
+     {"phase": Phase.BUILD, "dice": (6, 6), "added": 2, "table_roll": (1, 2)},
+     lambda s: dataclasses.replace(s, active=1, phase=Phase.ROLL, turn=2, dice=(), added=0,
+                                   table_roll=())),
     # the variants (RULES.md 13-14)
     (ev.PlaceTaken(1, 2), {"play_on": True}, lambda s: seat(s, 1, place=2)),
     (ev.SupplyDealt(("stadium",), ("mine", "cafe", "mine")), {"variable_supply": True},

@@ -211,7 +211,7 @@ def test_printing_setup_sheets_one_page_per_table(paper: str, lang: str, tmp_pat
         assert all(name in text for name in sheet.seats)
     if lang == "en":
         assert "1 × Wheat Field" in texts[0] and "1 × set of landmarks" in texts[0]
-        assert "Nothing: all four seats play." in texts[1]
+        assert "Nothing: every seat plays." in texts[1]
         assert "No setup sheet for ruleset catan." in texts[2]
     save_artifact(rasterise(pdf, tmp_path, "setup")[0], f"setup-sheet-{paper}-{lang}")
 

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
-from companion.rules.machi_koro.engine import decide
+from companion.rules.machi_koro.engine import deal_supply, decide
 from companion.rules.machi_koro.evolve import evolve
 from companion.rules.machi_koro.facts import Fact
-from companion.rules.machi_koro.moves import Build, EndTurn, Move, Reroll, Roll
+from companion.rules.machi_koro.moves import AddTwo, Build, EndTurn, Move, Reroll, Roll
 from companion.rules.machi_koro.options import legal_moves
 from companion.rules.machi_koro.state import Phase, TableState, new_table
 
@@ -43,6 +43,8 @@ def random_move(state: TableState, rng: random.Random, catalog: Catalog) -> tupl
         move = Roll(_dice(rng, state.players[seat].dice_count))
     elif isinstance(move, Reroll):
         move = Reroll(_dice(rng, len(state.dice)))
+    elif isinstance(move, AddTwo):
+        move = AddTwo(rng.random() < 0.5)
     return seat, move
 
 
@@ -53,13 +55,23 @@ def _dice(rng: random.Random, count: int) -> tuple[int, ...]:
 def random_game(
     seats: int, seed: int, *, max_turns: int = 300, catalog: Catalog | None = None,
 ) -> Iterator[Step]:
-    """Play one random legal game of `seats` players, step by step."""
+    """Play one random legal game of `seats` players, step by step. A set that always plays the
+    variable supply (Harbor) has its draw pile dealt first (not a step); the dealer's shuffles
+    (a Tuna Boat roll too) come from the game's seeded random."""
     catalog = catalog or load_catalog()
     rng = random.Random(seed)
-    state = new_table(catalog, tuple(f"P{i}" for i in range(seats)), first=rng.randrange(seats))
+    state = new_table(catalog, tuple(f"P{i}" for i in range(seats)), first=rng.randrange(seats),
+                      variable_supply=catalog.variable_supply)
+
+    def shuffle(cards: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(rng.sample(cards, len(cards)))
+
+    if state.variable_supply:
+        for fact in deal_supply(state, catalog, shuffle):
+            state = evolve(state, fact)
     while state.phase is not Phase.FINISHED and state.turn <= max_turns:
         seat, move = random_move(state, rng, catalog)
-        facts = tuple(decide(state, seat, move, catalog))
+        facts = tuple(decide(state, seat, move, catalog, shuffle))
         after = state
         for fact in facts:
             after = evolve(after, fact)

@@ -154,7 +154,7 @@ def prepare(hall: HallService, event_id: str, options: PrintOptions,
         if options.kind == "series-sheets":
             return partial(series_sheets, event_series_sheets(hall, event), options.lang,
                            options.paper, event.name)
-        return _drawing(event, hall.tables_of(event), hall.catalog, options, stamp)
+        return _drawing(event, hall.tables_of(event), options, stamp)
 
 
 def printed_at(now: datetime) -> str:
@@ -163,14 +163,14 @@ def printed_at(now: datetime) -> str:
     return now.strftime("%Y-%m-%d %H:%M")
 
 
-def _drawing(event: HallEvent, tables: Sequence[Table], catalog: Catalog, o: PrintOptions,
+def _drawing(event: HallEvent, tables: Sequence[Table], o: PrintOptions,
              stamp: str) -> Callable[[], bytes]:
     """The values copied out of the hall now, bound to the function that draws them later."""
     base = o.base_url.rstrip("/")
     if o.kind == "join-cards":
         return partial(join_cards, seat_cards(event, tables, base), o.paper, o.lang, o.wifi)
     if o.kind == "setup-sheets":
-        return partial(setup_sheets, table_sheets(event, tables, catalog), o.lang, o.paper)
+        return partial(setup_sheets, table_sheets(event, tables), o.lang, o.paper)
     if o.kind == "score-sheets":
         return partial(score_sheets, table_results(event, tables, stamp), o.lang, o.paper)
     if o.kind == "standings":
@@ -214,12 +214,12 @@ def hall_poster(event: HallEvent, base: str) -> drawn.Poster:
 # ------------------------------------------------------------ setup sheets
 
 
-def table_sheets(event: HallEvent, tables: Sequence[Table], catalog: Catalog) -> list[TableSheet]:
-    """A setup sheet per table, with what its ruleset lays out for it, the tables beside it
-    in a chain and the event's turn times."""
+def table_sheets(event: HallEvent, tables: Sequence[Table]) -> list[TableSheet]:
+    """A setup sheet per table, with what its ruleset lays out for it from the table's own
+    card sets, the tables beside it in a chain and the event's turn times."""
     schedule = turn_times(event)
     return [table_sheet(event.name, t.name, t.ruleset, [s.name for s in t.seats], t.options,
-                        catalog, neighbours=t.neighbours, schedule=schedule)
+                        t.catalog, neighbours=t.neighbours, schedule=schedule)
             for t in tables]
 
 

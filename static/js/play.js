@@ -161,6 +161,7 @@ function statusLine() {
   const mine = {
     roll: hallMode ? t("Your turn: wait for the hall roll.") : t("Your turn: roll the dice."),
     reroll: t("Your turn: keep this roll or roll again?"),
+    harbor: t("Your turn: add 2 with your Harbor?"),
     choose: t("Your turn: make your choice."),
     build: hallMode ? t("Build one thing before the next hall roll, or end your turn.")
       : t("Your turn: build one thing, or end your turn."),
@@ -184,7 +185,7 @@ const kinds = (kind) => view.choices.filter((c) => c.kind === kind);
 
 function drawPrompt() {
   const box = $("prompt");
-  const parts = [timer(), diceCount(), rollButton(), rerollPrompt(), tvPrompt(), swapPrompt(), endTurn()];
+  const parts = [timer(), diceCount(), rollButton(), rerollPrompt(), harborPrompt(), tvPrompt(), swapPrompt(), endTurn()];
   fill(box, parts);
   box.hidden = !box.childElementCount;
 }
@@ -239,6 +240,17 @@ function rerollPrompt() {
     h("p", {}, t("{card}: keep {sum} or roll again?", { card: cardName("radio_tower"), sum })),
     h("div", { class: "row" }, button(t("Keep {sum}", { sum }), { kind: "keep" }),
       button(t("Roll again"), { kind: "reroll" }, null, { class: "secondary" })));
+}
+
+// The Harbor (docs/rules.md 31): a total of 10 or more may take 2 more, before any income.
+function harborPrompt() {
+  const options = kinds("harbor");
+  if (!options.length) return null;
+  const sum = diceSum(view.dice);
+  return h("div", { class: "choice" },
+    h("p", {}, t("{card}: add 2 to {sum}?", { card: cardName("harbor"), sum })),
+    h("div", { class: "row" }, button(t("Make it {sum}", { sum: sum + 2 }), { kind: "harbor", add: true }),
+      button(t("Keep {sum}", { sum }), { kind: "harbor", add: false }, null, { class: "secondary" })));
 }
 
 function tvPrompt() {

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 
-from companion.rules.machi_koro.catalog import Catalog, Establishment, PerCount
+from companion.rules.machi_koro.catalog import Catalog, Establishment, Landmark, PerCount
 from companion.rules.machi_koro.facts import CoinsTransferred, make_transfer
 from companion.rules.machi_koro.state import BANK, Choice, Player, TableState
 
@@ -78,6 +78,26 @@ def has_effect(catalog: Catalog, player: Player, effect: str) -> bool:
     return activation_table(catalog).has_effect(player, effect)
 
 
+def built_with(catalog: Catalog, player: Player, effect: str) -> Landmark | None:
+    """The player's built landmark with `effect` (Harbor: add_to_total), if any."""
+    if not has_effect(catalog, player, effect):
+        return None
+    return next(lm for lm in catalog.landmarks.values()
+                if lm.effect == effect and lm.id in player.landmarks)
+
+
+def needs_table_roll(state: TableState, catalog: Catalog, total: int) -> bool:
+    """Whether `total` activates a Tuna Boat (a card paid by the table's own roll) of a player
+    it pays (its owner has the Harbor): only then is that roll drawn (docs/rules.md 32)."""
+    cards = [card for card in activation_table(catalog).cards(total).blue
+             if card.effect == "income_per_table_roll"]
+    if not cards:
+        return False
+    seats = (state.active, *counter_clockwise(state))
+    return any(state.players[seat].owns(card.id) and pays(state.players[seat], card)
+               for seat in seats for card in cards)
+
+
 def _build_table(catalog: Catalog) -> ActivationTable:
     def split(cards: tuple[Establishment, ...]) -> RollCards:
         return RollCards(
@@ -111,15 +131,16 @@ def mall_bonus(table: ActivationTable, player: Player, card: Establishment) -> i
 class IncomeRun:
     """Collects the transfers of one roll while keeping scratch balances."""
 
-    __slots__ = ("state", "catalog", "table", "coins", "transfers", "others")
+    __slots__ = ("state", "catalog", "table", "coins", "transfers", "others", "table_roll")
 
-    def __init__(self, state: TableState, catalog: Catalog) -> None:
+    def __init__(self, state: TableState, catalog: Catalog, table_roll: int = 0) -> None:
         self.state = state
         self.catalog = catalog
         self.table = activation_table(catalog)
         self.coins = [player.coins for player in state.players]
         self.transfers: list[CoinsTransferred] = []
         self.others = counter_clockwise(state)
+        self.table_roll = table_roll  # the Tuna Boats' roll, when this total needs it
 
     def from_bank(self, seat: int, amount: int, card: str, copies: int, bonus: int) -> None:
         if amount:
@@ -142,10 +163,11 @@ class IncomeRun:
 
 
 def resolve_income(
-    state: TableState, catalog: Catalog, total: int,
+    state: TableState, catalog: Catalog, total: int, table_roll: int = 0,
 ) -> tuple[list[CoinsTransferred], tuple[Choice, ...]]:
-    """The transfers a roll of `total` causes, and the purple questions left for the roller."""
-    run = IncomeRun(state, catalog)
+    """The transfers a roll of `total` causes, and the purple questions left for the roller.
+    `table_roll`: the total of the table's own roll for its Tuna Boats (`needs_table_roll`)."""
+    run = IncomeRun(state, catalog, table_roll)
     cards = run.table.cards(total)
     if cards.red:
         _pay_red(run, cards.red)
@@ -196,6 +218,8 @@ def _earn(run: IncomeRun, seat: int, card: Establishment, copies: int) -> None:
     each = card.amount + bonus
     if card.per is not None:
         each = card.amount * cards_counted(run.catalog, player, card.per) + bonus
+    elif card.effect == "income_per_table_roll":
+        each = card.amount * run.table_roll + bonus
     if each:
         run.coins[seat] += copies * each
         run.transfers.append(make_transfer(BANK, seat, copies * each, card.id, copies, bonus, 0))
@@ -236,6 +260,14 @@ def _pay_purple(run: IncomeRun, cards: tuple[Establishment, ...]) -> tuple[Choic
                 pending.append(Choice.TV_STATION)
         elif card.effect == "swap" and can_swap(state, run.catalog):
             pending.append(Choice.BUSINESS_CENTER)
+        elif card.effect == "take_per_card_from_each" and card.per is not None:  # Publisher
+            for seat in run.others:
+                due = card.amount * cards_counted(run.catalog, state.players[seat], card.per)
+                run.from_player(seat, roller, due, card.id, 1, 0)
+        elif card.effect == "take_half_from_rich":  # Tax Office: from `amount` coins up
+            for seat in run.others:
+                if run.coins[seat] >= card.amount:
+                    run.from_player(seat, roller, run.coins[seat] // 2, card.id, 1, 0)
     return tuple(pending)
 
 

@@ -20,18 +20,28 @@ from companion.rules.errors import CatalogError, UnknownCard, is_whole_number
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 LANGUAGES = ("en", "he", "nl")
 COLOURS = ("blue", "green", "red", "purple")
-ICONS = ("wheat", "cow", "bread", "cup", "gear", "factory", "fruit", "tower")
+ICONS = ("wheat", "cow", "bread", "cup", "gear", "factory", "fruit", "tower", "boat")
 EFFECTS = (
     "income", "income_per_icon", "take_from_roller", "take_from_each", "take_from_one", "swap",
+    "take_per_card_from_each",  # Publisher: from every other player, amount per counted card
+    "take_half_from_rich",  # Tax Office: half (rounded down) of each other's coins >= amount
+    "income_per_table_roll",  # Tuna Boat: amount x the table's own two-dice roll
 )
-PER_EFFECTS = ("income", "income_per_icon")
+PER_EFFECTS = ("income", "income_per_icon", "take_per_card_from_each")
 """The effects whose amount may be paid per counted card (`per`)."""
 PER_KINDS = ("icon", "colour", "card")
-LANDMARK_EFFECTS = ("two_dice", "mall_bonus", "extra_turn_on_doubles", "reroll")
+LANDMARK_EFFECTS = (
+    "two_dice", "mall_bonus", "extra_turn_on_doubles", "reroll",
+    "coin_when_broke",  # City Hall: `amount` from the bank at the start of a build step with 0
+    "add_to_total",  # Harbor: the roller may add `amount` to a total of ADD_FROM or more
+    "income_if_nothing_built",  # Airport: `amount` from the bank at the end of a turn without a build
+)
 DICE_TOTAL = 12
 """The highest total of two dice; a set with roll modifiers (Harbor) may allow up to
 HIGHEST_ACTIVATION through its `meta.highest_roll`."""
 HIGHEST_ACTIVATION = 14
+ADD_FROM = 10
+"""The lowest dice total an `add_to_total` landmark adds to (Harbor, docs/rules.md 31)."""
 _META_NUMBERS = {"players_min": 1, "players_max": 1, "starting_coins": 0, "bank_coins": 0}
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -44,10 +54,11 @@ class PerCount:
     kind: str  # one of PER_KINDS
     value: str
     unique: bool = False
+    more: tuple[str, ...] = ()  # further icons counted too (Publisher: cup and bread)
 
     def counts(self, card: Establishment) -> bool:
         if self.kind == "icon":
-            return card.icon == self.value
+            return card.icon == self.value or card.icon in self.more
         if self.kind == "colour":
             return card.colour == self.value
         return card.id == self.value
@@ -110,6 +121,7 @@ class Catalog:
     by_roll: tuple[tuple[Establishment, ...], ...]  # index: dice total, 0..highest_roll
     card_sets: tuple[str, ...] = ("base",)
     highest_roll: int = DICE_TOTAL
+    variable_supply: bool = False  # a set that always plays ruling 13's supply (Harbor)
     landmarks_to_win: frozenset[str] = frozenset()  # the landmarks whose counts_for_win is true
 
     def establishment(self, card_id: str) -> Establishment:
@@ -138,6 +150,24 @@ def _load_sets(sets: tuple[str, ...]) -> Catalog:
     return load_catalog_files(*(CATALOG_DIR / f"{name}.toml" for name in sets))
 
 
+def card_sets() -> tuple[str, ...]:
+    """The names of the card sets in `catalogs/`."""
+    return tuple(sorted(path.stem for path in CATALOG_DIR.glob("*.toml")))
+
+
+@functools.cache
+def set_of(card_id: str) -> str | None:
+    """The card set whose file adds `card_id` (an establishment or landmark), if any: a
+    refusal can then say which set a table would have to play."""
+    for name in card_sets():
+        with (CATALOG_DIR / f"{name}.toml").open("rb") as file:
+            data = tomllib.load(file)
+        if any(entry.get("id") == card_id
+               for key in ("establishment", "landmark") for entry in data.get(key, [])):
+            return name
+    return None
+
+
 def load_catalog_file(path: Path) -> Catalog:
     """Parse and check one catalog file; a broken one raises CatalogError naming file,
     entry and field."""
@@ -147,7 +177,7 @@ def load_catalog_file(path: Path) -> Catalog:
 def load_catalog_files(*paths: Path) -> Catalog:
     """Parse, check and merge catalog files in order: the first needs every `meta` number,
     later ones add cards (ids may not repeat) and may change meta numbers."""
-    meta: dict[str, int] = {"highest_roll": DICE_TOTAL}
+    meta: dict[str, int] = {"highest_roll": DICE_TOTAL, "variable_supply": False}
     sets: list[str] = []
     cards: list[tuple[_Checker, Establishment]] = []
     landmarks: list[tuple[_Checker, Landmark]] = []
@@ -195,6 +225,7 @@ def load_catalog_files(*paths: Path) -> Catalog:
         by_roll=by_roll,
         card_sets=tuple(sets),
         highest_roll=meta["highest_roll"],
+        variable_supply=bool(meta["variable_supply"]),
         landmarks_to_win=frozenset(lm.id for _, lm in landmarks if lm.counts_for_win),
     )
 
@@ -220,6 +251,8 @@ def _meta(check: _Checker, data: dict[str, Any], meta: dict[str, int], *, first:
                 f"a whole number {DICE_TOTAL}-{HIGHEST_ACTIVATION} is required, got {roll!r}",
             )
         meta["highest_roll"] = roll
+    if "variable_supply" in table:
+        meta["variable_supply"] = check.flag(table, "meta", "variable_supply", default=False)
     name = check.text(table, "meta", "set")
     if not _ID.match(name):
         raise check.fail("meta", "set", f"a snake_case name is required, got {name!r}")
@@ -301,10 +334,13 @@ def _per(check: _Checker, entry: dict[str, Any], where: str, effect: str) -> Per
     if unknown or len(kinds) != 1:
         raise check.fail(where, "per", f"exactly one of {', '.join(PER_KINDS)} (and unique)")
     kind, value = kinds[0], per[kinds[0]]
+    values = value if kind == "icon" and isinstance(value, list) and value else [value]
     allowed = {"icon": ICONS, "colour": COLOURS}.get(kind)
-    if not isinstance(value, str) or (allowed and value not in allowed) or not _ID.match(value):
-        raise check.fail(where, f"per.{kind}", f"an {kind} is required, got {value!r}")
-    return PerCount(kind, value, check.flag(per, where, "per.unique", default=False, key="unique"))
+    for one in values:
+        if not isinstance(one, str) or (allowed and one not in allowed) or not _ID.match(one):
+            raise check.fail(where, f"per.{kind}", f"an {kind} is required, got {value!r}")
+    unique = check.flag(per, where, "per.unique", default=False, key="unique")
+    return PerCount(kind, values[0], unique, tuple(values[1:]))
 
 
 def _landmark(check: _Checker, entry: dict[str, Any], index: int) -> Landmark:

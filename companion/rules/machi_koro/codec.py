@@ -98,6 +98,11 @@ def parse_move(move: Any, dice: tuple[int, ...] = ()) -> mv.Move:
         return mv.ChooseDice(count)
     if kind == "keep":
         return mv.KeepRoll()
+    if kind == "harbor":
+        add = move.get("add")
+        if not isinstance(add, bool):
+            raise BadMove(f"'add' must be true or false, not {add!r}")
+        return mv.AddTwo(add)
     if kind == "tv_station":
         return mv.TargetTvStation(_seat(move, "target"))
     if kind == "business_center":
@@ -122,6 +127,8 @@ def wire_move(move: mv.Move) -> dict[str, Any]:
             return {"kind": "keep"}
         case mv.Reroll():
             return {"kind": "reroll"}
+        case mv.AddTwo(add=add):
+            return {"kind": "harbor", "add": add}
         case mv.TargetTvStation(target=target):
             return {"kind": "tv_station", "target": target}
         case mv.SwapEstablishments(other=other, give=give, take=take):

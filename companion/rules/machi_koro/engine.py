@@ -24,7 +24,8 @@ from companion.rules.errors import (
     is_whole_number,
 )
 from companion.rules.machi_koro import activation
-from companion.rules.machi_koro.catalog import Catalog, load_catalog
+from companion.rules.machi_koro.catalog import ADD_FROM, Catalog, load_catalog
+from companion.rules.machi_koro.evolve import evolve_all
 from companion.rules.machi_koro.facts import (
     ChoiceAnswered,
     CoinsAdjusted,
@@ -35,16 +36,20 @@ from companion.rules.machi_koro.facts import (
     EstablishmentsSwapped,
     Fact,
     GameWon,
+    HarborAnswered,
+    HarborOffered,
     LandmarkBuilt,
     PlaceTaken,
     RerollOffered,
     SupplyDealt,
     SupplyDrawn,
+    TunaRolled,
     TurnEnded,
     make_dice_rolled,
     make_roll_resolved,
 )
 from companion.rules.machi_koro.moves import (
+    AddTwo,
     Build,
     ChooseDice,
     DeclineSwap,
@@ -84,8 +89,10 @@ def finished_message(player: Player) -> str:
 # ---------------------------------------------------------------- decide
 
 
-def decide(state: TableState, seat: int, move: Move, catalog: Catalog | None = None) -> list[Fact]:
-    """The facts `move` by `seat` causes, or a RuleError saying why it is refused."""
+def decide(state: TableState, seat: int, move: Move, catalog: Catalog | None = None,
+           shuffle: Shuffle | None = None) -> list[Fact]:
+    """The facts `move` by `seat` causes, or a RuleError saying why it is refused. `shuffle`
+    is the service's randomness, for a draw the rules make mid-move (a Tuna Boat roll)."""
     catalog = catalog or load_catalog()
     if state.phase is Phase.FINISHED:
         raise GameOver(f"the game is over: {state.players[state.winner or 0].name} won")
@@ -100,7 +107,7 @@ def decide(state: TableState, seat: int, move: Move, catalog: Catalog | None = N
     handler = _HANDLERS.get(type(move))
     if handler is None:
         raise BadMove(f"unknown move {move!r}")
-    return handler(state, move, catalog)
+    return handler(state, move, catalog, shuffle)
 
 
 def _choose_dice(state: TableState, seat: int, move: ChooseDice, catalog: Catalog) -> list[Fact]:
@@ -111,7 +118,7 @@ def _choose_dice(state: TableState, seat: int, move: ChooseDice, catalog: Catalo
     return [DiceCountChosen(seat, move.count)]
 
 
-def _roll(state: TableState, move: Roll, catalog: Catalog) -> list[Fact]:
+def _roll(state: TableState, move: Roll, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
     _need_phase(state, Phase.ROLL)
     roller = state.players[state.active]
     _check_dice(move.dice, roller.dice_count)
@@ -119,25 +126,53 @@ def _roll(state: TableState, move: Roll, catalog: Catalog) -> list[Fact]:
     if not state.rerolled and activation.has_effect(catalog, roller, "reroll"):
         facts.append(RerollOffered())
         return facts
-    return _income(state, move.dice, catalog, facts)
+    return _dice_count(state, move.dice, catalog, facts, shuffle)
 
 
-def _keep(state: TableState, move: KeepRoll, catalog: Catalog) -> list[Fact]:
+def _keep(state: TableState, move: KeepRoll, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
     _need_phase(state, Phase.REROLL)
-    return _income(state, state.dice, catalog, [])
+    return _dice_count(state, state.dice, catalog, [], shuffle)
 
 
-def _reroll(state: TableState, move: Reroll, catalog: Catalog) -> list[Fact]:
+def _reroll(state: TableState, move: Reroll, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
     _need_phase(state, Phase.REROLL)
     _check_dice(move.dice, len(state.dice))
-    return _income(state, move.dice, catalog, [DiceRolled(state.active, move.dice, reroll=True)])
+    facts: list[Fact] = [DiceRolled(state.active, move.dice, reroll=True)]
+    return _dice_count(state, move.dice, catalog, facts, shuffle)
+
+
+def _dice_count(state: TableState, dice: tuple[int, ...], catalog: Catalog, facts: list[Fact],
+                shuffle: Shuffle | None) -> list[Fact]:
+    """The dice are final (after a Radio Tower's decision): a Harbor owner with 10 or more
+    is asked whether to add 2 first (docs/rules.md 31), else the income follows."""
+    if sum(dice) >= ADD_FROM and activation.has_effect(catalog, state.roller, "add_to_total"):
+        facts.append(HarborOffered())
+        return facts
+    return _income(state, dice, catalog, facts, shuffle)
+
+
+def _add_two(state: TableState, move: AddTwo, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
+    _need_phase(state, Phase.HARBOR)
+    if not isinstance(move.add, bool):
+        raise InvalidChoice(f"add 2 or not: true or false, not {move.add!r}")
+    harbor = activation.built_with(catalog, state.roller, "add_to_total")
+    added = harbor.amount if move.add and harbor is not None else 0
+    return _income(state, state.dice, catalog, [HarborAnswered(added)], shuffle, added)
 
 
 def _income(
     state: TableState, dice: tuple[int, ...], catalog: Catalog, facts: list[Fact],
+    shuffle: Shuffle | None = None, added: int = 0,
 ) -> list[Fact]:
-    """`facts` followed by the roll's transfers and its RollResolved."""
-    transfers, pending = activation.resolve_income(state, catalog, sum(dice))
+    """`facts` followed by the roll's transfers and its RollResolved (and a broke roller's
+    City Hall coin when the build step starts at once)."""
+    total = sum(dice) + added
+    table_roll = 0
+    if activation.needs_table_roll(state, catalog, total):
+        rolled = draw_two_dice(shuffle)
+        facts.append(TunaRolled(rolled))
+        table_roll = sum(rolled)
+    transfers, pending = activation.resolve_income(state, catalog, total, table_roll)
     doubles = len(dice) == 2 and dice[0] == dice[1]
     extra = (
         doubles and not state.bonus_turn
@@ -145,25 +180,59 @@ def _income(
     )
     facts += transfers
     facts.append(make_roll_resolved(pending, extra))
+    if not pending:
+        facts += _city_hall(state, catalog, facts)
     return facts
 
 
-def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog) -> list[Fact]:
+TWO_DICE = tuple(f"{a}-{b}" for a in range(1, 7) for b in range(1, 7))
+"""The 36 outcomes of two dice: the service's shuffle of them draws a fair roll."""
+
+
+def draw_two_dice(shuffle: Shuffle | None) -> tuple[int, int]:
+    """A roll of two dice drawn by the service (the rules never roll): the top of a shuffled
+    deck of the 36 outcomes; the fact that records it makes a replay roll nothing."""
+    if shuffle is None:
+        raise BadDice("the Tuna Boats need the table's own roll of two dice; the service draws it")
+    top = shuffle(TWO_DICE)[0]
+    first, second = top.split("-")
+    return int(first), int(second)
+
+
+def _city_hall(state: TableState, catalog: Catalog, facts: list[Fact]) -> list[Fact]:
+    """City Hall (docs/rules.md 31): a roller whose build step starts with 0 coins takes 1
+    from the bank; `facts` lead into that build step."""
+    city_hall = activation.built_with(catalog, state.roller, "coin_when_broke")
+    if city_hall is None or evolve_all(state, facts).roller.coins > 0:
+        return []
+    return [CoinsTransferred(BANK, state.active, city_hall.amount, city_hall.id)]
+
+
+def _target_tv(state: TableState, move: TargetTvStation, catalog: Catalog,
+               shuffle: Shuffle | None) -> list[Fact]:
     _need_choice(state, Choice.TV_STATION)
     target = _other_seat(state, move.target, "the TV Station")
     amount = catalog.establishment("tv_station").amount
     paid = min(amount, state.players[target].coins)
     transfer = CoinsTransferred(target, state.active, paid, "tv_station", forgiven=amount - paid)
-    return [transfer, ChoiceAnswered(Choice.TV_STATION)]
+    return _answered(state, catalog, [transfer, ChoiceAnswered(Choice.TV_STATION)])
 
 
-def _swap(state: TableState, move: SwapEstablishments, catalog: Catalog) -> list[Fact]:
+def _answered(state: TableState, catalog: Catalog, facts: list[Fact]) -> list[Fact]:
+    """A purple question's answer; the last one starts the build step (City Hall)."""
+    if len(state.pending) == 1:
+        facts += _city_hall(state, catalog, facts)
+    return facts
+
+
+def _swap(state: TableState, move: SwapEstablishments, catalog: Catalog,
+          shuffle: Shuffle | None) -> list[Fact]:
     _need_choice(state, Choice.BUSINESS_CENTER)
     other = _other_seat(state, move.other, "a Business Center swap")
     check_swap_card(catalog, state.roller, move.give)
     check_swap_card(catalog, state.players[other], move.take)
     swapped = EstablishmentsSwapped(state.active, other, move.give, move.take)
-    return [swapped, ChoiceAnswered(Choice.BUSINESS_CENTER)]
+    return _answered(state, catalog, [swapped, ChoiceAnswered(Choice.BUSINESS_CENTER)])
 
 
 def check_swap_card(catalog: Catalog, owner: Player, card_id: str) -> None:
@@ -189,12 +258,13 @@ def _other_seat(state: TableState, seat: object, what: str) -> int:
     return seat
 
 
-def _decline(state: TableState, move: DeclineSwap, catalog: Catalog) -> list[Fact]:
+def _decline(state: TableState, move: DeclineSwap, catalog: Catalog,
+             shuffle: Shuffle | None) -> list[Fact]:
     _need_choice(state, Choice.BUSINESS_CENTER)
-    return [ChoiceAnswered(Choice.BUSINESS_CENTER)]
+    return _answered(state, catalog, [ChoiceAnswered(Choice.BUSINESS_CENTER)])
 
 
-def _build(state: TableState, move: Build, catalog: Catalog) -> list[Fact]:
+def _build(state: TableState, move: Build, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
     closed = build_refusal(state, state.active, move.card, catalog)
     if closed is not None:
         raise _build_refused(state, move.card, closed)
@@ -315,19 +385,25 @@ def _build_refused(state: TableState, card: str, closed: Closed) -> RuleError:
     return _BUILD_ERRORS[closed.why](messages[closed.why])
 
 
-def _end_turn(state: TableState, move: EndTurn, catalog: Catalog) -> list[Fact]:
+def _end_turn(state: TableState, move: EndTurn, catalog: Catalog,
+              shuffle: Shuffle | None) -> list[Fact]:
     _need_phase(state, Phase.BUILD)
+    facts: list[Fact] = []
+    airport = activation.built_with(catalog, state.roller, "income_if_nothing_built")
+    if airport is not None and not state.built:  # docs/rules.md 31
+        facts.append(CoinsTransferred(BANK, state.active, airport.amount, airport.id))
     if state.extra_turn:
-        return [TurnEnded(state.active, bonus_turn=True)]
+        return [*facts, TurnEnded(state.active, bonus_turn=True)]
     if state.play_on:  # turns skip finished players (RULES.md 14)
-        return [TurnEnded(_next_playing(state, state.active), bonus_turn=False)]
-    return [TurnEnded((state.active + 1) % len(state.players), bonus_turn=False)]
+        return [*facts, TurnEnded(_next_playing(state, state.active), bonus_turn=False)]
+    return [*facts, TurnEnded((state.active + 1) % len(state.players), bonus_turn=False)]
 
 
-_HANDLERS: dict[type, Callable[[TableState, Any, Catalog], list[Fact]]] = {
+_HANDLERS: dict[type, Callable[[TableState, Any, Catalog, Shuffle | None], list[Fact]]] = {
     Roll: _roll,
     KeepRoll: _keep,
     Reroll: _reroll,
+    AddTwo: _add_two,
     TargetTvStation: _target_tv,
     SwapEstablishments: _swap,
     DeclineSwap: _decline,
@@ -387,6 +463,8 @@ def default_move(state: TableState) -> Move | None:
     automatic TV Station target, no swap. None when nothing waits."""
     if state.phase is Phase.REROLL:
         return KeepRoll()
+    if state.phase is Phase.HARBOR:
+        return AddTwo(False)  # docs/rules.md 31: at time-out the 2 is not added
     if state.phase is Phase.CHOOSE and state.pending[0] is Choice.TV_STATION:
         return TargetTvStation(activation.richest_other(state))
     if state.phase is Phase.CHOOSE:

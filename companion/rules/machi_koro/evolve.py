@@ -58,6 +58,8 @@ class Draft(Protocol):
     phase: Phase
     turn: int
     dice: tuple[int, ...]
+    added: int
+    table_roll: tuple[int, ...]
     rerolled: bool
     built: bool
     extra_turn: bool
@@ -124,6 +126,18 @@ def _dice_rolled(draft: Draft, fact: ev.DiceRolled) -> None:
 
 def _reroll_offered(draft: Draft, fact: ev.RerollOffered) -> None:
     draft.phase = Phase.REROLL
+
+
+def _harbor_offered(draft: Draft, fact: ev.HarborOffered) -> None:
+    draft.phase = Phase.HARBOR
+
+
+def _harbor_answered(draft: Draft, fact: ev.HarborAnswered) -> None:
+    draft.added = fact.added
+
+
+def _tuna_rolled(draft: Draft, fact: ev.TunaRolled) -> None:
+    draft.table_roll = fact.dice
 
 
 def _coins_transferred(draft: Draft, fact: ev.CoinsTransferred) -> None:
@@ -197,7 +211,8 @@ def _turn_ended(draft: Draft, fact: ev.TurnEnded) -> None:
     draft.active = fact.next_active
     draft.phase = Phase.ROLL
     draft.turn += 1
-    draft.dice = ()
+    draft.dice = draft.table_roll = ()
+    draft.added = 0
     draft.rerolled = draft.built = draft.extra_turn = False
     draft.bonus_turn = fact.bonus_turn
     draft.pending = ()
@@ -219,4 +234,7 @@ _APPLY: dict[type, Callable[[Draft, Any], None]] = {
     ev.PlaceTaken: _place_taken,
     ev.SupplyDealt: _supply_dealt,
     ev.SupplyDrawn: _supply_drawn,
+    ev.HarborOffered: _harbor_offered,
+    ev.HarborAnswered: _harbor_answered,
+    ev.TunaRolled: _tuna_rolled,
 }

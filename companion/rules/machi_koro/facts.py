@@ -29,6 +29,26 @@ class RerollOffered:
 
 
 
+@journal_fact("HarborOffered")
+class HarborOffered:
+    """The roller owns a Harbor and the total is 10 or more: add 2 or not, before any income
+    (docs/rules.md 31)."""
+
+
+@journal_fact("HarborAnswered")
+class HarborAnswered:
+    """What the roller added to the total: the Harbor's 2, or 0."""
+
+    added: int
+
+
+@journal_fact("TunaRolled")
+class TunaRolled:
+    """The table's own roll for its Tuna Boats (docs/rules.md 32), drawn by the service."""
+
+    dice: tuple[int, ...]
+
+
 @journal_fact("CoinsTransferred")
 class CoinsTransferred:
     """One ledger entry. `amount` moved; `forgiven` was owed but could not be paid."""
@@ -133,5 +153,6 @@ class TurnEnded:
 Fact = (
     DiceCountChosen | DiceRolled | RerollOffered | CoinsTransferred | RollResolved
     | ChoiceAnswered | EstablishmentsSwapped | EstablishmentBought | LandmarkBuilt | GameWon
-    | TurnEnded | CoinsAdjusted | PlaceTaken | SupplyDealt | SupplyDrawn
+    | TurnEnded | CoinsAdjusted | PlaceTaken | SupplyDealt | SupplyDrawn | HarborOffered
+    | HarborAnswered | TunaRolled
 )

@@ -30,6 +30,13 @@ class Reroll:
 
 
 @dataclass(frozen=True, slots=True)
+class AddTwo:
+    """A Harbor owner adds 2 to a total of 10 or more, or not (`add`)."""
+
+    add: bool
+
+
+@dataclass(frozen=True, slots=True)
 class TargetTvStation:
     target: int
 
@@ -61,6 +68,6 @@ class EndTurn:
 
 
 Move = (
-    ChooseDice | Roll | KeepRoll | Reroll | TargetTvStation | SwapEstablishments | DeclineSwap
+    ChooseDice | Roll | KeepRoll | Reroll | AddTwo | TargetTvStation | SwapEstablishments | DeclineSwap
     | Build | EndTurn
 )

@@ -35,6 +35,8 @@ def legal_moves(state: TableState, seat: int, catalog: Catalog) -> list[mv.Move]
         moves.append(mv.Roll(()))
     elif state.phase is Phase.REROLL:
         moves += [mv.KeepRoll(), mv.Reroll(())]
+    elif state.phase is Phase.HARBOR:
+        moves += [mv.AddTwo(True), mv.AddTwo(False)]
     elif state.phase is Phase.CHOOSE and state.pending[0] is Choice.TV_STATION:
         moves += [mv.TargetTvStation(other) for other in counter_clockwise(state)]
     elif state.phase is Phase.CHOOSE:

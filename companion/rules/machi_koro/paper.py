@@ -104,7 +104,7 @@ def variant_lines(catalog: Catalog, options: Mapping[str, Any], seats: int) -> t
     lines = []
     if options.get("play_on"):
         lines.append(line("variant_play_on", STRONG))
-    if options.get("variable_supply"):
+    if options.get("variable_supply") or catalog.variable_supply:  # Harbor: always
         lines.append(line("variant_variable_supply", STRONG))
         _, removed = supply_cards(catalog, seats)
         lines += [line("variable_supply_removed", SMALL, n=removed.count(card.id), card=Name.of(card.names))
@@ -123,9 +123,11 @@ def player_part(catalog: Catalog) -> Part:
     lines = [line("n_of", n=c.starting, card=Name.of(c.names))
              for c in catalog.establishments.values() if c.starting]
     lines.append(line("coins_n", n=catalog.starting_coins))
-    lines.append(line("landmarks_face_down", n=len(catalog.landmarks)))
-    lines += [line("card_cost", SMALL, card=Name.of(m.names), cost=m.cost)
-              for m in catalog.landmarks.values()]
+    face_down = [m for m in catalog.landmarks.values() if not m.starts_built]
+    lines.append(line("landmarks_face_down", n=len(face_down)))
+    lines += [line("card_cost", SMALL, card=Name.of(m.names), cost=m.cost) for m in face_down]
+    lines += [line("landmark_built_at_start", card=Name.of(m.names))  # Harbor's City Hall
+              for m in catalog.landmarks.values() if m.starts_built]
     return Part("each_player_takes", tuple(lines))
 
 

@@ -87,7 +87,7 @@ def hall_turn(rules: Ruleset[S, Any, E], state: S, table: Callable[[S], TableSta
     neither: nothing to roll."""
     groups: list[list[E]] = []
     closing: list[E] = []
-    while table(state).phase in (Phase.REROLL, Phase.CHOOSE, Phase.BUILD):
+    while table(state).phase in (Phase.REROLL, Phase.HARBOR, Phase.CHOOSE, Phase.BUILD):
         seat, move = rules.default_move(state) or (table(state).active, EndTurn())
         facts = rules.decide(state, seat, move, catalog, shuffle)
         closing += facts
@@ -141,9 +141,11 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
         return Seats(catalog.players_min, catalog.players_max)
 
     def start(self, catalog: Catalog, names: tuple[str, ...], options: Mapping[str, Any]) -> TableState:
+        """A set that always plays the variable supply (Harbor, docs/rules.md 30) plays it
+        whatever the option says."""
+        variable = bool(options.get("variable_supply", False)) or catalog.variable_supply
         return new_table(catalog, names, ruleset=self.name,
-                         play_on=bool(options.get("play_on", False)),
-                         variable_supply=bool(options.get("variable_supply", False)))
+                         play_on=bool(options.get("play_on", False)), variable_supply=variable)
 
     def deal(self, state: TableState, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
         """The variable supply's draw pile, shuffled by the service (RULES.md 13); else none."""
@@ -170,7 +172,7 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
 
     def decide(self, state: TableState, seat: int, move: Move, catalog: Catalog,
                shuffle: Shuffle | None) -> list[Fact]:
-        return engine.decide(state, seat, move, catalog)
+        return engine.decide(state, seat, move, catalog, shuffle)
 
     def evolve(self, state: TableState, facts: Iterable[Fact]) -> TableState:
         return evolve.evolve_all(state, facts)
@@ -187,7 +189,7 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
     # ------------------------------------------------------------ waiting and the hall roll
 
     def choice_open(self, state: TableState) -> bool:
-        return state.phase in (Phase.REROLL, Phase.CHOOSE)
+        return state.phase in (Phase.REROLL, Phase.HARBOR, Phase.CHOOSE)
 
     def default_move(self, state: TableState) -> tuple[int, Move] | None:
         move = engine.default_move(state)

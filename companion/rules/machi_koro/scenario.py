@@ -16,12 +16,19 @@ from companion.rules.coop.scenario import SHOWN, one_line, resolve_assessor_scen
 from companion.rules.coop.state import RULESET as COOP
 from companion.rules.coop.state import SEATS as COOP_SEATS
 from companion.rules.errors import RuleError, is_whole_number
-from companion.rules.machi_koro.activation import activation_table, has_effect
-from companion.rules.machi_koro.catalog import Catalog, load_catalog
+from companion.rules.machi_koro.activation import activation_table, has_effect, needs_table_roll
+from companion.rules.machi_koro.catalog import ADD_FROM, Catalog, card_sets, load_catalog, set_of
 from companion.rules.machi_koro.engine import check_swap_card, decide, default_move
 from companion.rules.machi_koro.evolve import replay
 from companion.rules.machi_koro.facts import CoinsTransferred, Fact
-from companion.rules.machi_koro.moves import DeclineSwap, Move, Roll, SwapEstablishments, TargetTvStation
+from companion.rules.machi_koro.moves import (
+    AddTwo,
+    DeclineSwap,
+    Move,
+    Roll,
+    SwapEstablishments,
+    TargetTvStation,
+)
 from companion.rules.machi_koro.state import BANK, Choice, Phase, Player, TableState, frozen_counts
 
 TABLE_RULESETS = ("machi-koro", COOP)
@@ -39,11 +46,11 @@ class ScenarioError(RuleError):
 
 
 def resolve(scenario: Any, catalog: Catalog | None = None) -> dict[str, Any]:
-    """The outcome of a scenario as SCENARIOS.md prints it; ScenarioError if it breaks a rule."""
-    catalog = catalog or load_catalog()
+    """The outcome of a scenario as SCENARIOS.md prints it; ScenarioError if it breaks a rule.
+    `catalog`: the table's cards, instead of the ones its `card_sets` name."""
     if _ruleset(scenario) == "tax-assessor":
-        return resolve_assessor_scenario(scenario, catalog)
-    start, facts = play(scenario, catalog)
+        return resolve_assessor_scenario(scenario, catalog or load_catalog())
+    start, facts = play(scenario, catalog or _catalog(scenario))
     final = replay(start, facts)
     return {
         "coins": {player.name: player.coins for player in final.players},
@@ -56,10 +63,38 @@ def resolve(scenario: Any, catalog: Catalog | None = None) -> dict[str, Any]:
 
 
 def play(scenario: Mapping[str, Any], catalog: Catalog) -> tuple[TableState, list[Fact]]:
-    """The checked table and the facts of its roll, answers (or defaults) included."""
+    """The checked table and the facts of its roll, answers (or defaults) included. The roll
+    ends where the build step begins: City Hall's coin (docs/rules.md 31) is not part of it."""
     state, dice = read_table(scenario, catalog)
-    answers = read_answers(scenario, state, sum(dice), catalog)
-    return state, _play_roll(state, dice, answers, catalog)
+    answers = read_answers(scenario, state, dice, catalog)
+    facts = _play_roll(state, dice, answers, catalog)
+    city_halls = {lm.id for lm in catalog.landmarks.values() if lm.effect == "coin_when_broke"}
+    return state, [fact for fact in facts
+                   if not (isinstance(fact, CoinsTransferred) and fact.card in city_halls)]
+
+
+def _catalog(scenario: Mapping[str, Any]) -> Catalog:
+    """The catalog of the scenario's `card_sets` (default: the base set alone). The base set
+    is always played; the others are added to it in the order the files list them."""
+    sets: list[Any] = _optional(scenario, "card_sets", list, ["base"])
+    known = card_sets()
+    for i, name in enumerate(sets):
+        if not isinstance(name, str) or name not in known:
+            raise ScenarioError(f"card_sets[{i}]: unknown card set {show(name)} "
+                                f"(known: {', '.join(known)})")
+        if name in sets[:i]:
+            raise ScenarioError(f"card_sets[{i}]: {name!r} is listed twice")
+    if "base" not in sets:
+        raise ScenarioError("card_sets: the base set is always played: list \"base\" too")
+    return load_catalog("base", *(name for name in known if name in sets and name != "base"))
+
+
+def _not_in_sets(card: str, catalog: Catalog) -> str:
+    """Why a card id is unknown at this table: a card of a set it does not play, or none."""
+    home = set_of(card)
+    if home is not None and home not in catalog.card_sets:
+        return f"{show(card)} is a card of the {home} set; add {show(home)} to card_sets"
+    return f"unknown card {show(card)}"
 
 
 def _ruleset(scenario: Any) -> str:
@@ -143,14 +178,15 @@ def _read_player(raw: Any, where: str, catalog: Catalog) -> Player:
     place = raw.get("place")
     if place is not None and (not is_whole_number(place) or place < 1):
         raise ScenarioError(f"{where}.place: a place is a whole number from 1, not {show(place)}")
-    return Player(name, coins, frozen_counts(cards), frozenset(landmarks), place=place)
+    built = frozenset(lm.id for lm in catalog.landmarks.values() if lm.starts_built)
+    return Player(name, coins, frozen_counts(cards), built | frozenset(landmarks), place=place)
 
 
 def _read_count(card: str, count: Any, where: str, catalog: Catalog) -> int:
     if card in catalog.landmarks:
         raise ScenarioError(f"{where}: {card!r} is a landmark: list it under landmarks")
     if card not in catalog.establishments:
-        raise ScenarioError(f"{where}: unknown card {show(card)}")
+        raise ScenarioError(f"{where}: {_not_in_sets(card, catalog)}")
     if not is_whole_number(count) or count < 0:
         raise ScenarioError(f"{where}: a whole number >= 0 is required, not {show(count)}")
     if catalog.establishments[card].is_purple and count > 1:
@@ -166,6 +202,9 @@ def _check_landmark(landmark: Any, before: list[Any], where: str, catalog: Catal
     if landmark in catalog.establishments:
         raise ScenarioError(f"{where}: {landmark!r} is an establishment: list it under cards")
     if landmark not in catalog.landmarks:
+        home = set_of(landmark)
+        if home is not None and home not in catalog.card_sets:
+            raise ScenarioError(f"{where}: {_not_in_sets(landmark, catalog)}")
         raise ScenarioError(f"{where}: unknown landmark {show(landmark)}")
     if landmark in before:
         raise ScenarioError(f"{where}: {landmark!r} is listed twice")
@@ -265,20 +304,47 @@ class Answers:
 
     tv_target: int | None = None
     swap: Move = DeclineSwap()
+    add_two: bool = False
+    table_roll: tuple[int, ...] = ()
 
 
 def read_answers(
-    scenario: Mapping[str, Any], state: TableState, total: int, catalog: Catalog,
+    scenario: Mapping[str, Any], state: TableState, dice: tuple[int, ...], catalog: Catalog,
 ) -> Answers:
-    """`choices`, checked for the purple cards this roll activates and ignored for the rest."""
+    """`choices`, checked for the purple cards this roll activates and ignored for the rest;
+    the Harbor's choice and the Tuna Boats' `tuna_roll` where they count (docs/scenarios.md)."""
     choices: dict[str, Any] = _optional(scenario, "choices", dict, {})
     names = {player.name: seat for seat, player in enumerate(state.players)}
+    total = sum(dice)
     answers = Answers()
+    if total >= ADD_FROM and has_effect(catalog, state.roller, "add_to_total"):
+        add = choices.get("harbor_add_two")
+        if add is not None and not isinstance(add, bool):
+            raise ScenarioError(f"choices.harbor_add_two: true or false is required, not {show(add)}")
+        add = bool(add)
+        answers = replace(answers, add_two=add)
+        total += 2 if add else 0
+    if needs_table_roll(state, catalog, total):
+        answers = replace(answers, table_roll=_read_table_roll(scenario))
     if _activates(state, total, catalog, "take_from_one"):
         answers = replace(answers, tv_target=_tv_target(choices, state, names))
     if _activates(state, total, catalog, "swap"):
         answers = replace(answers, swap=_swap_answer(choices, state, names, catalog))
     return answers
+
+
+def _read_table_roll(scenario: Mapping[str, Any]) -> tuple[int, ...]:
+    """`tuna_roll`: the two dice rolled once for the table's Tuna Boats."""
+    if scenario.get("tuna_roll") is None:
+        raise ScenarioError("tuna_roll: missing; the roll activates a Tuna Boat whose owner has "
+                            "the Harbor, so the table rolls two dice for it")
+    rolled: list[Any] = _field(scenario, "tuna_roll", list)
+    if len(rolled) != 2:
+        raise ScenarioError(f"tuna_roll: two dice, not {len(rolled)}")
+    for i, value in enumerate(rolled):
+        if not is_whole_number(value) or not 1 <= value <= 6:
+            raise ScenarioError(f"tuna_roll[{i}]: a die shows 1 to 6, not {show(value)}")
+    return tuple(rolled)
 
 
 def _activates(state: TableState, total: int, catalog: Catalog, effect: str) -> bool:
@@ -354,10 +420,19 @@ def _play_roll(
     """The roll, then the answers to the purple questions the engine asks. The engine accepts
     them: the dice and answers were checked with its rules (the swap's cards by its own check)
     when they were read, each refusal naming its field."""
-    facts = decide(state, state.active, Roll(dice), catalog)
+    def dealt(outcomes: tuple[str, ...]) -> tuple[str, ...]:
+        """The service's shuffle, with the scenario's Tuna Boat roll on top."""
+        top = "-".join(map(str, answers.table_roll))
+        return (top, *(outcome for outcome in outcomes if outcome != top))
+
+    facts = decide(state, state.active, Roll(dice), catalog, dealt)
     current = replay(state, facts)
+    if current.phase is Phase.HARBOR:
+        answer = decide(current, current.active, AddTwo(answers.add_two), catalog, dealt)
+        facts.extend(answer)
+        current = replay(current, answer)
     while current.phase is Phase.CHOOSE:
-        answer = decide(current, current.active, _move_for(current, answers), catalog)
+        answer = decide(current, current.active, _move_for(current, answers), catalog, dealt)
         facts.extend(answer)
         current = replay(current, answer)
     return facts

@@ -21,6 +21,7 @@ class Phase(StrEnum):
 
     ROLL = "roll"
     REROLL = "reroll"  # a Radio Tower owner decides to keep or reroll
+    HARBOR = "harbor"  # a Harbor owner decides whether to add 2 to a total of 10 or more
     CHOOSE = "choose"  # a purple card waits for the roller's answer
     BUILD = "build"
     FINISHED = "finished"
@@ -65,6 +66,8 @@ class TableState:
     phase: Phase = Phase.ROLL
     turn: int = 1
     dice: tuple[int, ...] = ()
+    added: int = 0  # what a Harbor added to this turn's dice total (docs/rules.md 31)
+    table_roll: tuple[int, ...] = ()  # this turn's roll for the Tuna Boats (docs/rules.md 32)
     rerolled: bool = False  # the Radio Tower was used (or declined) this turn
     built: bool = False  # this turn's one build is done
     extra_turn: bool = False  # doubles with an Amusement Park earned another turn
@@ -79,6 +82,11 @@ class TableState:
     @property
     def roller(self) -> Player:
         return self.players[self.active]
+
+    @property
+    def total(self) -> int:
+        """The dice total that counts this turn: the dice and what a Harbor added."""
+        return sum(self.dice) + self.added
 
     def playing(self, seat: int) -> bool:
         """Whether `seat` still plays: always, unless it finished in play on (RULES.md 14)."""

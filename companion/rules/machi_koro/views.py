@@ -181,6 +181,10 @@ def game_json(story: MkStory, result: Result | None) -> Json:
         "winner": state.winner if state else None,
         "result": result.json() if result else None,
         "play_on": state.play_on if state else False,
+        # Harbor (docs/rules.md 31-32), only where they happened: what was added to the dice,
+        # and the table's own roll for its Tuna Boats
+        **({"added": state.added} if state and state.added else {}),
+        **({"table_roll": list(state.table_roll)} if state and state.table_roll else {}),
     }
 
 
@@ -274,10 +278,13 @@ def cards_json(catalog: Catalog, lang: str) -> list[Json]:
 
 
 def waiting_for(state: Any) -> str | None:
-    """The open choice a tile names: "reroll", or the purple card that waits."""
+    """The open choice a tile names: "reroll", the landmark that asks (Harbor), or the purple
+    card that waits."""
     base = base_of(state)
     if base.phase is Phase.REROLL:
         return "reroll"
+    if base.phase is Phase.HARBOR:
+        return "harbor"
     if base.phase is Phase.CHOOSE:
         return base.pending[0].value
     return None
