@@ -56,6 +56,14 @@ def moves(hall: HallService, t: Tournament, started: Round) -> list[tuple[str, s
         return found
 
 
+def seated(hall: HallService, t: Tournament, started: Round) -> list[tuple[str, str]]:
+    """When `started` has just begun: each of its players' token (the room of their phone
+    waiting between seats) and their player link, which now leads to their seat."""
+    with hall.lock:
+        return [(t.players[p].token, t.players[p].join_path)
+                for seating in started.seating for p in seating]
+
+
 def points_text(points: Fraction) -> str:
     """Points as people read them: 5, 3.33, 2.5."""
     if points.denominator == 1:
