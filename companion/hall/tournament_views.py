@@ -13,7 +13,7 @@ from companion.hall.checks import HallError
 from companion.hall.tournament_journal import find_player
 from companion.hall.tournament_model import PRELIMINARY, SEMI_FINAL, Player, Round, Tournament
 from companion.hall.tournament_registration import name_key
-from companion.tournament.scoring import tournament_ranking
+from companion.tournament.scoring import Ranked, tournament_ranking
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -121,13 +121,18 @@ def public_view(hall: HallService, t: Tournament) -> dict[str, Any]:
                 "next": t.next_stage(), "now": time.time()}
 
 
-def final_ranking(t: Tournament) -> list[dict[str, Any]]:
+def ranking(t: Tournament) -> tuple[Ranked, ...]:
+    """The tournament's ranking once its final is closed (RULES.md 28)."""
     final = t.played[-1]
     assert final.results is not None
     semis = [r for round_ in t.played if round_.stage == SEMI_FINAL and round_.results
              for r in round_.results]
-    ranked = tournament_ranking(t.standing(), final.results[0], semis, t.absent())
-    return [{"rank": r.rank, "name": t.players[r.player].name, "stage": r.stage} for r in ranked]
+    return tournament_ranking(t.standing(), final.results[0], semis, t.absent())
+
+
+def final_ranking(t: Tournament) -> list[dict[str, Any]]:
+    return [{"rank": r.rank, "name": t.players[r.player].name, "stage": r.stage}
+            for r in ranking(t)]
 
 
 def where(hall: HallService, t: Tournament, query: str) -> list[dict[str, Any]]:
