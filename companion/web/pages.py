@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from companion.hall import HallError, clock, join_codes
 from companion.hall.model import Table
+from companion.hall.tournament_journal import known
 from companion.web import i18n
 from companion.web.auth import service
 from companion.web.errors import message_page, status_of
@@ -161,6 +162,9 @@ def hall(event_id: str) -> Any:
         event = hall.event(event_id)
     except HallError:
         return message_page(_("Hall"), _("There is no such event on this server."), 404)
+    if known(hall, event.id) is not None:
+        # a tournament's hall ranks players over its rounds, not seats of tables: its screen
+        return redirect(url_for("tournament.screen", event_id=event.id))
     join = join_page_url()
     with hall.lock:
         tables = hall.tables_of(event)
