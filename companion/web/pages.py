@@ -133,6 +133,11 @@ def play() -> Any:
     except HallError:  # no seat, or its card was replaced: the way back is the join page's form
         return join_page(status=403)
     data = {"view": hall.seat_view(table, seat), **page_data([table], i18n.current_language())}
+    tournament = known(hall, table.event_id)
+    if tournament is not None and any(table.id in r.tables for r in tournament.played):
+        # a tournament's table: once it ends, the phone says where its player stands and
+        # what comes next (static/js/play-tournament.js), not an ended game's market
+        data["tournament"] = {"event": table.event_id}
     return render_template("play/play.html", table=table, seat=seat, data=data)
 
 

@@ -7,6 +7,7 @@ import {
 } from "./dom.js";
 import { confirmWith } from "./feedback.js";
 import { coinWords as coins, drawBuilds } from "./play-build.js";
+import { drawTournament } from "./play-tournament.js";
 
 // The page's data and its cards (none in some games), for the parts too.
 export const data = JSON.parse($("page-data").textContent);
@@ -141,6 +142,7 @@ function draw() {
   drawBuilds(view, cards, act);
   drawCity(me);
   drawOthers();
+  drawTournament(view, data.tournament);
 }
 
 function statusLine() {
@@ -156,7 +158,7 @@ function statusLine() {
   }
   if (view.table.status === "setup") return t("The table has not started yet.");
   if (view.table.status === "paused") return t("The table is paused.");
-  if (view.table.status === "ended") return t("The table has ended.");
+  if (view.table.status === "ended") return data.tournament ? "" : t("The table has ended."); // its panel says
   if (view.active !== view.seat) return tx("{name}'s turn", { name: bdi(active.name) });
   const mine = {
     roll: hallMode ? t("Your turn: wait for the hall roll.") : t("Your turn: roll the dice."),

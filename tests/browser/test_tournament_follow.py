@@ -47,7 +47,19 @@ def test_a_player_link_opened_before_round_1_goes_to_every_seat(tall_phone, hall
     expect(page.locator("h1.who")).to_have_text(seat_heading(page, first))
     expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
     lead_the_round(hall_server, base)
-    hall_server.api("POST", f"{base}/rounds/close", expect=200)
+    closed = hall_server.api("POST", f"{base}/rounds/close", expect=200)
+    # the closed round's table says where the player stands and what comes next (item 8)
+    mine = next(line for line in closed["standings"] if line["name"] == ME)
+    expect(page.locator("#tournament-after h2")).to_have_text("Round 1 is over.")
+    expect(page.locator("#tournament-standing")).to_have_text(
+        f"You are number {mine['rank']} of 12: {mine['wins']} wins · {mine['points']} points.")
+    expect(page.locator("#tournament-next strong")).to_have_text("Next: Round 2")
+    expect(page.locator("#tournament-next")).to_contain_text(
+        "This phone goes to your next seat when it starts.")
+    for part in ("#build", "#prompt", "#last-roll"):
+        expect(page.locator(part)).to_be_hidden()
+    expect(page.locator("#status")).to_have_text("")
+    snap(page, "tournament-phone-round-closed")
 
     second = hall_server.api("POST", f"{base}/rounds/start", expect=200)
     expect(page.locator("h1.who")).to_have_text(seat_heading(page, second), timeout=10_000)
@@ -87,3 +99,24 @@ def test_a_phone_opening_its_link_in_a_round_goes_to_the_seat_and_a_bad_token_is
     stray.goto(f"{hall_server.url}/tournament/{event['id']}?player=not-a-token")
     stray.locator("#name").fill(ME)
     expect(stray.locator("#found li.seat .who")).to_have_text(ME)
+
+
+def test_a_closed_round_on_a_phone_in_hebrew_and_dutch(tall_phone, hall_server, snap):
+    event = hall_server.api("POST", "/api/events", {"name": "Words cup"}, expect=201)
+    base = f"/api/events/{event['id']}/tournament"
+    created = hall_server.api("POST", base, {"players": "\n".join(PLAYERS), "rounds": 1},
+                              expect=201)
+    token = next(p["token"] for p in created["players"] if p["name"] == ME)
+    hall_server.api("POST", f"{base}/start", expect=200)
+    hall_server.api("POST", f"{base}/rounds/start", expect=200)
+    pages = {}
+    for locale in ("he-IL", "nl-NL"):
+        pages[locale] = tall_phone(locale).new_page()
+        pages[locale].goto(f"{hall_server.url}/t/{token}")
+        expect(pages[locale].locator("#connection")).to_have_attribute("data-state", "connected")
+    hall_server.api("POST", f"{base}/rounds/close", expect=200)
+    expect(pages["nl-NL"].locator("#tournament-after h2")).to_have_text("Ronde 1 is voorbij.")
+    expect(pages["nl-NL"].locator("#tournament-standing")).to_contain_text("Je staat op plaats")
+    expect(pages["he-IL"].locator("#tournament-after h2")).to_have_text("סבב 1 הסתיים.")
+    for locale, page in pages.items():
+        snap(page, f"tournament-phone-round-closed-{locale[:2]}")

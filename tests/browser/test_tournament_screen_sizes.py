@@ -28,8 +28,8 @@ def inside(page: Page, selector: str) -> None:
                 innerWidth, innerHeight]; })""")
     assert boxes
     for left, top, right, bottom, list_right, list_bottom, width, height in boxes:
-        assert 0 <= left and right <= min(width, list_right + 1), (selector, left, right, width)
-        assert 0 <= top and bottom <= min(height, list_bottom + 1), (selector, top, bottom, height)
+        assert left >= 0 and right <= min(width, list_right + 1), (selector, left, right, width)
+        assert top >= 0 and bottom <= min(height, list_bottom + 1), (selector, top, bottom, height)
 
 
 def projector(screen, hall, base: str, size: tuple[int, int]) -> Page:
