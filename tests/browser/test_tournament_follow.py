@@ -9,6 +9,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from browser.conftest import english_words
+
 PLAYERS = [f"Follower {n:02}" for n in range(1, 13)]
 ME = "Follower 05"
 
@@ -118,5 +120,7 @@ def test_a_closed_round_on_a_phone_in_hebrew_and_dutch(tall_phone, hall_server, 
     expect(pages["nl-NL"].locator("#tournament-after h2")).to_have_text("Ronde 1 is voorbij.")
     expect(pages["nl-NL"].locator("#tournament-standing")).to_contain_text("Je staat op plaats")
     expect(pages["he-IL"].locator("#tournament-after h2")).to_have_text("סבב 1 הסתיים.")
+    expect(pages["he-IL"].locator("#tournament-standing")).to_contain_text("מתוך 12")
+    assert english_words(pages["he-IL"], names=tuple(PLAYERS)) == []
     for locale, page in pages.items():
         snap(page, f"tournament-phone-round-closed-{locale[:2]}")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.conftest import english_words
+
 SIZES = ((1920, 1080), (1280, 720))
 
 
@@ -126,3 +128,21 @@ def test_the_projector_at_the_end_shows_the_winner_and_stands_still(screen, hall
     page.clock.run_for(30_000)  # more than two pages' time, and refreshes of the view
     assert rows.all_text_contents() == first, "the ranking stands still"
     snap(page, "tournament-screen-end")
+
+
+def test_the_projector_in_hebrew_reads_right_to_left(screen, hall_server, snap):
+    base = new_tournament(hall_server, "Hebrew cup", 16)
+    hall_server.api("POST", f"{base}/start", expect=200)
+    hall_server.api("POST", f"{base}/rounds/start", expect=200)
+    hall_server.api("POST", f"{base}/rounds/close", expect=200)
+    page = screen(1920, 1080, locale="he-IL").new_page()
+    page.goto(f"{hall_server.url}/tournament/{base.split('/')[3]}/screen")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("#seating-heading")).to_have_text("הושבה: סבב 2")
+    expect(page.locator("#standings-heading")).to_have_text("דירוג")
+    inside(page, "#seating > li.ttable")
+    standings = page.locator("#standings-section").bounding_box()
+    seating = page.locator("#seating-section").bounding_box()
+    assert standings and seating and standings["x"] > seating["x"], "the standings on the right"
+    assert english_words(page, names=("Hebrew cup",)) == []
+    snap(page, "tournament-screen-16-between-he")
