@@ -3,9 +3,12 @@
 // and market (issue 25, item 8). The standings come from the tournament's public view; a table
 // ends a moment before its round's results are recorded, so the view is asked again until the
 // round shows closed. The next round's `moved` (play.js) then takes the phone to its new seat.
+// Loaded by play.html at a tournament's tables only, so the other phones fetch nothing more
+// (tests/browser/test_phone_transfer.py): it reads the view play.js keeps, every second.
 
 import { $, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { data, view } from "./play.js";
 import { refresh, roundName, stageLine } from "./tournament-common.js";
 
 const GAME_PARTS = ["prompt", "last-roll", "build"];
@@ -50,20 +53,18 @@ async function follow(eventId, name) {
   }
 }
 
-// Called after every view is drawn: answers whether the tournament's panel shows.
-export function drawTournament(view, tournament) {
-  const box = document.getElementById("tournament-after");
-  if (!box || !tournament) return false;
-  const ended = view.table.status === "ended";
-  box.hidden = !ended;
-  if (!ended) return false;
-  for (const id of GAME_PARTS) {
-    const part = document.getElementById(id);
-    if (part) part.hidden = true;
-  }
+// The panel in place of the ended game's parts (play.js draws the view, this after it).
+function drawTournament() {
+  const ended = view?.table.status === "ended";
+  $("tournament-after").hidden = !ended;
+  if (!ended) return;
+  for (const id of GAME_PARTS) $(id).hidden = true;
+  $("status").textContent = ""; // not "The table has ended.": the panel says what it means
   if (!following) {
     following = true;
-    follow(tournament.event, view.players[view.seat].name);
+    follow(data.tournament.event, view.players[view.seat].name);
   }
-  return true;
 }
+
+drawTournament();
+setInterval(drawTournament, 1000);

@@ -7,7 +7,6 @@ import {
 } from "./dom.js";
 import { confirmWith } from "./feedback.js";
 import { coinWords as coins, drawBuilds } from "./play-build.js";
-import { drawTournament } from "./play-tournament.js";
 
 // The page's data and its cards (none in some games), for the parts too.
 export const data = JSON.parse($("page-data").textContent);
@@ -18,7 +17,7 @@ const landmarks = cardList.filter((c) => c.kind === "landmark");
 export const landmarkCount = landmarks.length;
 const landmarkWith = (effect) => landmarks.find((c) => c.effect === effect);
 
-let view = null;
+export let view = null;
 let viewAt = 0; // performance.now() when the view arrived, for the choice timer
 // A game's part marked data-draws-view draws each view itself (`companion:view`, `companion:turn`).
 const partDraws = document.querySelector("[data-draws-view]") !== null;
@@ -142,7 +141,6 @@ function draw() {
   drawBuilds(view, cards, act);
   drawCity(me);
   drawOthers();
-  drawTournament(view, data.tournament);
 }
 
 function statusLine() {
@@ -158,7 +156,7 @@ function statusLine() {
   }
   if (view.table.status === "setup") return t("The table has not started yet.");
   if (view.table.status === "paused") return t("The table is paused.");
-  if (view.table.status === "ended") return data.tournament ? "" : t("The table has ended."); // its panel says
+  if (view.table.status === "ended") return t("The table has ended.");
   if (view.active !== view.seat) return tx("{name}'s turn", { name: bdi(active.name) });
   const mine = {
     roll: hallMode ? t("Your turn: wait for the hall roll.") : t("Your turn: roll the dice."),
