@@ -9,6 +9,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from browser.axe import axe_report, axe_violations
 from browser.conftest import english_words
 
 PLAYERS = [f"Follower {n:02}" for n in range(1, 13)]
@@ -42,6 +43,8 @@ def test_a_player_link_opened_before_round_1_goes_to_every_seat(tall_phone, hall
     page.goto(f"{hall_server.url}/t/{token}")  # at check-in, with the card
     expect(page).to_have_url(re.compile(rf"/tournament/{event['id']}\?"))
     expect(page.locator("#waiting")).to_contain_text("your phone goes to your seat")
+    violations = axe_violations(page)
+    assert not violations, axe_report(violations)
     snap(page, "tournament-phone-waiting")
 
     first = hall_server.api("POST", f"{base}/rounds/start", expect=200)
@@ -61,6 +64,8 @@ def test_a_player_link_opened_before_round_1_goes_to_every_seat(tall_phone, hall
     for part in ("#build", "#prompt", "#last-roll"):
         expect(page.locator(part)).to_be_hidden()
     expect(page.locator("#status")).to_have_text("")
+    violations = axe_violations(page)
+    assert not violations, axe_report(violations)
     snap(page, "tournament-phone-round-closed")
 
     second = hall_server.api("POST", f"{base}/rounds/start", expect=200)

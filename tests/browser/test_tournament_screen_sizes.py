@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.axe import axe_report, axe_violations
 from browser.conftest import english_words
 
 SIZES = ((1920, 1080), (1280, 720))
@@ -48,6 +49,8 @@ def test_the_projector_at_registration_and_with_sixteen_players(screen, hall_ser
     expect(page.locator("#standings-section")).to_be_hidden()
     expect(page.locator("#seating li.tname")).to_have_count(16)
     expect(page.locator("#seating-page")).to_have_text("")
+    violations = axe_violations(page)
+    assert not violations, axe_report(violations)
     snap(page, f"tournament-screen-registration-{size[0]}")
 
     hall_server.api("POST", f"{base}/start", expect=200)
@@ -55,6 +58,8 @@ def test_the_projector_at_registration_and_with_sixteen_players(screen, hall_ser
     page.reload()
     expect(page.locator("#seating-heading")).to_have_text("Seating: Round 1")
     expect(page.locator("#standings-section")).to_be_hidden()  # nothing closed: no zeros
+    violations = axe_violations(page)
+    assert not violations, axe_report(violations)
     expect(page.locator("#seating > li.ttable")).to_have_count(4)
     inside(page, "#seating > li.ttable")
     snap(page, f"tournament-screen-16-round-1-{size[0]}")
@@ -86,6 +91,8 @@ def test_the_projector_with_275_tables_lists_the_round_by_name(screen, hall_serv
         count = entries.count()
         assert count >= 40, count
         inside(page, "#seating li.tname")
+        violations = axe_violations(page)
+        assert not violations, axe_report(violations)
         names = entries.locator(".who").all_inner_texts()
         assert names == sorted(names), "alphabetical"
         assert entries.first.locator(".at").inner_text().startswith("R1 T")
@@ -127,6 +134,8 @@ def test_the_projector_at_the_end_shows_the_winner_and_stands_still(screen, hall
     first = rows.all_text_contents()
     page.clock.run_for(30_000)  # more than two pages' time, and refreshes of the view
     assert rows.all_text_contents() == first, "the ranking stands still"
+    violations = axe_violations(page)
+    assert not violations, axe_report(violations)
     snap(page, "tournament-screen-end")
 
 
