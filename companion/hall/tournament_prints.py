@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from companion.hall import tournament as tour
 from companion.hall.printables import LANGS, printed_at
 from companion.hall.tournament_model import refuse
-from companion.hall.tournament_views import points_text
+from companion.hall.tournament_views import points_text, ranking
 from companion.printing import model as drawn
 from companion.printing.i18n import text
 from companion.printing.layouts import page_papers
@@ -119,6 +119,8 @@ def prepare_print(hall: HallService, event_id: str, options: TournamentPrint,
                       for sheet in score_sheet_model(hall, event.name, names, lang, number, stage,
                                                      seating, played, stamp)]
             return partial(score_sheets, sheets, lang, paper)
+        if t.stage() == "done" and (options.round is None or options.round >= t.played[-1].number):
+            return partial(tournament_standings, final_standing(t, event.name, lang), lang, paper)
         closed = [r for r in t.preliminaries() if r.results is not None]
         if options.round is not None:
             closed = [r for r in closed if r.number <= options.round]
@@ -133,6 +135,24 @@ def prepare_print(hall: HallService, event_id: str, options: TournamentPrint,
                      for s in standings(results, players))
         return partial(tournament_standings, TournamentStanding(event.name, title, rows), lang,
                        paper)
+
+
+STAGE_WORDS = {"final": "final", "semi-final": "semi_final", "preliminaries": "preliminaries"}
+
+
+def final_standing(t: tour.Tournament, event_name: str, lang: str) -> TournamentStanding:
+    """After the final (RULES.md 28): the tournament's ranking, the final's places first, each
+    with the stage the player reached and their figures over the preliminaries."""
+    lines = {s.player: s for s in t.standing()}
+    ranked = ranking(t)
+    rows = tuple(TournamentLine(r.rank, t.players[r.player].name, lines[r.player].wins,
+                                points_text(lines[r.player].points), lines[r.player].landmarks,
+                                lines[r.player].coins, lines[r.player].tables,
+                                text(lang, STAGE_WORDS[r.stage]))
+                 for r in ranked if r.player in lines)
+    winners = ", ".join(t.players[r.player].name for r in ranked if r.rank == 1)
+    return TournamentStanding(event_name, text(lang, "standings_final"), rows,
+                              text(lang, "final_winner", name=winners))
 
 
 def table_name(hall: HallService, played: tour.Round | None, number: int, index: int) -> str:

@@ -13,7 +13,7 @@ from companion.hall.checks import HallError
 from companion.hall.tournament_journal import find_player
 from companion.hall.tournament_model import FINAL, PRELIMINARY, SEMI_FINAL, Player, Round, Tournament
 from companion.hall.tournament_registration import name_key
-from companion.tournament.scoring import cut_count, cut_line, tournament_ranking
+from companion.tournament.scoring import Ranked, cut_count, cut_line, tournament_ranking
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -54,6 +54,14 @@ def moves(hall: HallService, t: Tournament, started: Round) -> list[tuple[str, s
             for seat, player in zip(table.seats, seating, strict=False):
                 found.append((seat.token, t.players[player].join_path))
         return found
+
+
+def seated(hall: HallService, t: Tournament, started: Round) -> list[tuple[str, str]]:
+    """When `started` has just begun: each of its players' token (the room of their phone
+    waiting between seats) and their player link, which now leads to their seat."""
+    with hall.lock:
+        return [(t.players[p].token, t.players[p].join_path)
+                for seating in started.seating for p in seating]
 
 
 def points_text(points: Fraction) -> str:
@@ -114,12 +122,17 @@ def public_view(hall: HallService, t: Tournament) -> dict[str, Any]:
                 "next": t.next_stage(), "now": time.time()}
 
 
-def final_ranking(t: Tournament) -> list[dict[str, Any]]:
+def ranking(t: Tournament) -> tuple[Ranked, ...]:
+    """The tournament's ranking once its final is closed (RULES.md 28)."""
     final = t.played[-1]
     assert final.results is not None
-    ranked = tournament_ranking(t.standing(), final.results[0], t.semi_results(), t.absent(),
-                                t.drawn())
-    return [{"rank": r.rank, "name": t.players[r.player].name, "stage": r.stage} for r in ranked]
+    return tournament_ranking(t.standing(), final.results[0], t.semi_results(), t.absent(),
+                              t.drawn())
+
+
+def final_ranking(t: Tournament) -> list[dict[str, Any]]:
+    return [{"rank": r.rank, "name": t.players[r.player].name, "stage": r.stage}
+            for r in ranking(t)]
 
 
 def cut_view(t: Tournament) -> dict[str, Any] | None:

@@ -59,6 +59,7 @@ class TournamentLine:
     landmarks: int
     coins: int
     tables: int
+    stage: str = ""  # after the final: the round the player reached (its words)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class TournamentStanding:
     event_name: str
     title: str
     rows: tuple[TournamentLine, ...]
+    note: str = ""  # under the title: the final's winner
 
 
 def _width(paper: str) -> float:
@@ -107,17 +109,22 @@ def seating_sheets(seatings: tuple[RoundSeating, ...], lang: str = "en", paper: 
 STANDING_COLUMNS = (Column("rank", 0.09), Column("player", 0.33), Column("wins", 0.11),
                     Column("points", 0.11), Column("landmarks", 0.16), Column("coins", 0.1),
                     Column("played_tables", 0.1))
+STAGED_COLUMNS = (*STANDING_COLUMNS[:2], Column("stage", 0.21), *STANDING_COLUMNS[2:])
 
 
 def tournament_standings(standing: TournamentStanding, lang: str = "en", paper: str = "a4") -> bytes:
-    """The standings: rank, player, wins, points, landmarks and coins over the rounds."""
+    """The standings: rank, player, wins, points, landmarks and coins over the rounds; after
+    the final also the stage each player reached, and a note naming the winner."""
     rtl, width = is_rtl(lang), _width(paper)
-    header = [text(lang, c.key) for c in STANDING_COLUMNS]
-    rows = [[str(r.rank), r.player_name, str(r.wins), r.points, str(r.landmarks), str(r.coins),
-             str(r.tables)] for r in standing.rows]
-    story: list[Flowable] = [para(standing.event_name, rtl), heading(standing.title, rtl, 18),
-                             Spacer(1, 3 * mm),
-                             table(header, rows, shares(STANDING_COLUMNS, width), rtl, size=10)]
+    staged = any(r.stage for r in standing.rows)
+    columns = STAGED_COLUMNS if staged else STANDING_COLUMNS
+    header = [text(lang, c.key) for c in columns]
+    rows = [[str(r.rank), r.player_name, *([r.stage] if staged else []), str(r.wins), r.points,
+             str(r.landmarks), str(r.coins), str(r.tables)] for r in standing.rows]
+    story: list[Flowable] = [para(standing.event_name, rtl), heading(standing.title, rtl, 18)]
+    if standing.note:
+        story.append(para(standing.note, rtl))
+    story += [Spacer(1, 3 * mm), table(header, rows, shares(columns, width), rtl, size=10)]
     return render_story(paper, standing.event_name or standing.title, story)
 
 

@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from companion.hall import HallError, clock, join_codes
 from companion.hall.model import Table
+from companion.hall.tournament_journal import known
 from companion.web import i18n
 from companion.web.auth import service
 from companion.web.errors import message_page, status_of
@@ -132,6 +133,11 @@ def play() -> Any:
     except HallError:  # no seat, or its card was replaced: the way back is the join page's form
         return join_page(status=403)
     data = {"view": hall.seat_view(table, seat), **page_data([table], i18n.current_language())}
+    tournament = known(hall, table.event_id)
+    if tournament is not None and any(table.id in r.tables for r in tournament.played):
+        # a tournament's table: once it ends, the phone says where its player stands and
+        # what comes next (static/js/play-tournament.js), not an ended game's market
+        data["tournament"] = {"event": table.event_id}
     return render_template("play/play.html", table=table, seat=seat, data=data)
 
 
@@ -161,6 +167,9 @@ def hall(event_id: str) -> Any:
         event = hall.event(event_id)
     except HallError:
         return message_page(_("Hall"), _("There is no such event on this server."), 404)
+    if known(hall, event.id) is not None:
+        # a tournament's hall ranks players over its rounds, not seats of tables: its screen
+        return redirect(url_for("tournament.screen", event_id=event.id))
     join = join_page_url()
     with hall.lock:
         tables = hall.tables_of(event)

@@ -2,7 +2,7 @@
 
 Rooms: `token:TOKEN` (one seat's devices; a reassigned seat's old token gets nothing more),
 `event:EVENT` (the phones of one event's seats: its `turn` message), `hall:EVENT` (screens of
-one event), `organizer`.
+one event), `organizer`, `player:TOKEN` (a tournament player's phone between seats: `moved`).
 """
 
 from __future__ import annotations
@@ -20,13 +20,15 @@ from flask_socketio import ConnectionRefusedError, emit, join_room
 from companion.hall import HallError, HallService
 from companion.hall.checks import refusal, unicode_only
 from companion.hall.model import Change
+from companion.hall.tournament_views import current_seat
 from companion.hall.views import EncodedView, encoded_seat_views
 from companion.web import socketio
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 
 log = logging.getLogger("companion")
 YIELD_EVERY = 25  # emits between yields in a fan-out
-connections: dict[str, tuple[str, str]] = {}  # sid -> ("seat", token) | ("hall", id) | ("organizer", "")
+# sid -> ("seat", token) | ("hall", id) | ("organizer", "") | ("player", token)
+connections: dict[str, tuple[str, str]] = {}
 # The connection whose move is being answered: its ack carries its view, so the publishing of
 # that move skips it (one view per move for the mover; its seat's other devices get theirs).
 mover: ContextVar[str | None] = ContextVar("mover", default=None)
@@ -62,6 +64,9 @@ def connect(auth: Any = None) -> None:
         join_room(f"hall:{event.id}")
         emit("hall", fresh_hall_view(hall, event.id))
         return
+    if "player" in auth:
+        player_connect(hall, auth["player"])
+        return
     token = auth.get("token") or session.get("seat_token")
     try:
         table, seat = hall.seat_for(token)
@@ -74,6 +79,22 @@ def connect(auth: Any = None) -> None:
     turn = hall.turn_message(table.event_id)
     if turn is not None:
         emit("turn", turn)
+
+
+def player_connect(hall: HallService, token: Any) -> None:
+    """A tournament player's phone on the "where do I sit?" page (its player token): it waits
+    in the player's room for the next round's `moved`; in a round it is sent on to its seat at
+    once (it opened the page, or reconnected, after the round's `moved` went out)."""
+    try:
+        current_seat(hall, token)  # a valid token, before it joins anything
+    except HallError as error:
+        raise ConnectionRefusedError(error.message) from None
+    connections[request.sid] = ("player", token)
+    join_room(f"player:{token}")
+    t, player, seat = current_seat(hall, token)  # again, now in the room: no start is missed
+    current = t.open_round
+    if seat is not None and current is not None:
+        emit("moved", {"join": player.join_path, "round": current.number})
 
 
 @socketio.on("disconnect")

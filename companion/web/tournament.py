@@ -85,9 +85,13 @@ def start(event_id: str) -> Any:
 def move_phones(t: tour.Tournament, started: tour.Round) -> None:
     """Send the phones of the last round's seats on to this round's (docs/api.md, `moved`):
     after the hall has committed the round, never under its lock; each seat's room gets its
-    own player's link only."""
-    for sent, (seat_token, link) in enumerate(views.moves(service(), t, started), start=1):
-        socketio.emit("moved", {"join": link, "round": started.number}, to=f"token:{seat_token}")
+    own player's link only; and each player's phone waiting between seats (`player:TOKEN`,
+    the "where do I sit?" page opened by the player's link) gets its link too."""
+    rooms = [(f"token:{seat_token}", link)
+             for seat_token, link in views.moves(service(), t, started)]
+    rooms += [(f"player:{token}", link) for token, link in views.seated(service(), t, started)]
+    for sent, (room, link) in enumerate(rooms, start=1):
+        socketio.emit("moved", {"join": link, "round": started.number}, to=room)
         if sent % 25 == 0:
             socketio.sleep(0)  # a hall of hundreds: let the sending start meanwhile
 
@@ -194,7 +198,9 @@ def player_link(token: str) -> Any:
             404)
     if seat_token is not None:
         return redirect(url_for("pages.join", token=seat_token))
-    return redirect(url_for("tournament.phone", event_id=t.event_id, name=player.name))
+    # the player's token goes along: the page waits for the next round's start and moves on
+    return redirect(url_for("tournament.phone", event_id=t.event_id, name=player.name,
+                            player=token))
 
 
 def tournament_page(event_id: str, template: str,
@@ -213,7 +219,8 @@ def tournament_page(event_id: str, template: str,
 def phone(event_id: str) -> Any:
     """The phones' "where do I sit?" page, searchable by name."""
     return tournament_page(event_id, "tournament/phone.html",
-                           lambda data: {"name": request.args.get("name", "")[:80]})
+                           lambda data: {"name": request.args.get("name", "")[:80],
+                                         "player": request.args.get("player", "")[:80]})
 
 
 @bp.get("/tournament/<event_id>/screen")

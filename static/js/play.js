@@ -17,7 +17,7 @@ const landmarks = cardList.filter((c) => c.kind === "landmark");
 export const landmarkCount = landmarks.length;
 const landmarkWith = (effect) => landmarks.find((c) => c.effect === effect);
 
-let view = null;
+export let view = null;
 let viewAt = 0; // performance.now() when the view arrived, for the choice timer
 // A game's part marked data-draws-view draws each view itself (`companion:view`, `companion:turn`).
 const partDraws = document.querySelector("[data-draws-view]") !== null;

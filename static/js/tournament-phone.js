@@ -57,6 +57,24 @@ function draw() {
   drawStandings();
 }
 
+// Opened by a player's link (`/t/TOKEN`): the page knows its player and waits, over Socket.IO,
+// for their next round's `moved` (sent at once when a round is already on), then goes to the
+// seat by the player link; only a path of this server is followed.
+function followPlayer() {
+  const tokenData = document.getElementById("player-token");
+  if (!tokenData || typeof io !== "function") return;
+  const socket = io({ auth: { player: JSON.parse(tokenData.textContent) }, reconnectionDelayMax: 3000,
+    transports: ["websocket", "polling"], tryAllTransports: true });
+  socket.on("moved", (message) => {
+    const path = message?.join;
+    if (typeof path === "string" && path.startsWith("/") && !path.startsWith("//")) window.location.assign(path);
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && !socket.connected) socket.connect();
+  });
+}
+
+followPlayer();
 $("name").addEventListener("input", drawFound);
 $("search").addEventListener("submit", (event) => event.preventDefault());
 draw();
