@@ -27,7 +27,7 @@ from companion.journal.interface import (
 )
 from companion.journal.sqlite import SqliteJournal
 
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+from companion.journal.backup import POSTGRES_SCHEMES
 
 T = TypeVar("T")
 

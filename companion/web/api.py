@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion import __version__
 from companion.hall import HallError
 from companion.hall import series as hall_series
 from companion.hall.checks import N_, Detail, invalid, malformed, seat_number, unicode_only
@@ -53,7 +54,8 @@ def table_json(table: Table) -> dict[str, Any]:
 
 @bp.get("/healthz")
 def healthz() -> Any:
-    return jsonify({"ok": True, "events": len(service().events), "tables": len(service().tables)})
+    return jsonify({"ok": True, "version": __version__, "events": len(service().events),
+                    "tables": len(service().tables)})
 
 
 @bp.post("/api/events")
