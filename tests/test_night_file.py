@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from serverproc import ServerProcess, organizer_key
 from served_game import start_table
+from serverproc import ServerProcess, organizer_key
 from socket_phone import Phone
 
 from companion.hall.play import stored_request_id

@@ -6,7 +6,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from os import PathLike
 from typing import Any
 
@@ -72,10 +72,9 @@ class SqliteJournal(interface.Journal):
         evening's file, taken after the server stopped) misses nothing."""
         with self._lock:
             if self._conn is not None:
-                try:
+                # another process reading it now keeps the log: SQLite checkpoints it later
+                with suppress(sqlite3.Error):
                     self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                except sqlite3.Error:  # another process reads it now: SQLite checkpoints later
-                    pass
                 self._conn.close()
                 self._conn = None
 
