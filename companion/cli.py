@@ -8,7 +8,8 @@ import math
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -341,7 +342,8 @@ def _print(args: argparse.Namespace) -> int:
     if not output.parent.is_dir():
         return _refuse(f"print: no folder {str(output.parent)!r} to write {output.name!r} in")
     try:
-        pdf = _render_from_db(Path(args.db), args.event, options, render)
+        with _progress_on_stderr(args.kind):
+            pdf = _render_from_db(Path(args.db), args.event, options, render)
     except LookupError as exc:
         return _refuse(f"print: {exc.args[0]}")
     try:
@@ -350,6 +352,32 @@ def _print(args: argparse.Namespace) -> int:
         return _refuse(f"print: cannot write {args.output!r}: {exc.strerror}")
     sys.stderr.write(f"companion: wrote {args.output} ({len(pdf):,} bytes)\n")
     return 0
+
+
+@contextmanager
+def _progress_on_stderr(kind: str, every: float = 1.0) -> Iterator[None]:
+    """While a printout is laid out, a line on standard error at most every `every` seconds
+    (`print: join cards: 200/1100`, `print: score-sheets: page 12`), and the last card's."""
+    import time
+
+    from companion.printing.pdf import PROGRESS
+
+    shown = {"at": -math.inf}
+
+    def say(what: str, done: int, total: int | None) -> None:
+        now = time.monotonic()
+        if now - shown["at"] < every and done != total:
+            return
+        shown["at"] = now
+        sys.stderr.write(f"print: {what}: {done}/{total}\n" if total is not None
+                         else f"print: {kind}: page {done}\n")
+        sys.stderr.flush()
+
+    token = PROGRESS.set(say)
+    try:
+        yield
+    finally:
+        PROGRESS.reset(token)
 
 
 def _unreachable(options: Any, given: bool) -> str | None:

@@ -175,6 +175,34 @@ function drawLinks() {
   $("hall-link").href = `/hall/${event}?lang=${lang}`;
 }
 
+// A printout takes a while to lay out (a thousand join cards about a minute): the clicked link
+// shows "preparing" until the server's answer sets the cookie named by its `ready` token.
+const READY_COOKIE = "companion_ready";
+
+function preparePrint(event) {
+  const link = event.target.closest("a[href]");
+  if (!link || link.getAttribute("aria-busy") === "true") {
+    if (link) event.preventDefault();  // one PDF at a time per link
+    return;
+  }
+  const token = Math.random().toString(36).slice(2, 12);
+  const url = new URL(link.href, location.href);
+  url.searchParams.set("ready", token);
+  link.href = url.pathname + url.search;
+  link.setAttribute("aria-busy", "true");
+  const note = link.parentElement.querySelector(".preparing");
+  note.hidden = false;
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const arrived = document.cookie.split("; ").includes(`${READY_COOKIE}=${token}`);
+    if (!arrived && Date.now() - started < 180000) return;
+    clearInterval(timer);
+    document.cookie = `${READY_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`;
+    link.removeAttribute("aria-busy");
+    note.hidden = true;
+  }, 500);
+}
+
 // ------------------------------------------------------------------ forms
 
 function names(text) {
@@ -397,6 +425,7 @@ function start() {
   $("seating-form").addEventListener("submit", seatPlayers);
   $("seating-form").elements.ruleset.addEventListener("change", showRulesetOptions);
   $("start-all").addEventListener("click", startAll);
+  $("print-links").addEventListener("click", preparePrint);
   for (const id of ["paper", "wifi-ssid", "wifi-password"]) $(id).addEventListener("input", drawLinks);
   $("pin-form").addEventListener("submit", setPin);
   $("pin-clear").addEventListener("click", clearPin);
