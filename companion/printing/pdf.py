@@ -10,7 +10,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion.printing.fonts import register_fonts
 
-
 # Who hears how far a printout has come: (what, done, total or None), set by `companion print`
 # (a thousand join cards take about a minute on a loaded laptop). Unset: nobody.
 PROGRESS: ContextVar[Callable[[str, int, int | None], None] | None] = ContextVar(
