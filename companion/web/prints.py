@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,8 +22,6 @@ from companion.web.errors import opened_in_browser
 from companion.web.pages import phone_base_url
 
 bp = Blueprint("prints", __name__)
-READY_COOKIE = "companion_ready"  # static/js/organizer.js preparePrint
-READY_TOKEN = re.compile(r"[0-9a-z]{1,16}")
 
 
 def options(kind: str) -> PrintOptions:
@@ -72,7 +69,4 @@ def download(kind: str) -> Any:
     response = send_file(io.BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
                          download_name=filename(event_id, chosen))
     response.headers["Cache-Control"] = "no-store"  # join cards carry the seats' tokens
-    ready = request.args.get("ready", "")
-    if READY_TOKEN.fullmatch(ready):  # the console's link shows "preparing" until it sees this
-        response.set_cookie(READY_COOKIE, ready, max_age=120, samesite="Lax")
     return response

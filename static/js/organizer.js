@@ -176,31 +176,35 @@ function drawLinks() {
 }
 
 // A printout takes a while to lay out (a thousand join cards about a minute): the clicked link
-// shows "preparing" until the server's answer sets the cookie named by its `ready` token.
-const READY_COOKIE = "companion_ready";
-
-function preparePrint(event) {
+// shows "preparing" while the page fetches its PDF, then hands it over as a download. A refusal
+// (a signed-out console, an event gone) opens the link itself: the server's page says why.
+async function preparePrint(event) {
   const link = event.target.closest("a[href]");
-  if (!link || link.getAttribute("aria-busy") === "true") {
-    if (link) event.preventDefault();  // one PDF at a time per link
-    return;
-  }
-  const token = Math.random().toString(36).slice(2, 12);
-  const url = new URL(link.href, location.href);
-  url.searchParams.set("ready", token);
-  link.href = url.pathname + url.search;
-  link.setAttribute("aria-busy", "true");
+  if (!link) return;
+  event.preventDefault();
+  if (link.getAttribute("aria-busy") === "true") return;  // one PDF at a time per link
   const note = link.parentElement.querySelector(".preparing");
+  link.setAttribute("aria-busy", "true");
   note.hidden = false;
-  const started = Date.now();
-  const timer = setInterval(() => {
-    const arrived = document.cookie.split("; ").includes(`${READY_COOKIE}=${token}`);
-    if (!arrived && Date.now() - started < 180000) return;
-    clearInterval(timer);
-    document.cookie = `${READY_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`;
+  try {
+    const answer = await fetch(link.href, { headers: { Accept: "application/pdf" } });
+    if (!answer.ok) {
+      location.assign(link.href);
+      return;
+    }
+    const pdf = URL.createObjectURL(await answer.blob());
+    const named = /filename="?([^";]+)"?/.exec(answer.headers.get("Content-Disposition") || "");
+    const save = h("a", { href: pdf, download: named ? named[1] : "companion.pdf", hidden: "" });
+    document.body.append(save);
+    save.click();
+    save.remove();
+    setTimeout(() => URL.revokeObjectURL(pdf), 60000);
+  } catch {
+    location.assign(link.href);  // the network failed: the browser says so
+  } finally {
     link.removeAttribute("aria-busy");
     note.hidden = true;
-  }, 500);
+  }
 }
 
 // ------------------------------------------------------------------ forms
