@@ -158,6 +158,7 @@ def serve(host: str, port: int, db: str, *, demo: bool = False,
         listener.close()
         raise
     hall = hall_service(app)
+    timer = None
     try:
         guard.close_on_bad_packets(socketio.server)
         base = announce(hall, host, port, db, public_url, demo)
@@ -165,10 +166,12 @@ def serve(host: str, port: int, db: str, *, demo: bool = False,
                  port, shown_database(db), base)
         quiet_collector()
         lease = TimerLease(db) if is_postgres_url(db) else None
-        socketio.start_background_task(choice_timer, app, lease)
+        timer = socketio.start_background_task(choice_timer, app, lease)
         wsgi_server(guard.checked(app, socketio.server), listener, access_log).serve_forever()
     finally:  # serve_forever has stopped the server (its requests had a second to end)
         listener.close()
+        if timer is not None:
+            timer.kill()  # no default applied to a closed journal
         hall.journal.close()
         log.info("stopped; the journal is closed (%s)", shown_database(db))
     return 0
