@@ -65,6 +65,8 @@ def test_serve_keeps_the_evening_in_the_folder_it_starts_in_and_prints_its_path(
     """Without --db the evening is ./companion.db where the organizer started it (never inside
     the installation), its full path printed; /healthz and the first line name the version."""
     port = free_port()
+    instance = REPO / "instance" / "companion.db"  # Flask's instance folder, where it once was
+    there_before = instance.exists()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     server = subprocess.Popen(
@@ -85,7 +87,7 @@ def test_serve_keeps_the_evening_in_the_folder_it_starts_in_and_prints_its_path(
     assert lines[0] == f"companion {__version__}: serving on 127.0.0.1:{port}"
     assert lines[1] == f"database: {tmp_path.resolve() / 'companion.db'}"
     assert (tmp_path / "companion.db").is_file()
-    assert not (REPO / "instance" / "companion.db").exists()
+    assert instance.exists() == there_before
     assert all(LOG_LINE.fullmatch(line) for line in err.splitlines()), err
 
 
