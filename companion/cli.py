@@ -9,7 +9,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -228,8 +228,9 @@ def _serve(args: argparse.Namespace) -> int:
     # default Ctrl-C hit whichever phone's request ran at that moment, and SIGTERM ended the
     # process with the newest records in the write-ahead log only.
     main = gevent.getcurrent()
-    handlers = [gevent.signal_handler(signal.SIGINT, main.throw, KeyboardInterrupt),
-                gevent.signal_handler(signal.SIGTERM, main.throw, Terminated)]
+    handlers = [gevent.signal_handler(signal.SIGINT, main.throw, KeyboardInterrupt)]
+    with suppress(AttributeError, OSError, ValueError):  # Windows' loop may not watch SIGTERM
+        handlers.append(gevent.signal_handler(signal.SIGTERM, main.throw, Terminated))
     try:
         return _serve_patched(args, db)
     except KeyboardInterrupt:
