@@ -156,3 +156,12 @@ def test_serve_logs_start_stop_guesser_bad_client_and_requests_with_time_and_lev
     assert any('"GET /healthz HTTP/1.1" 200' in text for text in access)
     assert any('"GET /api/nowhere HTTP/1.1" 404' in text for text in access)
     assert sum('"POST / HTTP/1.1"' in text for text in access) == 14
+
+
+def test_serve_refuses_a_log_file_it_cannot_write(tmp_path: Path) -> None:
+    log_file = tmp_path / "no-such-folder" / "night.log"
+    done = run_companion("serve", "--host", "127.0.0.1", "--port", str(free_port()),
+                         "--db", str(tmp_path / "hall.db"), "--log-file", str(log_file))
+    assert_one_line_refusal(done, f"serve: cannot write the log file {str(log_file)!r}: "
+                                  "No such file or directory")
+    assert not (tmp_path / "hall.db").exists() and not log_file.parent.exists()
