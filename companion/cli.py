@@ -1,13 +1,15 @@
-"""The `companion` command: resolve, serve, demo, print, pairings, bench."""
+"""The `companion` command: resolve, serve, backup, demo, print, pairings, bench."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import os
 import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -54,8 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result
 
 
+DEFAULT_DB = "companion.db"  # in the folder serve is started from: never inside the installation
+
+
 def _parser() -> argparse.ArgumentParser:
+    from companion import __version__
+
     parser = _Parser(prog="companion", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     resolve = commands.add_parser("resolve", help="resolve one scenario JSON file")
@@ -65,7 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the hall on the LAN")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
     serve.add_argument("--port", type=PORT, default=DEFAULT_PORT)
-    serve.add_argument("--db", help="the SQLite file (default: instance/companion.db)")
+    serve.add_argument("--db", metavar="PATH", help=f"the SQLite file, in a folder that exists, or "
+                       f"a postgresql:// URL (default: {DEFAULT_DB} in the current folder; serve "
+                       "prints its full path)")
     serve.add_argument("--demo", action="store_true", help="create a demo event first")
     serve.add_argument("--base-url", metavar="URL", help="where phones reach the server, for join "
                        "links and QR codes (default: http://ADDRESS:PORT, the first LAN address)")
@@ -73,7 +83,22 @@ def _parser() -> argparse.ArgumentParser:
                        "Socket.IO rooms with the other server processes (docs/scaling.md)")
     serve.add_argument("--workers", type=COUNT, default=1, help="start N server processes on "
                        "ports PORT.. (needs --db postgresql://... and --message-queue)")
+    serve.add_argument("--log-file", metavar="PATH", help="also append the log (start, stop, "
+                       "refusals, faults: one line each, with time and level) to this file; "
+                       "it always goes to standard error")
+    serve.add_argument("--access-log", action="store_true",
+                       help="log one line per HTTP request too")
     serve.set_defaults(run=_serve)
+
+    backup = commands.add_parser(
+        "backup", help="copy a hall's SQLite file safely, even while it is served",
+        description="Copy the hall's database with SQLite's online backup: a whole, consistent "
+        "copy, also while companion serve runs on it. A PostgreSQL journal is copied with "
+        "pg_dump instead.")
+    backup.add_argument("--db", required=True, metavar="PATH", help="the hall's SQLite file")
+    backup.add_argument("-o", "--output", required=True, metavar="COPY.db",
+                        help="the copy to write (a new file)")
+    backup.set_defaults(run=_backup)
 
     demo = commands.add_parser("demo", help="create the demo event and print it as JSON")
     demo.add_argument("--db", required=True, help="the SQLite file")
@@ -164,11 +189,18 @@ def _read_scenario(source: str) -> Any:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    """Serve until Ctrl-C (exit 130) or SIGTERM (exit 0); either way the journal is closed
+    whole. Refusals (the options, the database's folder, the port, the database) are one line
+    on standard error, exit 2, before anything is printed on standard output."""
     # (companion.journal is not imported here: gevent must patch threading before it is.)
-    postgres = bool(args.db) and args.db.lower().startswith(("postgresql://", "postgres://"))
+    db = args.db or str(Path.cwd() / DEFAULT_DB)
+    postgres = db.lower().startswith(("postgresql://", "postgres://"))
     if args.message_queue and not args.message_queue.startswith(("redis://", "rediss://",
                                                                  "unix://")):
         return _refuse(f"serve: --message-queue is a redis:// URL, not {args.message_queue!r}")
+    if not postgres and not Path(db).parent.is_dir():
+        return _refuse(f"serve: there is no folder {str(Path(db).parent)!r} for the database "
+                       f"{db!r}; create it first, or give --db a file in a folder that exists")
     if args.workers > 1:
         if not (postgres and args.message_queue):
             return _refuse("serve: --workers needs --db postgresql://... (one journal for every "
@@ -177,9 +209,13 @@ def _serve(args: argparse.Namespace) -> int:
             return _refuse("serve: --demo runs with one process; create the demo first")
         from companion.server import serve_workers
 
-        argv = ["--host", args.host, "--db", args.db, "--message-queue", args.message_queue]
+        argv = ["--host", args.host, "--db", db, "--message-queue", args.message_queue]
         if args.base_url:
             argv += ["--base-url", args.base_url]
+        if args.log_file:
+            argv += ["--log-file", args.log_file]
+        if args.access_log:
+            argv += ["--access-log"]
         return serve_workers(args.workers, argv, args.port)
     # gevent must patch the standard library before anything imports threading or socket users.
     import signal
@@ -188,9 +224,30 @@ def _serve(args: argparse.Namespace) -> int:
     from gevent import monkey
 
     monkey.patch_all()
-    # Ctrl-C stops the main greenlet's serve(); by default it hit whichever phone's request ran
-    # at that moment, and that request's handler printed tracebacks on the way out.
-    interrupt = gevent.signal_handler(signal.SIGINT, gevent.getcurrent().throw, KeyboardInterrupt)
+    # Ctrl-C and SIGTERM stop the main greenlet's serve(), whose clean-up closes the journal; by
+    # default Ctrl-C hit whichever phone's request ran at that moment, and SIGTERM ended the
+    # process with the newest records in the write-ahead log only.
+    main = gevent.getcurrent()
+    handlers = [gevent.signal_handler(signal.SIGINT, main.throw, KeyboardInterrupt)]
+    with suppress(AttributeError, OSError, ValueError):  # Windows' loop may not watch SIGTERM
+        handlers.append(gevent.signal_handler(signal.SIGTERM, main.throw, Terminated))
+    try:
+        return _serve_patched(args, db)
+    except KeyboardInterrupt:
+        return 130
+    except Terminated:
+        return 0
+    finally:
+        for handler in handlers:
+            handler.cancel()
+
+
+class Terminated(BaseException):
+    """SIGTERM, as a service manager or `kill` stops the server: a clean stop, like Ctrl-C."""
+
+
+def _serve_patched(args: argparse.Namespace, db: str) -> int:
+    from companion import logs
     from companion.hall.printables import is_base_url
     from companion.journal import JournalError
     from companion.server import serve
@@ -199,15 +256,34 @@ def _serve(args: argparse.Namespace) -> int:
         return _refuse(f"serve: --base-url must start with http:// or https:// and name the "
                        f"server, like http://192.168.1.20:5000, not {args.base_url!r}")
     try:
-        return serve(args.host, args.port, args.db, demo=args.demo, public_url=args.base_url,
-                     message_queue=args.message_queue)
+        logs.configure(args.log_file, args.access_log)
+    except OSError as exc:
+        return _refuse(f"serve: cannot write the log file {args.log_file!r}: {exc.strerror}")
+    try:
+        return serve(args.host, args.port, db, demo=args.demo, public_url=args.base_url,
+                     message_queue=args.message_queue, access_log=args.access_log)
     except (sqlite3.Error, JournalError) as exc:  # not a database, not writable, or a newer one
-        named = f" {args.db!r}" if args.db else ""
-        return _refuse(f"serve: cannot use the database{named}: {exc}")
-    except OSError as exc:  # the address: in use, not this machine's; or the database's folder
-        return _refuse(f"serve: {exc}")
-    finally:
-        interrupt.cancel()
+        return _refuse(f"serve: cannot use the database {db!r}: {exc}")
+    except OSError as exc:  # the address: in use, or not this machine's
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)  # gevent appends the address
+        return _refuse(f"serve: cannot listen on {args.host}:{args.port}: {reason}; is another "
+                       "server running there? Stop it, or choose another port with --port")
+
+
+def _backup(args: argparse.Namespace) -> int:
+    """Exit 0 with the copy written (one line on standard error says where), or 2 with one
+    line on standard error and nothing written."""
+    from companion.journal.backup import BackupRefused, backup_file, is_postgres_target
+
+    if is_postgres_target(args.db):
+        return _refuse("backup: a PostgreSQL journal is copied with PostgreSQL's own tool: "
+                       "pg_dump --format=custom --file copy.dump DATABASE_URL (docs/scaling.md)")
+    try:
+        size = backup_file(Path(args.db), Path(args.output))
+    except BackupRefused as exc:
+        return _refuse(f"backup: {exc}")
+    sys.stderr.write(f"companion: copied {args.db} to {args.output} ({size:,} bytes)\n")
+    return 0
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -267,7 +343,8 @@ def _print(args: argparse.Namespace) -> int:
     if not output.parent.is_dir():
         return _refuse(f"print: no folder {str(output.parent)!r} to write {output.name!r} in")
     try:
-        pdf = _render_from_db(Path(args.db), args.event, options, render)
+        with _progress_on_stderr(args.kind):
+            pdf = _render_from_db(Path(args.db), args.event, options, render)
     except LookupError as exc:
         return _refuse(f"print: {exc.args[0]}")
     try:
@@ -276,6 +353,32 @@ def _print(args: argparse.Namespace) -> int:
         return _refuse(f"print: cannot write {args.output!r}: {exc.strerror}")
     sys.stderr.write(f"companion: wrote {args.output} ({len(pdf):,} bytes)\n")
     return 0
+
+
+@contextmanager
+def _progress_on_stderr(kind: str, every: float = 1.0) -> Iterator[None]:
+    """While a printout is laid out, a line on standard error at most every `every` seconds
+    (`print: join cards: 200/1100`, `print: score-sheets: page 12`), and the last card's."""
+    import time
+
+    from companion.printing.pdf import PROGRESS
+
+    shown = {"at": -math.inf}
+
+    def say(what: str, done: int, total: int | None) -> None:
+        now = time.monotonic()
+        if now - shown["at"] < every and done != total:
+            return
+        shown["at"] = now
+        sys.stderr.write(f"print: {what}: {done}/{total}\n" if total is not None
+                         else f"print: {kind}: page {done}\n")
+        sys.stderr.flush()
+
+    token = PROGRESS.set(say)
+    try:
+        yield
+    finally:
+        PROGRESS.reset(token)
 
 
 def _unreachable(options: Any, given: bool) -> str | None:
@@ -322,17 +425,9 @@ def _render_from_db(db: Path, event: str, options: Any, render: Any) -> bytes:
 
 
 def _is_hall_journal(db: Path) -> bool:
-    """Read-only look: the journal's table with the hall's own stream (so opening the
-    journal creates nothing and appends no organizer key)."""
-    try:
-        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            row = conn.execute("SELECT 1 FROM events WHERE stream = 'hall' LIMIT 1").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return False
-    return row is not None
+    from companion.journal.backup import is_hall_journal
+
+    return is_hall_journal(db)
 
 
 def _add_pairings(commands: Any) -> None:

@@ -7,16 +7,20 @@ import binascii
 import gc
 import http.client
 import ipaddress
+import logging
 import socket
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
+from companion import __version__, logs
 from companion.hall.demo import create_demo
 from companion.hall.printables import phones_cannot_open
 from companion.journal import is_postgres_url
 from companion.web import SERVED_ASYNC_MODE, create_app, guard, hall_service, socketio
 
+log = logging.getLogger("companion")
 # How often a served hall's screens get the hall view at most (see web.sockets.subscribe).
 HALL_PUBLISH_SECONDS = 0.25
 
@@ -134,23 +138,76 @@ class TimerLease:
         self.holding = False
 
 
-def serve(host: str, port: int, db: str | None, *, demo: bool = False,
-          public_url: str | None = None, message_queue: str | None = None) -> int:
-    """Serve until interrupted. gevent's monkey-patching must already have run (cli does it).
-    `public_url` is where phones reach this server when its own addresses are not (a router's
-    forwarded port, a name on the hall's network); join links, cards and QR codes use it.
-    `message_queue` (redis://...) joins this process's Socket.IO rooms to those of the other
-    processes on the same queue (docs/scaling.md)."""
-    # create_app makes MESSAGE_QUEUE's Socket.IO manager and keeps the guess limits there.
-    app = create_app({"DATABASE": db, "ASYNC_MODE": SERVED_ASYNC_MODE,
-                      "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS, "BASE_URL": public_url,
-                      "LISTEN_HOST": host, "MESSAGE_QUEUE": message_queue})
+def serve(host: str, port: int, db: str, *, demo: bool = False,
+          public_url: str | None = None, message_queue: str | None = None,
+          access_log: bool = False) -> int:
+    """Serve until interrupted (Ctrl-C, SIGTERM), then close the journal: a SQLite file is
+    checkpointed, so the file alone holds the whole night. gevent's monkey-patching must already
+    have run (cli does it). `public_url` is where phones reach this server when its own
+    addresses are not (a router's forwarded port, a name on the hall's network); join links,
+    cards and QR codes use it. `message_queue` (redis://...) joins this process's Socket.IO
+    rooms to those of the other processes on the same queue (docs/scaling.md). The port is
+    taken first: a port in use is an OSError before anything is printed or opened."""
+    listener = listen(host, port)
+    try:
+        # create_app makes MESSAGE_QUEUE's Socket.IO manager and keeps the guess limits there.
+        app = create_app({"DATABASE": db, "ASYNC_MODE": SERVED_ASYNC_MODE,
+                          "HALL_PUBLISH_SECONDS": HALL_PUBLISH_SECONDS, "BASE_URL": public_url,
+                          "LISTEN_HOST": host, "MESSAGE_QUEUE": message_queue})
+    except BaseException:
+        listener.close()
+        raise
     hall = hall_service(app)
-    guard.close_on_bad_packets(socketio.server)
+    timer = None
+    try:
+        guard.close_on_bad_packets(socketio.server)
+        base = announce(hall, host, port, db, public_url, demo)
+        log.info("started companion %s on %s:%d, database %s, phones at %s", __version__, host,
+                 port, shown_database(db), base)
+        quiet_collector()
+        lease = TimerLease(db) if is_postgres_url(db) else None
+        timer = socketio.start_background_task(choice_timer, app, lease)
+        wsgi_server(guard.checked(app, socketio.server), listener, access_log).serve_forever()
+    finally:  # serve_forever has stopped the server (its requests had a second to end)
+        listener.close()
+        if timer is not None:
+            timer.kill()  # no default applied to a closed journal
+        hall.journal.close()
+        log.info("stopped; the journal is closed (%s)", shown_database(db))
+    return 0
+
+
+def listen(host: str, port: int) -> Any:
+    """The server's listening socket on HOST:PORT (OSError when the port is taken)."""
+    from gevent import pywsgi
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return pywsgi.WSGIServer.get_listener((host, port), family=family)
+
+
+def shown_database(db: str) -> str:
+    """The database as the log and the terminal show it: a file's absolute path; a PostgreSQL
+    URL without its password."""
+    if is_postgres_url(db):
+        scheme, rest = db.split("://", 1)
+        credentials, at, place = rest.rpartition("@")
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}://{user}{at}{place}" if at else db
+    return str(Path(db).resolve())
+
+
+def announce(hall: Any, host: str, port: int, db: str, public_url: str | None,
+             demo: bool) -> str:
+    """Print what the organizer needs on standard output (the version first, the database,
+    where phones go, the organizer's link; with `demo`, the demo's join links) and answer the
+    address phones use."""
     hosts = phone_hosts(host)
     base = public_url.rstrip("/") if public_url else base_url(hosts, port)
-    print(f"companion: serving on {host}:{port}", flush=True)
-    for address in hosts:
+    print(f"companion {__version__}: serving on {host}:{port}", flush=True)
+    print(f"database: {shown_database(db)}", flush=True)
+    if public_url:
+        print(f"phones: {base}/", flush=True)
+    for address in [] if public_url else hosts:
         print(f"phones: {http_url(address, port)}/", flush=True)
     if not hosts and not public_url:
         print("companion: warning: no LAN address found; phones cannot reach this laptop until "
@@ -166,11 +223,7 @@ def serve(host: str, port: int, db: str | None, *, demo: bool = False,
         for seat in made["seats"]:
             print(f"join: {base}{seat['join_path']}  (table {seat['table']}, {seat['name']}, "
                   f"code {seat['join_code']})", flush=True)
-    quiet_collector()
-    lease = TimerLease(db) if db and is_postgres_url(db) else None
-    socketio.start_background_task(choice_timer, app, lease)
-    wsgi_server(guard.checked(app, socketio.server), host, port).serve_forever()
-    return 0
+    return base
 
 
 def quiet_collector() -> None:
@@ -183,7 +236,7 @@ def quiet_collector() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def wsgi_server(app: Any, host: str, port: int) -> Any:
+def wsgi_server(app: Any, listener: Any, access_log: bool = False) -> Any:
     """gevent's WSGI server with WebSocket support, as Flask-SocketIO's run() builds it, plus
     TCP_NODELAY: without it a move's view and its ack, two small writes on one socket, wait for
     the phone's delayed ACK, about 40 ms per ack (measured by companion bench hall)."""
@@ -191,12 +244,24 @@ def wsgi_server(app: Any, host: str, port: int) -> Any:
     from geventwebsocket.handler import WebSocketHandler
 
     class NoDelayServer(pywsgi.WSGIServer):  # type: ignore[misc]
+        # gevent-websocket's handler logs here (its own logger would print bare lines)
+        logger = logging.getLogger("companion.http")
+
         def handle(self, sock: Any, address: Any) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             super().handle(sock, address)
 
     class Handler(WebSocketHandler):  # type: ignore[misc]
         """Bad requests refused without a traceback in the log (issue 17)."""
+
+        # The access log (`--access-log`), one line per request, as gevent's own handler writes
+        # it: gevent-websocket's would write to its logger at INFO instead.
+        log_request = pywsgi.WSGIHandler.log_request
+
+        def log_error(self, msg: str, *args: Any) -> None:
+            # gevent's own puts the socket's repr first; one readable line is enough
+            text = msg % args if args else msg
+            self.server.error_log.write(f"refused a bad request: {text!s}"[:500] + "\n")
 
         def read_request(self, raw_requestline: str) -> bool:
             # gevent answers a ValueError with 400 and one line; the standard library's parser
@@ -216,7 +281,8 @@ def wsgi_server(app: Any, host: str, port: int) -> Any:
                 refusal = ["Invalid key"]
             return refusal and [part.encode() if isinstance(part, str) else part for part in refusal]
 
-    return NoDelayServer((host, port), app, handler_class=Handler, log=None)
+    return NoDelayServer(listener, app, handler_class=Handler, log=logs.access_log(access_log),
+                         error_log=logs.http_error_log())
 
 
 

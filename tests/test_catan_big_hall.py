@@ -305,6 +305,7 @@ def test_catan_big_hall_export_has_the_boards_columns(app, http, key, event):
     header = text.decode("utf-8-sig").splitlines()[0].split(",")
     assert header[:3] == ["table", "seat", "player"] and header[-2:] == ["winner", "result"]
     assert "points" in header and "grain" in header and "coins" not in header
+    assert header[3] == "registered" and "place" in header  # issue 26, item 8
     rows = api(http, key, "get", f"/api/events/{event_id}/export").get_json()["results"]
     assert len(rows) == 6 and all(row["points"] == 0 for row in rows)
 

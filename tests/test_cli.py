@@ -3,6 +3,7 @@ traceback, for every subcommand (the print refusals are in test_print_cli.py).""
 
 from __future__ import annotations
 
+import re
 import signal
 import socket
 import sqlite3
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, assert_one_line_refusal, run_companion
+
+from companion import __version__
 
 USAGE_MISTAKES = [
     ((), "the following arguments are required: command"),
@@ -83,6 +86,8 @@ def test_cli_module_imports_no_threading_before_serve_patches_it() -> None:
 
 
 def test_cli_serve_refuses_a_port_in_use_and_a_file_that_is_no_database(tmp_path: Path) -> None:
+    """A taken port is found before the organizer's link is printed or the database made
+    (issue 26, item 8): one line, exit 2, nothing on standard output."""
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database, only text" * 100)
     with socket.socket() as taken:
@@ -91,9 +96,12 @@ def test_cli_serve_refuses_a_port_in_use_and_a_file_that_is_no_database(tmp_path
         port = str(taken.getsockname()[1])
         busy = run_companion("serve", "--host", "127.0.0.1", "--port", port,
                              "--db", str(tmp_path / "hall.db"))
-        wrong = run_companion("serve", "--host", "127.0.0.1", "--port", port, "--db", str(junk))
+    wrong = run_companion("serve", "--host", "127.0.0.1", "--port", port, "--db", str(junk))
     assert busy.returncode == 2 and busy.stderr.count("\n") == 1, busy.stderr
-    assert busy.stderr.startswith("serve: ") and "Address already in use" in busy.stderr
+    assert busy.stdout == "" and not (tmp_path / "hall.db").exists()
+    assert busy.stderr == (f"serve: cannot listen on 127.0.0.1:{port}: Address already in use; "
+                           "is another server running there? Stop it, or choose another port "
+                           "with --port\n")
     assert wrong.returncode == 2
     assert wrong.stderr == f"serve: cannot use the database {str(junk)!r}: file is not a database\n"
 
@@ -124,5 +132,13 @@ def test_cli_serve_stops_on_ctrl_c_without_a_traceback(tmp_path: Path) -> None:
             server.kill()
             server.communicate()
     assert server.returncode == 130
-    assert err == "companion: stopped\n"
+    # the log: one line at the start and one at the stop, each with its time and level
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO companion: "
+    database = re.escape(str(tmp_path / "hall.db"))
+    started, stopped = err.splitlines()
+    assert re.fullmatch(rf"{stamp}started companion {re.escape(__version__)} on 127\.0\.0\.1:"
+                        rf"{port}, database {database}, phones at http://127\.0\.0\.1:{port}",
+                        started), err
+    assert re.fullmatch(rf"{stamp}stopped; the journal is closed \({database}\)", stopped), err
+    assert out.splitlines()[0] == f"companion {__version__}: serving on 127.0.0.1:{port}"
     assert "organizer: " in out

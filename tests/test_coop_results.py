@@ -77,7 +77,8 @@ def test_coop_results_a_win_is_shared_in_views_summary_and_export(app, http, key
     assert [(r["player"], r["winner"], r["result"]) for r in rows] == [
         ("Ana", True, "won"), ("Ben", True, "won")]
     assert [(r["player"], r["winner"], r["result"]) for r in csv_rows] == [
-        ("Ana", "True", "won"), ("Ben", "True", "won")]
+        ("Ana", "yes", "won"), ("Ben", "yes", "won")]  # words, not Python's True
+    assert [(r["seat"], r["place"]) for r in csv_rows] == [("1", "1"), ("2", "1")]
     for client in pair:
         client.disconnect()
 

@@ -283,3 +283,31 @@ def test_print_competition_ranks_share_ties_and_skip(keys: list[tuple[bool, int,
     for key, rank in zip(keys, ranks, strict=True):
         assert rank == 1 + sum(other > key for other in keys)
     assert sorted(ranks)[:1] == ([1] if keys else [])
+
+
+def test_print_reports_progress_on_stderr_while_it_lays_out(tmp_path: Path) -> None:
+    """Issue 26, item 8: a thousand join cards take about a minute on a loaded laptop; the
+    command says how far it is as it goes (the first sheet at once, then at most every second,
+    and the last card), then where it wrote the PDF."""
+    from companion.hall import HallService
+    from companion.journal import SqliteJournal
+
+    db = tmp_path / "hall.db"
+    with SqliteJournal(db) as journal:
+        hall = HallService(journal)
+        event = hall.create_event("Big night")
+        for i in range(30):
+            hall.create_table(event.id, f"T{i + 1}", [f"P{i}-{s}" for s in range(4)])
+    out = tmp_path / "cards.pdf"
+    done = run_companion("print", "join-cards", "--db", str(db), "--event", event.id, "-o",
+                         str(out), "--base-url", "http://192.168.1.20:5000")
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[0] == "print: join cards: 10/120"  # the first A4 sheet of ten, at once
+    assert lines[-2:] == ["print: join cards: 120/120", f"companion: wrote {out} "
+                          f"({out.stat().st_size:,} bytes)"]
+    counts = [int(line.split(": ")[2].split("/")[0]) for line in lines[:-1]]
+    assert counts == sorted(counts) and len(set(counts)) == len(counts)
+    score = run_companion("print", "score-sheets", "--db", str(db), "--event", event.id, "-o",
+                          str(tmp_path / "scores.pdf"))
+    assert score.returncode == 0 and score.stderr.splitlines()[0] == "print: score-sheets: page 1"

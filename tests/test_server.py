@@ -313,7 +313,8 @@ def test_server_export_json_and_csv(http, key, event):
     assert response.mimetype == "text/csv" and response.mimetype_params["charset"] == "utf-8"
     raw = response.get_data()
     assert raw.startswith(b"\xef\xbb\xbf"), "a byte order mark, or Excel garbles Hebrew names"
-    assert raw.decode("utf-8-sig").splitlines()[0] == "table,seat,player,coins,landmarks,winner,result"
+    assert raw.decode("utf-8-sig").splitlines()[0] == \
+        "table,seat,player,registered,coins,landmarks,place,winner,result"
     assert api(http, key, "get", f"/api/events/{event['id']}/export?format=xml").status_code == 400
 
 
@@ -327,13 +328,30 @@ def test_server_export_csv_never_hands_a_spreadsheet_a_formula(http, key):
     assert [row["player"] for row in rows] == [
         "'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@SUM(A1)", "Dana", "רון"]
     assert {row["table"] for row in rows} == {"'=cmd|calc", "T2"}
-    assert [row["seat"] for row in rows] == ["0", "1", "2", "0", "1", "2"]  # numbers as they are
+    assert [row["seat"] for row in rows] == ["1", "2", "3", "1", "2", "3"]  # as the cards print them
 
 
 def test_server_export_of_an_event_without_tables_has_the_whole_header(http, key):
     event = api(http, key, "post", "/api/events", {"name": "Empty"}).get_json()
     text = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv").get_data()
-    assert text.decode("utf-8-sig").splitlines() == ["table,seat,player,coins,landmarks,winner,result"]
+    assert text.decode("utf-8-sig").splitlines() == ["table,seat,player,coins,landmarks,place,winner,result"]
+
+
+def test_server_export_csv_says_seats_and_yes_no_as_printed(http, key, event):
+    """Issue 26, item 8: seats numbered 1-4 as the join cards print them, the registration
+    number the hall gave each player, yes/no words (not Python's True/False), and each
+    player's place as the standings have it."""
+    text = api(http, key, "get", f"/api/events/{event['id']}/export?format=csv").get_data()
+    rows = list(csv.DictReader(io.StringIO(text.decode("utf-8-sig"))))
+    data = api(http, key, "get", f"/api/events/{event['id']}/export?format=json").get_json()
+    assert [row["seat"] for row in rows] == [str(r["seat"] + 1) for r in data["results"]]
+    assert {row["seat"] for row in rows} >= {"1", "2", "3"} and "0" not in {r["seat"] for r in rows}
+    assert {row["winner"] for row in rows} == {"no"}
+    assert [row["place"] for row in rows] == [str(r["place"]) for r in data["results"]]
+    assert all(row["place"].isdigit() for row in rows)
+    numbers = [row["registered"] for row in rows]
+    assert all(n.isdigit() for n in numbers) and len(set(numbers)) == len(numbers)
+    assert [r["registered"] for r in data["results"]] == [int(n) for n in numbers]
 
 
 def test_server_restart_rebuilds_every_table_from_the_journal(tmp_path, http, key, event, app):

@@ -55,7 +55,7 @@ def run_floor(port: int, payload_bytes: int, ruleset: str = "machi-koro") -> Non
     import socketio
 
     from companion.bench import catan as catan_rules
-    from companion.server import wsgi_server
+    from companion.server import listen, wsgi_server
 
     sio = socketio.Server(async_mode="gevent", ping_interval=10, ping_timeout=20)
     rooms: set[str] = set()
@@ -106,7 +106,7 @@ def run_floor(port: int, payload_bytes: int, ruleset: str = "machi-koro") -> Non
         return {"dice": dice, "follow_up": follow_up, "roll": state["turn"]}
 
     print(f"floor: serving on {HOST}:{port}", flush=True)
-    wsgi_server(socketio.WSGIApp(sio, http), HOST, port).serve_forever()
+    wsgi_server(socketio.WSGIApp(sio, http), listen(HOST, port)).serve_forever()
 
 
 def main(argv: list[str] | None = None) -> int:

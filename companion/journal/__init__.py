@@ -16,6 +16,7 @@ from collections.abc import Callable
 from os import PathLike
 from typing import TypeVar
 
+from companion.journal.backup import POSTGRES_SCHEMES
 from companion.journal.interface import (
     AppendRequest,
     AppendResult,
@@ -26,8 +27,6 @@ from companion.journal.interface import (
     StaleSequence,
 )
 from companion.journal.sqlite import SqliteJournal
-
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 T = TypeVar("T")
 

@@ -6,7 +6,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from os import PathLike
 from typing import Any
 
@@ -67,9 +67,14 @@ class SqliteJournal(interface.Journal):
         self._conn: sqlite3.Connection | None = conn
 
     def close(self) -> None:
-        """Close the file; closing twice is harmless."""
+        """Checkpoint the write-ahead log into the file and close it; closing twice is harmless.
+        After a close the main file alone holds every committed record, so a copy of it (the
+        evening's file, taken after the server stopped) misses nothing."""
         with self._lock:
             if self._conn is not None:
+                # another process reading it now keeps the log: SQLite checkpoints it later
+                with suppress(sqlite3.Error):
+                    self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self._conn.close()
                 self._conn = None
 

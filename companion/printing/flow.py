@@ -23,6 +23,7 @@ from companion.printing import i18n
 from companion.printing.fonts import BOLD, REGULAR, register_fonts
 from companion.printing.layouts import page_spec
 from companion.printing.model import Column
+from companion.printing.pdf import report
 from companion.printing.textfit import base_direction, draw_line, embed, wrap
 
 Cell: TypeAlias = str | Flowable | list[Flowable]  # a list: flowables stacked in one cell
@@ -166,6 +167,7 @@ def render_story(paper: str, title: str, story: list[Flowable]) -> bytes:
         topMargin=spec.margin, bottomMargin=spec.margin, title=title, creator="companion",
         invariant=1,
     )
+    doc.afterPage = lambda: report("pages", doc.page)  # `companion print` shows how far it is
     doc.build(story)
     return buffer.getvalue()
 

@@ -14,7 +14,7 @@ from companion.printing.fonts import BOLD, MONO_BOLD, REGULAR
 from companion.printing.i18n import is_rtl, role_word, text
 from companion.printing.layouts import CardGrid, Rect, card_grid
 from companion.printing.model import SeatCard, Wifi
-from companion.printing.pdf import render
+from companion.printing.pdf import render, report
 from companion.printing.textfit import draw_block
 
 PAD = 3.5 * mm  # inner margin of the text
@@ -148,6 +148,7 @@ def join_cards(
     title = cards[0].event_name if cards else text(lang, "join_cards_title")
 
     def draw(c: Canvas) -> None:
+        done = 0
         for sheet in pages(cards, grid, wifi) or [[]]:
             draw_cut_marks(c, grid)
             for seat, slot in zip(sheet, grid.cards, strict=False):
@@ -155,5 +156,7 @@ def join_cards(
             if wifi:
                 draw_wifi_card(c, grid.cards[-1], wifi, lang)
             c.showPage()
+            done += len(sheet)
+            report("join cards", done, len(cards))
 
-    return render(grid.page, title, draw)
+    return render(grid.page, title, draw, count_pages=False)

@@ -287,9 +287,10 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
 
     def export_columns(self) -> tuple[str, ...]:
         """The columns of this ruleset's rows in the event's results export (CSV and JSON),
-        between the seat and the outcome: its score columns, unless its stored export keeps
-        another order (other tools read it)."""
-        return tuple(column.key for column in self.score_columns())
+        between the seat and the outcome: its score columns, then each seat's place (a key of
+        its standings rows), unless its stored export keeps another order (other tools read
+        it)."""
+        return (*(column.key for column in self.score_columns()), "place")
 
     @abstractmethod
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any],

@@ -10,7 +10,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from companion.hall import HallService
-from companion.journal import is_postgres_url, open_journal
+from companion.journal import open_journal
 from companion.paths import resource_dir
 from companion.web.wire import JsonFirstPacket
 
@@ -33,10 +33,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                       ASYNC_MODE=ASYNC_MODE, HALL_PUBLISH_SECONDS=0.0, MESSAGE_QUEUE=None)
     if test_config:
         app.config.update(test_config)
-    # DATABASE: a SQLite file (the default, in the instance folder) or a postgresql:// URL.
-    database = app.config["DATABASE"] or str(Path(app.instance_path) / "companion.db")
-    if not is_postgres_url(database):
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    # DATABASE: a SQLite file (by default companion.db in the working folder, as `serve` has
+    # it; never the instance folder, which is inside the installation) or a postgresql:// URL.
+    # No folder is made for it: a mistyped folder is refused by SQLite, not created.
+    database = app.config["DATABASE"] or str(Path.cwd() / "companion.db")
+    app.config["DATABASE"] = database
     service = HallService(open_journal(database))
     app.extensions["hall"] = service
     # Sessions stay valid across restarts: the secret is derived from the stored organizer key.

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion import __version__
 from companion.hall import HallError
 from companion.hall import series as hall_series
 from companion.hall.checks import N_, Detail, invalid, malformed, seat_number, unicode_only
@@ -53,7 +54,8 @@ def table_json(table: Table) -> dict[str, Any]:
 
 @bp.get("/healthz")
 def healthz() -> Any:
-    return jsonify({"ok": True, "events": len(service().events), "tables": len(service().tables)})
+    return jsonify({"ok": True, "version": __version__, "events": len(service().events),
+                    "tables": len(service().tables)})
 
 
 @bp.post("/api/events")
@@ -274,8 +276,8 @@ def export(event_id: str) -> Any:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=("table", "seat", "player", *columns, "winner", "result"))
     writer.writeheader()
-    writer.writerows({column: spreadsheet_text(value) for column, value in row.items()}
-                     for row in results)
+    writer.writerows({column: spreadsheet_text(as_printed(column, value))
+                      for column, value in row.items()} for row in results)
     # The byte order mark tells Excel the file is UTF-8; without it Hebrew names are garbled.
     return Response("\ufeff" + out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename=event-{event.id}.csv"})
@@ -289,19 +291,35 @@ def spreadsheet_text(value: Any) -> Any:
     return value
 
 
+def as_printed(column: str, value: Any) -> Any:
+    """A value of the CSV as the paper and the screens say it: seats numbered from 1 as the
+    cards print them (the API's are from 0), yes or no for a true or false."""
+    if column == "seat" and isinstance(value, int):
+        return value + 1
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
+
+
 def export_columns(tables: list[Table]) -> tuple[str, ...]:
-    """The score columns of the rulesets the event's tables play, each once, in table order
-    (an event without tables: the default ruleset's, so the file's header stays the same)."""
+    """The players' registration numbers when the event's tables have them, then the columns
+    of the rulesets the event's tables play (each once, in table order; an event without
+    tables: the default ruleset's, so the file's header stays the same)."""
     rulesets = [t.rules for t in tables] or [ruleset(DEFAULT_RULESET)]
-    return tuple(dict.fromkeys(key for rules in rulesets for key in rules.export_columns()))
+    registered = ("registered",) if any(t.registered for t in tables) else ()
+    return (*registered,
+            *dict.fromkeys(key for rules in rulesets for key in rules.export_columns()))
 
 
 def result_row(table: Table, row: dict[str, Any], columns: tuple[str, ...]) -> dict[str, Any]:
-    """One player's line of the results: the ruleset's columns (blank where another ruleset's);
-    `result` is "won", "lost" (a co-op pair shares theirs) or "" while the game runs."""
+    """One player's line of the results: the registration number the hall gave the seat, the
+    ruleset's columns (blank where another ruleset's); `result` is "won", "lost" (a co-op pair
+    shares theirs) or "" while the game runs."""
     outcome = row.get("outcome") or ""
-    return {"table": table.name, "seat": row["seat"], "player": row["name"],
-            **{key: row.get(key) for key in columns}, "winner": outcome == "won",
+    seat = row["seat"]
+    values = {**row, "registered": table.seats[seat].registered}
+    return {"table": table.name, "seat": seat, "player": row["name"],
+            **{key: values.get(key) for key in columns}, "winner": outcome == "won",
             "result": outcome}
 
 

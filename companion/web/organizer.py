@@ -3,25 +3,41 @@ device) and the page whose JS drives the organizer API (docs/api.md)."""
 
 from __future__ import annotations
 
+import io
+import logging
+import tempfile
 import time
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 
 from companion.hall import clock
 from companion.hall.checks import ROLL_MODES, RULESETS
 from companion.hall.printables import KINDS as PRINT_KINDS
 from companion.hall.printables import PrintOptions, phones_cannot_open, unreachable
+from companion.journal.backup import BackupRefused, backup_file, is_postgres_target
 from companion.printing.layouts import card_papers, page_papers
 from companion.rules.registry import ruleset as ruleset_of
-from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
-from companion.web.errors import message_page
+from companion.web.auth import is_organizer_key, is_signed_in_organizer, organizer_required, service
+from companion.web.errors import message_page, opened_in_browser
 from companion.web.i18n import current_language
 from companion.web.offload import off_the_loop
 from companion.web.pages import app_guard, phone_base_url, too_many
 
 bp = Blueprint("organizer", __name__)
+log = logging.getLogger("companion")
 pin_guard = app_guard(bp, "organizer_pin_guard", "ORGANIZER_PIN", tries=5, hall_tries=20)
 
 
@@ -136,3 +152,32 @@ def pin_sign_in() -> Any:
 def sign_out() -> Any:
     session.pop("organizer", None)
     return redirect(url_for("organizer.console"), code=303)
+
+
+@bp.get("/organizer/backup")
+@opened_in_browser  # the console opens it as a link
+@organizer_required
+def backup() -> Any:
+    """The hall's SQLite file as a download, copied with SQLite's online backup while the hall
+    plays on (journal/backup.py; the copy runs off the event loop). A PostgreSQL journal is
+    copied with pg_dump: the page says so."""
+    database = str(current_app.config["DATABASE"])
+    if is_postgres_target(database):
+        return message_page(_("Download a backup"), _(
+            "This hall's journal is in PostgreSQL: copy it with pg_dump (docs/scaling.md)."), 409)
+    with tempfile.TemporaryDirectory(prefix="companion-backup-") as folder:
+        copy = Path(folder) / "companion.db"
+        try:
+            size = off_the_loop(backup_file, Path(database), copy)
+        except BackupRefused as error:
+            log.error("backup download failed: %s", error)
+            return message_page(_("Download a backup"), _(
+                "The copy could not be made; nothing changed. Try again, or stop the server and "
+                "copy the database file."), 500)
+        data = copy.read_bytes()
+    log.info("backup downloaded (%d bytes) by %s", size, request.remote_addr or "?")
+    name = f"companion-backup-{datetime.now():%Y-%m-%d-%H%M}.db"
+    response = send_file(io.BytesIO(data), mimetype="application/vnd.sqlite3", as_attachment=True,
+                         download_name=name)
+    response.headers["Cache-Control"] = "no-store"  # it holds the seats' tokens
+    return response

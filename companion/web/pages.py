@@ -3,6 +3,7 @@ screen (the organizer's console has its own blueprint, companion/web/organizer.p
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -25,6 +26,7 @@ from companion.web.errors import message_page, status_of
 from companion.web.guesses import GuessGuard, guard_from_config
 
 bp = Blueprint("pages", __name__)
+log = logging.getLogger("companion")
 
 
 @bp.get("/")
@@ -93,7 +95,16 @@ def join_by_code(typed: str, refuse: Callable[[str, int], Any]) -> Any:
 
 def too_many(refusal: tuple[Any, int], wait: int) -> tuple[Any, int, dict[str, str]]:
     """A guess refused for too many wrong ones (page, 429): the client may try again in
-    `wait` seconds, as its Retry-After header says."""
+    `wait` seconds, as its Retry-After header says. The log says so once per guesser and
+    lock-out, not once per refused request (a guesser that keeps trying cannot flood it)."""
+    address, now = request.remote_addr or "?", time.monotonic()
+    quiet_until: dict[str, float] = current_app.extensions.setdefault("guessers_logged", {})
+    if quiet_until.get(address, 0.0) <= now:
+        for known in [a for a, until in quiet_until.items() if until <= now]:
+            del quiet_until[known]
+        quiet_until[address] = now + wait
+        log.warning("refused a guesser at %s: too many wrong tries on %s; locked out for %d s",
+                    address, request.path, wait)
     page, status = refusal
     return page, status, {"Retry-After": str(wait)}
 

@@ -175,6 +175,38 @@ function drawLinks() {
   $("hall-link").href = `/hall/${event}?lang=${lang}`;
 }
 
+// A printout takes a while to lay out (a thousand join cards about a minute): the clicked link
+// shows "preparing" while the page fetches its PDF, then hands it over as a download. A refusal
+// (a signed-out console, an event gone) opens the link itself: the server's page says why.
+async function preparePrint(event) {
+  const link = event.target.closest("a[href]");
+  if (!link) return;
+  event.preventDefault();
+  if (link.getAttribute("aria-busy") === "true") return;  // one PDF at a time per link
+  const note = link.parentElement.querySelector(".preparing");
+  link.setAttribute("aria-busy", "true");
+  note.hidden = false;
+  try {
+    const answer = await fetch(link.href, { headers: { Accept: "application/pdf" } });
+    if (!answer.ok) {
+      location.assign(link.href);
+      return;
+    }
+    const pdf = URL.createObjectURL(await answer.blob());
+    const named = /filename="?([^";]+)"?/.exec(answer.headers.get("Content-Disposition") || "");
+    const save = h("a", { href: pdf, download: named ? named[1] : "companion.pdf", hidden: "" });
+    document.body.append(save);
+    save.click();
+    save.remove();
+    setTimeout(() => URL.revokeObjectURL(pdf), 60000);
+  } catch {
+    location.assign(link.href);  // the network failed: the browser says so
+  } finally {
+    link.removeAttribute("aria-busy");
+    note.hidden = true;
+  }
+}
+
 // ------------------------------------------------------------------ forms
 
 function names(text) {
@@ -397,6 +429,7 @@ function start() {
   $("seating-form").addEventListener("submit", seatPlayers);
   $("seating-form").elements.ruleset.addEventListener("change", showRulesetOptions);
   $("start-all").addEventListener("click", startAll);
+  $("print-links").addEventListener("click", preparePrint);
   for (const id of ["paper", "wifi-ssid", "wifi-password"]) $(id).addEventListener("input", drawLinks);
   $("pin-form").addEventListener("submit", setPin);
   $("pin-clear").addEventListener("click", clearPin);

@@ -224,7 +224,8 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
         return paper.score_columns()
 
     def export_columns(self) -> tuple[str, ...]:
-        return ("coins", "landmarks")  # the export's columns since its first version
+        # the export's columns since its first version, then the place (play on: RULES.md 14)
+        return ("coins", "landmarks", "place")
 
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(catalog, options, seats)
