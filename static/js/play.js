@@ -1,5 +1,6 @@
 // The phone: draws the seat's `view` (docs/api.md) and sends moves. The view embedded in the
-// page draws at once; Socket.IO sends a complete one on every (re)connect and after every change.
+// page draws at once; Socket.IO sends a complete one on every (re)connect, and after every
+// change the table's `table` message, which this page applies to its view (`onTable`).
 
 import { refusal, t } from "./i18n.js";
 import {
@@ -35,6 +36,7 @@ followConnection(socket, $("connection"), (error) => {
   $("notice").append(" ", h("a", { href: "/" }, t("Type the code on your card")));
 });
 socket.on("view", (next) => receive(next));
+socket.on("table", (message) => onTable(message));
 socket.on("turn", (turn) => {
   eventTurn = turn;
   document.dispatchEvent(new CustomEvent("companion:turn", { detail: turn }));
@@ -105,6 +107,68 @@ export function clearNotice() {
   const box = $("notice");
   box.hidden = true;
   box.replaceChildren();
+}
+
+// ------------------------------------------------------------------ a table's changes
+
+// A `table` message patches the table's frame from its `base` seq to its `seq`: the common part
+// and every seat's own part (docs/api.md, companion/hall/frames.py does the same in Python). A
+// view at `base` takes the common patch and its own seat's and is then the view the server
+// would send; a message from nothing (`base` null) is the whole frame. A phone that missed a
+// message asks for its full view (`sync`) instead of guessing.
+export function applyPatch(target, patch) {
+  for (const [key, change] of Object.entries(patch)) {
+    if (Array.isArray(change)) {
+      if (change.length) target[key] = change[0];
+      else delete target[key];
+    } else {
+      applyPatch(target[key], change);
+    }
+  }
+}
+
+// The view after a `table` message: the same view when it is older or another table's, null
+// when it cannot apply (a gap).
+export function viewAfter(current, message) {
+  if (message.table !== current.table.id) return current;
+  let next;
+  if (message.base === null) {
+    if (message.seq < current.seq) return current;
+    next = {};
+  } else if (message.base === current.seq) {
+    next = structuredClone(current);
+  } else if (message.seq <= current.seq) {
+    return current;
+  } else {
+    return null;
+  }
+  const own = message.seats[current.seat];
+  if (!own) return null;
+  applyPatch(next, message.common);
+  applyPatch(next, own);
+  return next;
+}
+
+let syncing = false;
+
+function onTable(message) {
+  if (!view) return;
+  const next = viewAfter(view, message);
+  if (next === null) sync();
+  else if (next !== view) receive(next);
+}
+
+async function sync() {
+  if (syncing || !socket.connected) return;
+  syncing = true;
+  try {
+    const answer = await socket.timeout(8000).emitWithAck("sync");
+    if (answer.ok && answer.view) receive(answer.view);
+  } catch {
+    // no answer: the next message (or the next connect's view) brings the table back
+  } finally {
+    syncing = false;
+  }
 }
 
 // ------------------------------------------------------------------ drawing
