@@ -37,6 +37,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pg_server import PgServer
 from serverproc import ServerProcess, free_port, http_json, organizer_key
+from socket_phone import follow_views
 
 from companion.bench.server import stop_process
 from companion.hall import HallError, HallService
@@ -480,7 +481,7 @@ class Phone:
         self.revoked = threading.Event()
         self.changed = threading.Condition()
         self.client = socketio.Client(reconnection=False)
-        self.client.on("view", self._view)
+        self.keeper = follow_views(self.client, self._view)  # `table` messages applied
         self.client.on("revoked", lambda *_: self.revoked.set())
         try:
             self.client.connect(url, auth={"token": token}, transports=["websocket"],
@@ -504,7 +505,9 @@ class Phone:
             return max(self.views, key=lambda v: v["seq"])
 
     def move(self, request_id: str, move: dict, timeout: float = 10) -> dict:
-        return self.client.call("move", {"request_id": request_id, "move": move}, timeout=timeout)
+        ack = self.client.call("move", {"request_id": request_id, "move": move}, timeout=timeout)
+        self.keeper.take_ack(ack)  # the page's view is the ack's (its next message applies to it)
+        return ack
 
     def close(self) -> None:
         """Disconnect, and close the WebSocket's socket: after a transport error (a SIGKILLed
