@@ -75,14 +75,19 @@ def test_phone_applies_table_messages_to_exactly_the_servers_view(phone, hall_se
     context.add_init_script(LISTEN)
     ann = join(context, hall_server, seats[0]["join_path"])
     bo = Phone(hall_server.url, seats[1]["token"])
+
+    def adjust(seat: int, amount: int, reason: str) -> None:
+        body = {"seat": seat, "amount": amount, "reason": reason}
+        hall_server.api("POST", f"/api/tables/{table['id']}/adjust", body)
+
     try:
-        hall_server.api("POST", f"/api/tables/{table['id']}/adjust", {"seat": 0, "amount": 5, "reason": "gift"})
+        adjust(0, 5, "gift")
         hall_server.roll(event["id"], (4, 4))  # Ann rolls 4, builds now
         expect(ann.locator("#coins")).to_have_text("8")
         hall_server.roll(event["id"], (2, 3))  # Bo's turn: he rolls 2
         bo.wait_for(hall_server.first_table(event["id"])["seq"])
         bo.move("b1", {"kind": "build", "card": "wheat_field"})  # another seat's move
-        hall_server.api("POST", f"/api/tables/{table['id']}/adjust", {"seat": 2, "amount": 2, "reason": "fix"})
+        adjust(2, 2, "fix")
         seq = hall_server.first_table(event["id"])["seq"]
         ann.wait_for_function("(seq) => window.views.length && window.views.at(-1).seq === seq", arg=seq)
         held = ann.evaluate("window.views.at(-1)")
@@ -93,14 +98,14 @@ def test_phone_applies_table_messages_to_exactly_the_servers_view(phone, hall_se
         assert frames.events(frames.from_page, "sync") == 0, "every message applied to the view held"
 
         frames.holding.set()  # Ann's phone misses a correction ...
-        hall_server.api("POST", f"/api/tables/{table['id']}/adjust", {"seat": 0, "amount": 3, "reason": "late"})
+        adjust(0, 3, "late")
         for _ in range(200):  # the route's handlers run while Playwright is waited on
             if frames.dropped.is_set():
                 break
             ann.wait_for_timeout(50)
         assert frames.dropped.is_set(), "the correction's message was held back"
         frames.holding.clear()
-        hall_server.api("POST", f"/api/tables/{table['id']}/adjust", {"seat": 1, "amount": 1, "reason": "next"})
+        adjust(1, 1, "next")
         seq = hall_server.first_table(event["id"])["seq"]
         ann.wait_for_function("(seq) => window.views.at(-1).seq === seq", arg=seq)
         assert frames.events(frames.from_page, "sync") == 1, "... sees the gap and asks once"
