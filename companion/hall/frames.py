@@ -118,10 +118,13 @@ def apply_patch(target: Any, patch: dict[str, Any]) -> None:
             apply_patch(target[index], change)
 
 
-def apply_table_message(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any] | None:
-    """What a phone does with a `table` message (static/js/play.js `onTable`): the seat view
+def apply_table_message(view: dict[str, Any], message: dict[str, Any],
+                        in_place: bool = False) -> dict[str, Any] | None:
+    """What a phone does with a `table` message (static/js/play.js `viewAfter`): the seat view
     after it; `view` itself when the message is older or not for this table; None when the
-    phone cannot apply it (a gap: it asks for its full view with `sync`). `view` is not changed."""
+    phone cannot apply it (a gap: it asks for its full view with `sync`). `view` is not changed
+    unless `in_place` (and then the message's values become the view's: a message decoded for
+    this phone alone, as the benchmark's phones do)."""
     if message.get("table") != view["table"]["id"]:
         return view
     base, seq = message["base"], message["seq"]
@@ -130,7 +133,7 @@ def apply_table_message(view: dict[str, Any], message: dict[str, Any]) -> dict[s
             return view
         fresh: dict[str, Any] = {}
     elif base == view["seq"]:
-        fresh = _copy(view)
+        fresh = view if in_place else _copy(view)
     elif seq <= view["seq"]:
         return view
     else:
@@ -139,8 +142,9 @@ def apply_table_message(view: dict[str, Any], message: dict[str, Any]) -> dict[s
     seat = view["seat"]
     if not 0 <= seat < len(seats):
         return None
-    apply_patch(fresh, _copy(message["common"]))
-    apply_patch(fresh, _copy(seats[seat]))
+    take = (lambda patch: patch) if in_place else _copy
+    apply_patch(fresh, take(message["common"]))
+    apply_patch(fresh, take(seats[seat]))
     return fresh
 
 
