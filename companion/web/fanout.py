@@ -68,7 +68,10 @@ class Frames:
                 if old is not None and old.seq == frame.seq and not changed(message):
                     continue
                 self.frames[table.id] = frame
-                items.append(("table", encoded(message), f"table:{table.id}", skip))
+                if table.rules.private_seats:
+                    items += by_seat(table, message, skip)
+                else:
+                    items.append(("table", encoded(message), f"table:{table.id}", skip))
             if items:
                 send(items)
         return items, reseated
@@ -80,6 +83,9 @@ class Frames:
         table_id, base, seq = message["table"], message["base"], message["seq"]
         with self.lock:
             old = self.frames.get(table_id)
+            if None in message["seats"]:  # one seat's part only (`by_seat`): no whole frame
+                self.frames.pop(table_id, None)
+                return
             if old is not None and old.seq >= seq and base is not None:
                 return
             if base is None:
@@ -95,6 +101,18 @@ class Frames:
             for own, patch in zip(seats, message["seats"], strict=True):
                 apply_patch(own, patch)
             self.frames[table_id] = Frame(seq, common, tuple(seats))
+
+
+def by_seat(table: Table, message: dict[str, Any], skip: Any) -> list[Item]:
+    """A table's message for each of its seats' devices (room `token:TOKEN`) with that seat's
+    own part alone (the others' null): a ruleset whose seats keep something from each other
+    (`Ruleset.private_seats`). Its JSON is made once per seat."""
+    items: list[Item] = []
+    for seat, own in enumerate(message["seats"]):
+        mine = [own if other == seat else None for other in range(len(message["seats"]))]
+        items.append(("table", encoded({**message, "seats": mine}),
+                      f"token:{table.seats[seat].token}", skip))
+    return items
 
 
 def changed(message: dict[str, Any]) -> bool:
