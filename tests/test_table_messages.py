@@ -167,4 +167,6 @@ def test_table_message_from_nothing_is_the_whole_frame(folder):
         assert apply_table_message(stale, message) == frame.seat_view(1)
         later = {**frame.seat_view(1), "seq": frame.seq + 1}
         assert apply_table_message(later, message) is later, "an older whole frame is ignored"
+        same = {**frame.seat_view(1), "players": []}
+        assert apply_table_message(same, message) is same, "so is one of the same seq"
 

@@ -125,23 +125,15 @@ def apply_table_message(view: dict[str, Any], message: dict[str, Any],
     phone cannot apply it (a gap: it asks for its full view with `sync`). `view` is not changed
     unless `in_place` (and then the message's values become the view's: a message decoded for
     this phone alone, as the benchmark's phones do)."""
-    if message.get("table") != view["table"]["id"]:
-        return view
     base, seq = message["base"], message["seq"]
-    if base is None:
-        if seq < view["seq"]:
-            return view
-        fresh: dict[str, Any] = {}
-    elif base == view["seq"]:
-        fresh = view if in_place else _copy(view)
-    elif seq <= view["seq"]:
+    if message.get("table") != view["table"]["id"] or (base != view["seq"] and seq <= view["seq"]):
         return view
-    else:
+    if base is not None and base != view["seq"]:
         return None
-    seats = message["seats"]
-    seat = view["seat"]
-    if not 0 <= seat < len(seats):
+    seats, seat = message["seats"], view["seat"]
+    if not 0 <= seat < len(seats) or seats[seat] is None:
         return None
+    fresh: dict[str, Any] = {} if base is None else view if in_place else _copy(view)
     take = (lambda patch: patch) if in_place else _copy
     apply_patch(fresh, take(message["common"]))
     apply_patch(fresh, take(seats[seat]))
