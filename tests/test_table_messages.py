@@ -170,3 +170,34 @@ def test_table_message_from_nothing_is_the_whole_frame(folder):
         same = {**frame.seat_view(1), "players": []}
         assert apply_table_message(same, message) is same, "so is one of the same seq"
 
+
+
+def test_table_message_another_process_keeps_the_frames_it_hears(folder):
+    """Two processes' fan-outs (web/fanout.py `Frames`): what one sends, the other hears and
+    keeps as the base of its own next message for the table, so a phone on either process
+    applies either's messages; a message it cannot place makes its next one whole."""
+    from companion.web.fanout import Frames
+
+    with SqliteJournal(folder / "heard.db") as journal:
+        hall = HallService(journal)
+        table_id = table_for(hall, "machi-koro", "own", random.Random(3))
+        table = hall.tables[table_id]
+        here, there = Frames(), Frames()
+        sent: list[Any] = []
+
+        def send(items: list[Any]) -> None:
+            sent.extend(items)
+
+        here.messages([(table, frame_of(table, 45))], None, send, full=True)
+        there.heard(sent[-1][1].json_text)
+        token = table.seats[0].token
+        assert hall.move(token, "r", {"kind": "roll"})["ok"]
+        here.messages([(table, frame_of(table, 45))], None, send)
+        there.heard(sent[-1][1].json_text)
+        assert there.frames[table_id] == here.frames[table_id]
+        assert hall.move(token, "e", {"kind": "end_turn"})["ok"]
+        items, _ = there.messages([(table, frame_of(table, 45))], None, send)
+        message = json.loads(items[0][1].json_text)
+        assert message["base"] == here.frames[table_id].seq, "a patch from the frame it heard"
+        here.heard(json.dumps({**message, "base": 1}))  # a base it does not hold
+        assert table_id not in here.frames, "its next message for the table goes whole"

@@ -86,8 +86,8 @@ class Frames:
             if None in message["seats"]:  # one seat's part only (`by_seat`): no whole frame
                 self.frames.pop(table_id, None)
                 return
-            if old is not None and old.seq >= seq and base is not None:
-                return
+            if old is not None and (old.seq > seq or (old.seq == seq and base is not None)):
+                return  # older than the frame this process has
             if base is None:
                 common: dict[str, Any] = {}
                 seats: list[dict[str, Any]] = [{} for _ in message["seats"]]
