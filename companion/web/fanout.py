@@ -15,7 +15,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import socketio as python_socketio
@@ -45,36 +45,50 @@ class Frames:
         self.frames: dict[str, Frame] = {}
         self.lock = threading.Lock()
 
-    def messages(self, built: Iterable[tuple[Table, Frame]], skip: Any,
+    def messages(self, built: list[tuple[Table, Frame]], skip: Any,
                  send: Callable[[list[Item]], None],
                  full: bool = False) -> tuple[list[Item], list[Table]]:
         """The `table` messages from the frames sent before to `built`, sent with `send` while
         the lock holds (so a table's next message is made after this one left), returned for
         the other processes; and the tables whose seats changed in number (a player added or
         removed before the start: their seats' views go whole, by token). `full`: messages
-        from nothing, whatever was sent before (the phones may have missed anything)."""
+        from nothing, whatever was sent before (the phones may have missed anything). The lock
+        is taken per YIELD_EVERY tables, yielding between: a move's own message does not wait
+        for all of a hall roll's."""
+        from companion.web import socketio
+
         items: list[Item] = []
         reseated: list[Table] = []
-        with self.lock:
-            for table, frame in built:
-                old = None if full else self.frames.get(table.id)
-                if old is not None and old.seq > frame.seq:
-                    continue  # a newer frame went out already
-                if old is not None and len(old.seats) != len(frame.seats):
-                    reseated.append(table)
-                    self.frames[table.id] = frame
-                    continue
-                message = table_message(table.id, old, frame)
-                if old is not None and old.seq == frame.seq and not changed(message):
-                    continue
-                self.frames[table.id] = frame
-                if table.rules.private_seats:
-                    items += by_seat(table, message, skip)
-                else:
-                    items.append(("table", encoded(message), f"table:{table.id}", skip))
-            if items:
-                send(items)
+        for start in range(0, len(built), YIELD_EVERY):
+            if start:
+                socketio.sleep(0)
+            with self.lock:
+                made = self._made(built[start:start + YIELD_EVERY], skip, full, reseated)
+                if made:
+                    send(made)
+            items += made
         return items, reseated
+
+    def _made(self, built: list[tuple[Table, Frame]], skip: Any, full: bool,
+              reseated: list[Table]) -> list[Item]:
+        items: list[Item] = []
+        for table, frame in built:
+            old = None if full else self.frames.get(table.id)
+            if old is not None and old.seq > frame.seq:
+                continue  # a newer frame went out already
+            if old is not None and len(old.seats) != len(frame.seats):
+                reseated.append(table)
+                self.frames[table.id] = frame
+                continue
+            message = table_message(table.id, old, frame)
+            if old is not None and old.seq == frame.seq and not changed(message):
+                continue
+            self.frames[table.id] = frame
+            if table.rules.private_seats:
+                items += by_seat(table, message, skip)
+            else:
+                items.append(("table", encoded(message), f"table:{table.id}", skip))
+        return items
 
     def heard(self, text: str) -> None:
         """A `table` message another process sent: the frame it makes becomes this process's

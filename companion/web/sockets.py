@@ -156,7 +156,7 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             if turn is not None:
                 socketio.emit("turn", turn, to=f"event:{event_id}")
         if change.tables:
-            built = fanout.build_frames(hall.view_copies(change.tables))
+            built = list(fanout.build_frames(hall.view_copies(change.tables)))  # outside the lock
             items, reseated = frames.messages(built, skip, fanout.send_local)
             fanout.publish_others(items)  # one publish for all of the change's tables
             for table in reseated:  # seats added or removed: each seat's view, by its token
@@ -193,7 +193,7 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             hall.catch_up_all(tables, list(hall.events.values()))
             rooms = socketio.server.manager.rooms.get("/", {})
             ours = [table.id for table in tables if rooms.get(f"table:{table.id}")]
-            built = fanout.build_frames(hall.view_copies(ours))
+            built = list(fanout.build_frames(hall.view_copies(ours)))
             frames.messages(built, None, fanout.send_local, full=True)
         except Exception:
             log.exception("sending the tables again after Redis came back failed")
