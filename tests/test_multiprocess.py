@@ -592,6 +592,17 @@ def test_two_processes_share_moves_rolls_and_revocations(two_servers):
                 Phone(server.url, tokens[0][0])
         refused = on_one.move("m2", {"kind": "dice_count", "count": 1})
         assert not refused["ok"] and refused["code"] in ("seat/unknown_token", "auth/not_a_seat")
+        # the old token's device hears nothing more of the table, though its room is another
+        # process's (web/fanout.py: it left the table's room there when told of the revocation)
+        heard = on_one.latest()["seq"]
+        tablet = Phone(one.url, tokens[0][1])  # a device of the other seat on process one
+        phones.append(tablet)
+        tablet.wait_for(0)
+        moved = on_two.move("m3", {"kind": "dice_count", "count": 1})
+        assert moved["ok"], moved
+        assert tablet.wait_for(moved["view"]["seq"])["seq"] == moved["view"]["seq"]
+        time.sleep(0.5)
+        assert on_one.latest()["seq"] == heard, "the revoked device got the table's message"
     finally:
         for phone in phones:
             phone.close()

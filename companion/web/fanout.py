@@ -209,11 +209,22 @@ class BatchRedisManager(python_socketio.RedisManager):  # type: ignore[misc]
     def _handle_emit(self, message: dict[str, Any]) -> Any:
         if "batch" in message:
             return self._handle_batch(message["batch"])
+        if message.get("event") == "revoked" and isinstance(message.get("room"), str):
+            self._leave_shared_rooms(message["room"])
         if "json_text" in message and "data" not in message:
             view = EncodedView()
             view.json_text = message["json_text"]
             message = {**message, "data": [view]}
         return super()._handle_emit(message)
+
+    def _leave_shared_rooms(self, room: str) -> None:
+        """A seat token revoked on another process: its devices here leave their table's and
+        event's rooms (web/sockets.py `revoke` does so on the revoking process), so they hear
+        no more of a seat that is no longer theirs."""
+        for sid, _ in list(self.get_participants("/", room)):
+            for joined in list(self.get_rooms(sid, "/") or ()):
+                if isinstance(joined, str) and joined.startswith(("event:", "table:")):
+                    self.basic_leave_room(sid, "/", joined)
 
     def _handle_batch(self, batch: list[list[Any]]) -> None:
         rooms = self.rooms.get("/", {})
