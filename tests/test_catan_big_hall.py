@@ -8,10 +8,12 @@ deadline."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 from conftest import api
+from socket_phone import keep_test_views
 
 from companion.hall.service import HallService
 from companion.web import create_app, hall_service, socketio
@@ -384,3 +386,23 @@ def test_ruling_21_no_claim_once_the_turns_time_is_up(app, http, key, event):
     hall_service(app).events[event_id].turn_started -= 61  # the 60 s of turn 1 are up
     assert move(avi, "late", kind="claim", breakdown=WIN)["code"] == "catan/turn_closing"
     assert move(avi, "track", kind="track", breakdown=WIN)["ok"]
+
+
+def test_catan_big_hall_a_boards_change_keeps_each_seats_tracker_to_that_seat(app, http, key, event):
+    """A seat's view holds its points tracker, victory point cards included, which the other
+    seat may not see (`Ruleset.private_seats`): the board's `table` message goes to each seat
+    with its own part alone, and the phone applied it has the seat's whole view."""
+    _, tables = event
+    sun_token, moon_token = (seat["token"] for seat in tables[0]["seats"])
+    sun, moon = phone(app, http, sun_token), keep_test_views(phone(app, http, moon_token))
+    moon.get_received()
+    secret = {**WIN, "settlements": 2, "cities": 3, "vp_cards": 4}
+    assert move(sun, "t1", kind="track", breakdown=secret)["ok"]
+    messages = received(moon, "table")
+    assert messages and all(m["seats"][0] is None for m in messages), "the sun's part stays home"
+    assert "vp_cards\":[4]" not in json.dumps(messages, separators=(",", ":"))
+    held = moon.keeper.view
+    fresh = received(phone(app, http, moon_token), "view")[-1]
+    assert {k: v for k, v in held.items() if k != "waited"} == {
+        k: v for k, v in fresh.items() if k != "waited"}
+    assert held["players"][0]["points"] == 2 + 2 * 3 + 2 * 2 + 4, "the total is the board's"

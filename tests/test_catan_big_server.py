@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import socketio
 from serverproc import ServerProcess, http_json, organizer_key
+from socket_phone import follow_views
 
 pytestmark = pytest.mark.slow
 
@@ -64,7 +65,7 @@ class Phone:
         self.turn_arrived: list[int] = []  # epoch ms each `turn` message came
         self.changed = threading.Condition()
         self.client = socketio.Client(reconnection=False)
-        self.client.on("view", self._on_view)
+        self.keeper = follow_views(self.client, self._on_view)  # `table` messages applied
         self.client.on("turn", self._on_turn)
         self.client.connect(url, auth={"token": self.token}, transports=["websocket"],
                             wait_timeout=WAIT)
@@ -119,6 +120,7 @@ class Phone:
             "move", {"request_id": request_id, "seq": self.view["seq"], "move": move},
             timeout=WAIT)
         if ack.get("view") is not None:
+            self.keeper.take_ack(ack)
             self._on_view(ack["view"])
         return ack
 

@@ -26,6 +26,7 @@ import pytest
 import socketio
 from conftest import run_companion
 from serverproc import ServerProcess, http_json
+from socket_phone import follow_views
 
 from companion.hall.model import HallEvent, Table
 from companion.hall.play import stored_request_id
@@ -98,7 +99,7 @@ class Phone:
         self.got_view = threading.Event()
         self.count = 0
         self.client = socketio.Client(reconnection=False)
-        self.client.on("view", self._on_view)
+        self.keeper = follow_views(self.client, self._on_view)  # `table` messages applied
         self.client.connect(url, auth={"token": self.token}, transports=["websocket"],
                             wait_timeout=5)
         self.websocket = self.client.eio.ws
@@ -122,6 +123,7 @@ class Phone:
             sent.answer = answer if isinstance(answer, dict) else {"ok": False, "code": repr(answer)}
             view = sent.answer.get("view")
             if view is not None:
+                self.keeper.take_ack(sent.answer)
                 self._on_view(view)
             done.set()
 

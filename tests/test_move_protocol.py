@@ -18,6 +18,7 @@ import socketio
 from builders import table as base_table
 from coop_builders import coop
 from serverproc import ServerProcess, http_json, organizer_key
+from socket_phone import follow_views
 
 from companion.hall import HallService
 from companion.hall.model import MOVES_KEPT
@@ -60,14 +61,16 @@ class Hall:
 
 
 class Device:
-    """One phone's connection: every `view` frame it got, in order, and its moves."""
+    """One phone's connection: every view it came to hold from what the server pushed (a
+    `view`, a `table` message applied as the page does: tests/socket_phone.py), in order, and
+    its moves (an ack's view is kept as the page keeps it, not counted as pushed)."""
 
     def __init__(self, url: str, token: str) -> None:
         self.frames: list[dict[str, Any]] = []
         self.arrived = threading.Condition()
         self.sent = 0
         self.client = socketio.Client(reconnection=False)
-        self.client.on("view", self._on_view)
+        self.keeper = follow_views(self.client, self._on_view)
         self.client.connect(url, auth={"token": token}, transports=["websocket"], wait_timeout=10)
         self.wait_for(0)  # the view on connect
 
@@ -96,6 +99,7 @@ class Device:
         if seq is not NO_SEQ:
             payload["seq"] = seq
         answer: dict[str, Any] = self.client.call("move", payload, timeout=10)
+        self.keeper.take_ack(answer)
         return answer
 
     def frames_since(self, count: int) -> list[int]:
@@ -229,6 +233,8 @@ def test_move_protocol_the_mover_gets_exactly_one_view_per_move(hall, devices):
     assert mover == [marker], "the mover's view of its move is the ack's, and only that"
     assert tablet == [moved, marker], "the seat's other device gets the broadcast"
     assert other == [moved, marker]
+    assert [d.keeper.syncs for d in (ann, ann_tablet, bo)] == [0, 0, 0], \
+        "every phone applied the table's messages to the view it had"
 
 
 def test_move_protocol_a_stale_refusal_and_its_view_go_to_the_mover_only(hall, devices):

@@ -13,6 +13,7 @@ installs them); without them these tests skip, except in CI where they fail.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import shutil
@@ -37,6 +38,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pg_server import PgServer
 from serverproc import ServerProcess, free_port, http_json, organizer_key
+from socket_phone import follow_views
 
 from companion.bench.server import stop_process
 from companion.hall import HallError, HallService
@@ -54,19 +56,32 @@ class RedisServer:
     """`redis-server` on a free port of 127.0.0.1, nothing saved, in a folder of its own."""
 
     def __init__(self, binary: str) -> None:
+        self.binary = binary
         self.root = Path(tempfile.mkdtemp(prefix="companion-redis-"))
         # free_port() lets the port go before redis-server binds it: another program may take
         # it meanwhile, and redis-server then exits at once; a new port is tried (3 times)
         for attempt in range(3):
             self.port = free_port()
-            self.proc = subprocess.Popen(
-                [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--dir", str(self.root)],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self._spawn()
             if self._ready() or attempt == 2:
                 break
             self.proc.wait()
         assert self.proc.poll() is None, "redis-server did not start"
+
+    def _spawn(self) -> None:
+        self.proc = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.root)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def go_away(self) -> None:
+        """An outage: redis-server ends (its clients' connections close); `come_back` starts
+        it again on the same port."""
+        stop_process(self.proc)
+
+    def come_back(self) -> None:
+        self._spawn()
+        assert self._ready(), "redis-server did not start again"
 
     def _ready(self) -> bool:
         """Whether redis-server answers (False: it exited, a bind failure)."""
@@ -96,6 +111,12 @@ class RedisServer:
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[RedisServer]:
+    with redis_of_our_own() as server:
+        yield server
+
+
+@contextlib.contextmanager
+def redis_of_our_own() -> Iterator[RedisServer]:
     binary = shutil.which("redis-server")
     missing = None if binary else "redis-server is not installed: apt-get install redis-server"
     try:
@@ -480,7 +501,7 @@ class Phone:
         self.revoked = threading.Event()
         self.changed = threading.Condition()
         self.client = socketio.Client(reconnection=False)
-        self.client.on("view", self._view)
+        self.keeper = follow_views(self.client, self._view)  # `table` messages applied
         self.client.on("revoked", lambda *_: self.revoked.set())
         try:
             self.client.connect(url, auth={"token": token}, transports=["websocket"],
@@ -494,6 +515,10 @@ class Phone:
             self.views.append(view)
             self.changed.notify_all()
 
+    def latest(self) -> dict:
+        with self.changed:
+            return max(self.views, key=lambda v: v["seq"])
+
     def wait_for(self, seq: int, timeout: float = 10.0) -> dict:
         deadline = time.monotonic() + timeout
         with self.changed:
@@ -504,7 +529,10 @@ class Phone:
             return max(self.views, key=lambda v: v["seq"])
 
     def move(self, request_id: str, move: dict, timeout: float = 10) -> dict:
-        return self.client.call("move", {"request_id": request_id, "move": move}, timeout=timeout)
+        ack = self.client.call("move", {"request_id": request_id, "move": move}, timeout=timeout)
+        if self.keeper.take_ack(ack) is not None:  # the page draws the ack's view; the table's
+            self._view(ack["view"])  # next message applies to it
+        return ack
 
     def close(self) -> None:
         """Disconnect, and close the WebSocket's socket: after a transport error (a SIGKILLed
@@ -564,9 +592,72 @@ def test_two_processes_share_moves_rolls_and_revocations(two_servers):
                 Phone(server.url, tokens[0][0])
         refused = on_one.move("m2", {"kind": "dice_count", "count": 1})
         assert not refused["ok"] and refused["code"] in ("seat/unknown_token", "auth/not_a_seat")
+        # the old token's device hears nothing more of the table, though its room is another
+        # process's (web/fanout.py: it left the table's room there when told of the revocation)
+        heard = on_one.latest()["seq"]
+        tablet = Phone(one.url, tokens[0][1])  # a device of the other seat on process one
+        phones.append(tablet)
+        tablet.wait_for(0)
+        moved = on_two.move("m3", {"kind": "dice_count", "count": 1})
+        assert moved["ok"], moved
+        assert tablet.wait_for(moved["view"]["seq"])["seq"] == moved["view"]["seq"]
+        time.sleep(0.5)
+        assert on_one.latest()["seq"] == heard, "the revoked device got the table's message"
     finally:
         for phone in phones:
             phone.close()
+
+
+@pytest.mark.slow
+def test_after_a_redis_outage_every_phone_is_at_its_tables_seq(tmp_path, postgres_server):
+    """Redis goes away for a while (issue 24): the moves made meanwhile on either process reach
+    only that process's phones, yet within 5 s of Redis' return every phone, on both
+    processes, holds its table's last seq, without a reload (each process sends its phones
+    their tables whole when it hears Redis again: web/fanout.py)."""
+    dsn = postgres_server.create_database()
+    with redis_of_our_own() as redis:  # not the session's: the other tests keep theirs
+        servers = [ServerProcess(dsn, log_path=tmp_path / f"server{i}.log",
+                                 extra_args=("--message-queue", redis.url)) for i in (0, 1)]
+        for server in servers:
+            server.db = dsn  # type: ignore[assignment] - a URL, passed on as --db
+        phones: list[Phone] = []
+        try:
+            for server in servers:
+                start_on_a_free_port(server)
+            one, two = servers
+            event_id, tables = started_tables(one, 5, "own")
+            # each table's first seat on process one, its second on process two
+            seats = [(Phone(server.url, table["seats"][seat]["token"]), table["id"], seat)
+                     for table in tables for seat, server in enumerate(servers)]
+            phones = [phone for phone, _, _ in seats]
+            for phone in phones:
+                phone.wait_for(0)
+            redis.go_away()
+            for turn in range(2):  # both seats of every table roll and pass, each on its process
+                for phone, _, seat in seats:
+                    if seat == turn:
+                        assert phone.move(f"r{turn}-{id(phone)}", {"kind": "roll"})["ok"]
+                        assert phone.move(f"e{turn}-{id(phone)}", {"kind": "end_turn"})["ok"]
+            time.sleep(2)  # the outage goes on a while
+            with open_journal(dsn) as journal:
+                last = {table["id"]: journal.last_seq(f"table:{table['id']}") for table in tables}
+            behind = [phone for phone, table_id, _ in seats if phone.latest()["seq"] < last[table_id]]
+            assert behind, "without Redis the other process's phones missed the moves"
+            redis.come_back()
+            back = time.monotonic()
+            for phone, table_id, _ in seats:
+                left = 5 - (time.monotonic() - back)
+                assert phone.wait_for(last[table_id], timeout=max(left, 0.01))["seq"] == last[table_id]
+            # and the messages go through both processes again
+            phone, table_id, seat = seats[0]
+            assert phone.move("after", {"kind": "roll"})["ok"]
+            assert seats[1][0].wait_for(last[table_id] + 1)["seq"] > last[table_id]
+            assert "Traceback" not in "".join(server.log_tail() for server in servers)
+        finally:
+            for phone in phones:
+                phone.close()
+            for server in servers:
+                server.stop()
 
 
 def post_form(url: str, form: dict[str, str]) -> int:

@@ -12,6 +12,7 @@ import pytest
 from conftest import api
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from socket_phone import keep_test_views
 
 from companion.hall.replay import rebuild_table
 from companion.journal import SqliteJournal, StaleSequence
@@ -37,14 +38,17 @@ def event(http, key):
 
 
 def phone(app, http, token):
-    client = socketio.test_client(app, auth={"token": token}, flask_test_client=http)
+    client = keep_test_views(socketio.test_client(app, auth={"token": token},
+                                                  flask_test_client=http))
     assert client.is_connected()
     return client
 
 
 def last_view(client):
-    views = [m["args"][0] for m in client.get_received() if m["name"] == "view"]
-    return views[-1] if views else None
+    """The view the phone holds after what it received since the last look (a `view`, or a
+    `table` message applied as the page does: tests/socket_phone.py), None if nothing came."""
+    client.get_received()
+    return client.keeper.views[-1] if client.keeper.views else None
 
 
 def move(client, kind, request_id, **fields):

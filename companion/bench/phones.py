@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from companion.bench.catan import RULESET as CATAN
 from companion.bench.catan import track_move
 from companion.bench.floor import compact
+from companion.hall.frames import apply_table_message
 
 CONNECT_CONCURRENCY = 50
 CLIENTS = ("socketio", "light")
@@ -157,6 +158,17 @@ class _Phone:
             self.changes.append((now, list(key[1])))
             self.worker.changed(len(self.changes), view)
 
+    def on_table(self, message: dict[str, Any]) -> None:
+        """A table's change (docs/api.md, `table`), applied to the view as the phone page does;
+        after a gap the phone asks for its view (`sync`)."""
+        if self.view is None:
+            return
+        view = apply_table_message(self.view, message, in_place=True)
+        if view is None:
+            self.worker.keep(asyncio.get_running_loop().create_task(self.worker.sync(self)))
+        else:
+            self.on_view(view)  # the same dict, changed in place: its turn and dice say what
+
     def on_turn(self, turn: dict[str, Any]) -> None:
         now = time.monotonic()
         number = turn.get("number")
@@ -222,6 +234,7 @@ class _Worker:
             client = (LightClient(session) if session is not None else
                       socketio.AsyncClient(reconnection=False, handle_sigint=False))
             client.on("view", phone.on_view)
+            client.on("table", phone.on_table)
             if self.catan:
                 client.on("turn", phone.on_turn)
             async with gate:
@@ -294,6 +307,17 @@ class _Worker:
             return track_move(self.random)
         builds = [c for c in (phone.view or {}).get("choices", ()) if c.get("kind") == "build"]
         return self.random.choice(builds) if builds else {"kind": "dice_count", "count": 1}
+
+    def keep(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def sync(self, phone: _Phone) -> None:
+        """A phone's full view after a gap in its table's messages."""
+        with contextlib.suppress(Exception):  # no answer: the next message tries again
+            answer = await phone.client.call("sync", {}, timeout=10)
+            if isinstance(answer, dict) and isinstance(answer.get("view"), dict):
+                phone.on_view(answer["view"])
 
     async def send(self, phone: _Phone, request_id: str, move: dict[str, Any]) -> None:
         started = time.monotonic()

@@ -157,6 +157,9 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
     codec: ClassVar[FactCodec]  # the game's codec module: its facts' journal forms
     chained: ClassVar[bool] = False  # whether an event's tables stand in a chain, each beside the
     # one before and after it (Catan's boards: a player builds and trades across the neighbours)
+    private_seats: ClassVar[bool] = False  # whether a seat's own view holds what the other seats
+    # may not see (Catan's points tracker: its victory point cards): then a change of the table
+    # goes to each seat with its own part only, not once to the table (web/fanout.py)
 
     # ------------------------------------------------------------ set-up
 

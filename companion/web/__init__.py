@@ -74,9 +74,9 @@ def client_manager(message_queue: str | None) -> dict[str, Any]:
     socketio.server_options.pop("client_manager", None)
     if not message_queue:
         return {}
-    from companion.web.sockets import EncodedOnceRedisManager
+    from companion.web.fanout import BatchRedisManager
 
-    return {"client_manager": EncodedOnceRedisManager(message_queue, channel="companion")}
+    return {"client_manager": BatchRedisManager(message_queue, channel="companion")}
 
 
 def hall_service(app: Flask) -> HallService:

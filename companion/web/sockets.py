@@ -1,6 +1,7 @@
 """Socket.IO: phones, hall screens and the organizer connect; phones send `move`.
 
 Rooms: `token:TOKEN` (one seat's devices; a reassigned seat's old token gets nothing more),
+`table:TABLE` (the phones of one table's seats: its `table` messages, web/fanout.py),
 `event:EVENT` (the phones of one event's seats: its `turn` message), `hall:EVENT` (screens of
 one event), `organizer`, `player:TOKEN` (a tournament player's phone between seats: `moved`).
 """
@@ -21,12 +22,11 @@ from companion.hall import HallError, HallService
 from companion.hall.checks import refusal, unicode_only
 from companion.hall.model import Change
 from companion.hall.tournament_views import current_seat
-from companion.hall.views import EncodedView, encoded_seat_views
-from companion.web import socketio
+from companion.web import fanout, socketio
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
+from companion.web.fanout import BatchRedisManager as EncodedOnceRedisManager  # noqa: F401
 
 log = logging.getLogger("companion")
-YIELD_EVERY = 25  # emits between yields in a fan-out
 # sid -> ("seat", token) | ("hall", id) | ("organizer", "") | ("player", token)
 connections: dict[str, tuple[str, str]] = {}
 # The connection whose move is being answered: its ack carries its view, so the publishing of
@@ -74,6 +74,7 @@ def connect(auth: Any = None) -> None:
         raise ConnectionRefusedError(error.message) from None
     connections[request.sid] = ("seat", token)
     join_room(f"token:{token}")
+    join_room(f"table:{table.id}")
     join_room(f"event:{table.event_id}")
     emit("view", hall.seat_view(table, seat))
     turn = hall.turn_message(table.event_id)
@@ -100,6 +101,22 @@ def player_connect(hall: HallService, token: Any) -> None:
 @socketio.on("disconnect")
 def disconnect(*_: Any) -> None:
     connections.pop(request.sid, None)
+
+
+@socketio.on("sync")
+def sync(*_: Any) -> dict[str, Any]:
+    """A phone that missed a `table` message (a gap in the seq) asks for its full view: the
+    ack `{"ok": true, "view": ...}` (docs/api.md). Several processes: the table as its journal
+    has it (`seat_for` catches it up)."""
+    kind, token = connections.get(request.sid, ("", ""))
+    if kind != "seat":
+        return refusal("auth/not_a_seat", "only a seat's phone has a view")
+    hall = service()
+    try:
+        table, seat = hall.seat_for(token)
+        return {"ok": True, "view": hall.seat_view(table, seat)}
+    except HallError as error:
+        return refusal(error.code, error.message)
 
 
 @socketio.on("move")
@@ -132,35 +149,41 @@ def move(payload: Any = None, *extra: Any) -> dict[str, Any]:
 
 
 def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
-    """Publish every committed change: each seat's view to its devices, summaries to halls.
+    """Publish every committed change: one `table` message per table to its room, summaries to
+    halls (web/fanout.py).
 
     With `hall_seconds` > 0 (served halls) the hall view, which holds every table of the event,
     is built at most that often and only while a hall screen or the organizer listens: a hall
-    roll changes hundreds of tables at once, and phones must not wait behind it."""
+    roll changes hundreds of tables at once, and phones must not wait behind it. A change of
+    many tables (a hall roll) is then published by a background task: the organizer's answer
+    does not wait for its fan-out (the change is committed before it is published)."""
     dirty: set[str] = set()
     guard = threading.Lock()
+    frames = fanout.Frames()
 
     def publish(change: Change) -> None:
-        # The views are built and sent without the lock: copies of the tables are taken in one
+        if hall_seconds > 0 and len(change.tables) > 1:
+            socketio.start_background_task(publish_now, change, mover.get())
+        else:
+            publish_now(change, mover.get())
+
+    def publish_now(change: Change, skip: str | None) -> None:
+        # The frames are built without the hall's lock: copies of the tables are taken in one
         # short hold of it (`view_copies`). A hall roll changes hundreds of tables, and a move
-        # must not wait for all of their views; nor may the roll's fan-out take the lock again
-        # per table: on PostgreSQL a move yields inside the lock at each journal round trip, so
-        # moves queue on it, and each take waited behind the whole queue (issue 15). A table
-        # moved on meanwhile sends its newer views with its own change (a phone keeps the
-        # highest seq).
-        sent, skip = 0, mover.get()
+        # must not wait for all of their frames (issue 15). A table moved on meanwhile sends its
+        # newer frame with its own change; an older frame is not sent after it (Frames).
         for event_id in change.turns:  # the event's turn: one message, its JSON made once
             turn = hall.turn_message(event_id)
             if turn is not None:
                 socketio.emit("turn", turn, to=f"event:{event_id}")
-        for table, seconds in hall.view_copies(change.tables):
-            rooms = [f"token:{seat.token}" for seat in table.seats]
-            views = encoded_seat_views(table, choice_seconds=seconds)
-            for room, view in zip(rooms, views, strict=True):
-                socketio.emit("view", view, to=room, skip_sid=skip)
-                sent += 1
-                if sent % YIELD_EVERY == 0:
-                    socketio.sleep(0)  # let sending start and moves be answered during a fan-out
+        if change.tables:
+            built = list(fanout.build_frames(hall.view_copies(change.tables)))  # outside the lock
+            items, reseated = frames.messages(built, skip, fanout.send_local)
+            fanout.publish_others(items)  # one publish for all of the change's tables
+            for table in reseated:  # seats added or removed: each seat's view, by its token
+                for seat in range(len(table.seats)):
+                    socketio.emit("view", hall.seat_view(table, seat),
+                                  to=f"token:{table.seats[seat].token}", skip_sid=skip)
         for token in change.revoked:
             revoke(f"token:{token}")
         if change.series and listening("organizer"):
@@ -182,6 +205,24 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             except Exception:  # the publisher must outlive any one failure; it is logged
                 log.exception("hall publish failed")
 
+    def heal() -> None:
+        """Redis is back after an outage: every table, as the journal has it, whole to this
+        process's phones (they may have missed anything another process sent meanwhile)."""
+        try:
+            with hall.lock:
+                tables = list(hall.tables.values())
+            hall.catch_up_all(tables, list(hall.events.values()))
+            rooms = socketio.server.manager.rooms.get("/", {})
+            ours = [table.id for table in tables if rooms.get(f"table:{table.id}")]
+            built = list(fanout.build_frames(hall.view_copies(ours)))
+            frames.messages(built, None, fanout.send_local, full=True)
+        except Exception:
+            log.exception("sending the tables again after Redis came back failed")
+
+    manager = getattr(getattr(socketio, "server", None), "manager", None)
+    if isinstance(manager, fanout.BatchRedisManager):
+        manager.heard = frames.heard
+        manager.on_return = heal
     if hall_seconds > 0:
         socketio.start_background_task(flush_halls)
     hall.listeners[:] = [publish]
@@ -227,8 +268,8 @@ def revoke(room: str) -> None:
     still sends a move is refused there (its token no longer opens the seat it caught up)."""
     for sid, _ in list(socketio.server.manager.get_participants("/", room)):
         connections.pop(sid, None)
-        for joined in socketio.server.rooms(sid):  # its event's `turn` messages stop too
-            if joined.startswith("event:"):
+        for joined in socketio.server.rooms(sid):  # its table's and event's messages stop too
+            if joined.startswith(("event:", "table:")):
                 socketio.server.leave_room(sid, joined)
     socketio.emit("revoked", refusal("seat/unknown_token", "this seat has a new card"), to=room)
     socketio.close_room(room)
@@ -244,31 +285,3 @@ def queued() -> bool:
     """Whether a message queue joins this process's Socket.IO rooms to other processes'."""
     server = getattr(socketio, "server", None)
     return isinstance(getattr(server, "manager", None), python_socketio.PubSubManager)
-
-
-class EncodedOnceRedisManager(python_socketio.RedisManager):  # type: ignore[misc]
-    """python-socketio's Redis manager, keeping the encode-once fan-out (web/wire.py): a view
-    that carries its JSON text (`json_text`, hall/views.py) is not walked for binary parts,
-    goes through Redis as that text inside the message (one string escape, not an encoding of
-    the view), and is sent by every process as the same text, not decoded and encoded again.
-    Anything else (hall views, refusals, callbacks) takes the library's own path."""
-
-    def emit(self, event: str, data: Any, namespace: str | None = None, room: Any = None,
-             skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
-        text = getattr(data, "json_text", None)
-        if text is None or callback is not None or kwargs.get("ignore_queue"):
-            return super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid,
-                                callback=callback, to=to, **kwargs)
-        message = {"method": "emit", "event": event, "json_text": text, "binary": False,
-                   "namespace": namespace or "/", "room": to or room, "skip_sid": skip_sid,
-                   "callback": None, "host_id": self.host_id}
-        self._handle_emit({**message, "data": [data]})  # this process's devices: the view itself
-        self._publish(message)  # the other processes': the text
-        return None
-
-    def _handle_emit(self, message: dict[str, Any]) -> Any:
-        if "json_text" in message and "data" not in message:
-            view = EncodedView()
-            view.json_text = message["json_text"]
-            message = {**message, "data": [view]}
-        return super()._handle_emit(message)

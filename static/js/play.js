@@ -1,5 +1,5 @@
-// The phone: draws the seat's `view` (docs/api.md) and sends moves. The view embedded in the
-// page draws at once; Socket.IO sends a complete one on every (re)connect and after every change.
+// The phone: draws the seat's `view` (docs/api.md), whole on load and (re)connect, patched by
+// the table's `table` messages; sends moves.
 
 import { refusal, t } from "./i18n.js";
 import {
@@ -8,7 +8,6 @@ import {
 import { confirmWith } from "./feedback.js";
 import { coinWords as coins, drawBuilds } from "./play-build.js";
 
-// The page's data and its cards (none in some games), for the parts too.
 export const data = JSON.parse($("page-data").textContent);
 const cardList = data.cards ?? [];
 export const cards = new Map(cardList.map((card) => [card.id, card]));
@@ -19,28 +18,26 @@ const landmarkWith = (effect) => landmarks.find((c) => c.effect === effect);
 
 export let view = null;
 let viewAt = 0; // performance.now() when the view arrived, for the choice timer
-// A game's part marked data-draws-view draws each view itself (`companion:view`, `companion:turn`).
+// A part marked data-draws-view draws each view itself (`companion:view`, `companion:turn`).
 const partDraws = document.querySelector("[data-draws-view]") !== null;
 export let eventTurn = null;
 
-// ------------------------------------------------------------------ connection
+// ---- connection
 
-// WebSocket first: on the hall's own network it works, and a phone saves the long-polling
-// round trips of the handshake (about 1 kB a join); polling stays the fallback.
+// WebSocket first (saves the polling handshake, about 1 kB a join); polling as the fallback.
 const socket = io({ reconnectionDelayMax: 3000, transports: ["websocket", "polling"], tryAllTransports: true });
-// A seat whose card was replaced (or a link no longer valid): say so, and offer the way back,
-// the join page's form for the code on the card (issue 16, item 6: it was a dead end).
+// A seat whose card was replaced (or a link no longer valid): say so, and offer the join form.
 followConnection(socket, $("connection"), (error) => {
   notify(refusal("seat/unknown_token", error.message));
   $("notice").append(" ", h("a", { href: "/" }, t("Type the code on your card")));
 });
 socket.on("view", (next) => receive(next));
+socket.on("table", (message) => onTable(message));
 socket.on("turn", (turn) => {
   eventTurn = turn;
   document.dispatchEvent(new CustomEvent("companion:turn", { detail: turn }));
 });
-// A tournament's next round: this seat's player goes on to their new seat, by their player
-// link (docs/api.md, `moved`); only a path of this server is followed.
+// A tournament's next round: on to the player's link (`moved`), only a path of this server.
 socket.on("moved", (message) => {
   const path = message?.join;
   if (typeof path === "string" && path.startsWith("/") && !path.startsWith("//")) window.location.assign(path);
@@ -52,8 +49,7 @@ document.addEventListener("visibilitychange", () => {
 async function send(move) {
   if (!socket.connected) return { ok: false, code: "client/offline" };
   try {
-    // With the seq of the view the tap was made on: a table that changed since in a way that
-    // matters refuses it `move/stale` with the fresh view, drawn here like an accepted move's.
+    // The seq of the view tapped on: `move/stale` comes with the fresh view, drawn here.
     const answer = await socket.timeout(8000).emitWithAck("move", { request_id: requestId(), seq: view?.seq, move });
     if (answer.view) receive(answer.view);
     return answer;
@@ -62,8 +58,8 @@ async function send(move) {
   }
 }
 
-// Send a move; every tap gets an answer the player sees (`done`, or the move's own words) and
-// feels where the phone can (feedback.js); a part may word refusals (`refused`) or stay `quiet`.
+// Send a move; every tap gets an answer seen (`done` or the move's words) and felt (feedback.js);
+// a part may word refusals (`refused`) or stay `quiet`.
 export async function act(move, done, { refused = null, quiet = false } = {}) {
   const answer = await send(move);
   if (!answer.ok) {
@@ -77,7 +73,6 @@ export async function act(move, done, { refused = null, quiet = false } = {}) {
   return answer;
 }
 
-// What an accepted move did, in words (the view after it has arrived).
 function doneWords(move) {
   const sum = diceSum(view.dice);
   const words = {
@@ -100,14 +95,52 @@ function notify(message, kind = "refused") {
   box.hidden = false;
 }
 
-// The notice speaks of this turn: a new turn, or an undo by the organizer, takes it away.
+// A new turn, or an undo by the organizer, takes the notice away.
 export function clearNotice() {
   const box = $("notice");
   box.hidden = true;
   box.replaceChildren();
 }
 
-// ------------------------------------------------------------------ drawing
+// ---- a table's changes
+
+// `table` patches the view from seq `base` (null: nothing) to `seq` (docs/api.md, hall/frames.py).
+export function applyPatch(target, patch) {
+  for (const [key, change] of Object.entries(patch)) {
+    if (!Array.isArray(change)) applyPatch(target[key], change);
+    else if (change.length) target[key] = change[0];
+    else delete target[key];
+  }
+}
+
+// The view after it: `current` if older or another table's, null on a gap (then: `sync`).
+export function viewAfter(current, { table, base, seq, common, seats }) {
+  if (table !== current.table.id || (base !== current.seq && seq <= current.seq)) return current;
+  if (base !== null && base !== current.seq) return null;
+  const own = seats[current.seat];
+  if (!own) return null;
+  const next = base === null ? {} : structuredClone(current);
+  applyPatch(next, common);
+  applyPatch(next, own);
+  return next;
+}
+
+let syncing = false;
+
+async function onTable(message) {
+  const next = viewAfter(view, message);
+  if (next !== null) {
+    if (next !== view) receive(next);
+    return;
+  }
+  if (syncing || !socket.connected) return;
+  syncing = true;
+  const answer = await socket.timeout(8000).emitWithAck("sync").catch(() => ({}));
+  syncing = false;
+  if (answer.ok) receive(answer.view);
+}
+
+// ---- drawing
 
 const lastUndone = (v) => JSON.stringify(v?.undone?.at(-1) ?? null);
 
@@ -179,7 +212,7 @@ function announceRoll() {
   });
 }
 
-// ------------------------------------------------------------------ choices
+// ---- choices
 
 const kinds = (kind) => view.choices.filter((c) => c.kind === kind);
 
@@ -218,7 +251,7 @@ function diceCount() {
   const me = view.players[view.seat];
   const other = kinds("dice_count")[0];
   if (!other && me.dice_count === 1) return null;
-  // The current setting is the filled, pressed button (it was the disabled, pale one).
+  // The current setting is the filled, pressed button.
   const choose = (count) => h("button", {
     type: "button", class: me.dice_count === count ? "toggle" : "toggle outline",
     "aria-pressed": String(me.dice_count === count), disabled: me.dice_count !== count && !other,
@@ -298,10 +331,9 @@ function endTurn() {
   return button(t("End my turn"), { kind: "end_turn" }, null, { class: "secondary" });
 }
 
-// ------------------------------------------------------------------ this turn's lines
+// ---- this turn's lines
 
-// A line of mine: every change of my coins or cards this turn, with its reason (docs/api.md,
-// the seat view's `entries`).
+// A line of mine: a change of my coins or cards this turn, with its reason (`entries`).
 function entryLine(entry) {
   const me = view.seat;
   if (entry.to_seat !== me && entry.from_seat !== me) return null;
@@ -329,7 +361,6 @@ function myWords(entry, gain) {
   return tx("{amount} to {name}, {card}", { amount, name: bdi(entry.to), card });
 }
 
-// A Business Center swap, as the one who swapped and the one swapped with read it.
 function swapWords(entry) {
   const params = { card: cardName(entry.card), give: cardName(entry.give), take: cardName(entry.take) };
   if (entry.from_seat === view.seat) {
@@ -346,7 +377,7 @@ function withReasons(entry, line) {
   return by ? tx("{line} {why}", { line: words, why: by }) : words;
 }
 
-// The others' changes at the table, as the hall screen's tile says them.
+// The others' changes at the table, as the hall's tile says them.
 function feedLine(entry) {
   if (entry.to_seat === view.seat || entry.from_seat === view.seat) return null;
   let line;
@@ -363,8 +394,7 @@ function feedLine(entry) {
   return h("li", {}, withReasons({ ...entry, forgiven: 0 }, line));
 }
 
-// The moves the organizer undid this turn: a line of mine with what came back or went, or a
-// line in the feed when my city did not change.
+// The moves the organizer undid this turn: a line of mine, or in the feed if my city is unchanged.
 function undoneLines() {
   const mine = [];
   const feed = [];
@@ -423,7 +453,7 @@ function drawLastRoll() {
   fill($("table-feed"), [...view.entries.map(feedLine).filter(Boolean), ...undoneFeed]);
 }
 
-// ------------------------------------------------------------------ cities
+// ---- cities
 
 function drawCity(me) {
   fill($("landmarks"), landmarks.map((lm) => {

@@ -11,12 +11,12 @@ from playwright.sync_api import WebSocketRoute, expect
 
 from browser.conftest import join_seat as join
 
-VIEW_FRAME = re.compile(r'^42\["view",')  # a Socket.IO event `view` (compact JSON, wire.py)
+VIEW_FRAME = re.compile(r'^42\["(view|table)",')  # a Socket.IO event `view` or `table` (wire.py)
 
 
 class HeldViews:
     """Routes a phone's Socket.IO connection through the test: while `holding` is set, the
-    server's `view` pushes are dropped, so the page keeps showing the view it has."""
+    server's `view` pushes and `table` messages are dropped, so the page keeps showing the view it has."""
 
     def __init__(self) -> None:
         self.holding = threading.Event()

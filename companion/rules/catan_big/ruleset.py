@@ -56,6 +56,7 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
     title: ClassVar[str] = N_("The big Catan event")
     fact_kinds: ClassVar[frozenset[str]] = frozenset(codec.FACT_TYPES)
     codec: ClassVar[FactCodec] = codec
+    private_seats: ClassVar[bool] = True  # a tracker counts victory point cards, kept hidden
     chained: ClassVar[bool] = True
 
     # ------------------------------------------------------------ set-up

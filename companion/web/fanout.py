@@ -1,0 +1,285 @@
+"""The fan-out of a change: one `table` message per table that changed, its JSON made once, to
+the table's room (`table:ID`); with several processes the messages of one change (all tables of
+a hall roll) go through Redis as one publish, and each process sends only to its own phones.
+
+`Frames` keeps, per table, the last frame this process sent or heard from another process
+(hall/frames.py): the base of the table's next message. Its lock orders a table's messages as
+they are sent here: a message is made from the frame before it and sent before the next one is
+made. Frames are built outside the lock (the costly part); a frame older than the one sent
+already is not sent (a hall roll's copies taken before a move at one of its tables).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import socketio as python_socketio
+
+from companion.hall.frames import Frame, apply_patch, frame_of, table_message
+from companion.hall.model import Table
+from companion.hall.views import EncodedView, compact_json
+
+log = logging.getLogger("companion")
+YIELD_EVERY = 25  # tables between yields in a fan-out: moves are answered during a hall roll's
+REDIS_RETRY_SECONDS = 0.5  # a lost Redis is looked for this often (the library doubles to 60 s)
+
+# (event, message with its JSON text, room, the sid not to send it to)
+Item = tuple[str, EncodedView, str, Any]
+
+
+def encoded(message: dict[str, Any]) -> EncodedView:
+    view = EncodedView(message)
+    view.json_text = compact_json(message)
+    return view
+
+
+class Frames:
+    """The last frame of each table this process sent or heard (the base of its next message)."""
+
+    def __init__(self) -> None:
+        self.frames: dict[str, Frame] = {}
+        self.lock = threading.Lock()
+
+    def messages(self, built: list[tuple[Table, Frame]], skip: Any,
+                 send: Callable[[list[Item]], None],
+                 full: bool = False) -> tuple[list[Item], list[Table]]:
+        """The `table` messages from the frames sent before to `built`, sent with `send` while
+        the lock holds (so a table's next message is made after this one left), returned for
+        the other processes; and the tables whose seats changed in number (a player added or
+        removed before the start: their seats' views go whole, by token). `full`: messages
+        from nothing, whatever was sent before (the phones may have missed anything). The lock
+        is taken per YIELD_EVERY tables, yielding between: a move's own message does not wait
+        for all of a hall roll's."""
+        from companion.web import socketio
+
+        items: list[Item] = []
+        reseated: list[Table] = []
+        for start in range(0, len(built), YIELD_EVERY):
+            if start:
+                socketio.sleep(0)
+            with self.lock:
+                made = self._made(built[start:start + YIELD_EVERY], skip, full, reseated)
+                if made:
+                    send(made)
+            items += made
+        return items, reseated
+
+    def _made(self, built: list[tuple[Table, Frame]], skip: Any, full: bool,
+              reseated: list[Table]) -> list[Item]:
+        items: list[Item] = []
+        for table, frame in built:
+            old = None if full else self.frames.get(table.id)
+            if old is not None and old.seq > frame.seq:
+                continue  # a newer frame went out already
+            if old is not None and len(old.seats) != len(frame.seats):
+                reseated.append(table)
+                self.frames[table.id] = frame
+                continue
+            message = table_message(table.id, old, frame)
+            if old is not None and old.seq == frame.seq and not changed(message):
+                continue
+            self.frames[table.id] = frame
+            if table.rules.private_seats:
+                items += by_seat(table, message, skip)
+            else:
+                items.append(("table", encoded(message), f"table:{table.id}", skip))
+        return items
+
+    def heard(self, text: str) -> None:
+        """A `table` message another process sent: the frame it makes becomes this process's
+        base for the table, when this process had the frame it was made from."""
+        message = json.loads(text)
+        table_id, base, seq = message["table"], message["base"], message["seq"]
+        with self.lock:
+            old = self.frames.get(table_id)
+            if None in message["seats"]:  # one seat's part only (`by_seat`): no whole frame
+                self.frames.pop(table_id, None)
+                return
+            if old is not None and (old.seq > seq or (old.seq == seq and base is not None)):
+                return  # older than the frame this process has
+            if base is None:
+                common: dict[str, Any] = {}
+                seats: list[dict[str, Any]] = [{} for _ in message["seats"]]
+            elif old is not None and old.seq == base and len(old.seats) == len(message["seats"]):
+                common = json.loads(json.dumps(old.common))
+                seats = json.loads(json.dumps(list(old.seats)))
+            else:
+                self.frames.pop(table_id, None)  # its next message here goes whole
+                return
+            apply_patch(common, message["common"])
+            for own, patch in zip(seats, message["seats"], strict=True):
+                apply_patch(own, patch)
+            self.frames[table_id] = Frame(seq, common, tuple(seats))
+
+
+def by_seat(table: Table, message: dict[str, Any], skip: Any) -> list[Item]:
+    """A table's message for each of its seats' devices (room `token:TOKEN`) with that seat's
+    own part alone (the others' null): a ruleset whose seats keep something from each other
+    (`Ruleset.private_seats`). Its JSON is made once per seat."""
+    items: list[Item] = []
+    for seat, own in enumerate(message["seats"]):
+        mine = [own if other == seat else None for other in range(len(message["seats"]))]
+        items.append(("table", encoded({**message, "seats": mine}),
+                      f"token:{table.seats[seat].token}", skip))
+    return items
+
+
+def changed(message: dict[str, Any]) -> bool:
+    """Whether a message changes more than the clock's fields (a republish of the same seq)."""
+    return any(message["seats"]) or any(key not in ("waited", "choice_seconds", "seq")
+                                        for key in message["common"])
+
+
+def build_frames(copies: list[tuple[Table, int]]) -> Iterator[tuple[Table, Frame]]:
+    """Each table's frame, yielding to the loop every YIELD_EVERY tables (moves are answered
+    while a hall roll's frames are made)."""
+    from companion.web import socketio
+
+    for number, (table, seconds) in enumerate(copies, 1):
+        yield table, frame_of(table, seconds)
+        if number % YIELD_EVERY == 0:
+            socketio.sleep(0)
+
+
+def send_local(items: list[Item]) -> None:
+    """Send each message to this process's phones in its room."""
+    from companion.web import socketio
+
+    manager = socketio.server.manager
+    if isinstance(manager, BatchRedisManager):
+        manager.dispatch(items)
+        return
+    for event, data, room, skip in items:
+        socketio.emit(event, data, to=room, skip_sid=skip)
+
+
+def publish_others(items: list[Item]) -> None:
+    """Send the messages to the other processes' phones: one Redis publish for all of them."""
+    from companion.web import socketio
+
+    manager = socketio.server.manager
+    if isinstance(manager, BatchRedisManager) and items:
+        manager.publish_batch(items)
+
+
+class BatchRedisManager(python_socketio.RedisManager):  # type: ignore[misc]
+    """python-socketio's Redis manager, keeping the encode-once fan-out (web/wire.py) and
+    sending a change's messages as one publish.
+
+    A message that carries its JSON text (`json_text`, hall/views.py) is not walked for binary
+    parts, goes through Redis as that text (one string escape, not an encoding of the view),
+    and is sent by every process as the same text. `publish_batch` sends many such messages in
+    one Redis message (`batch`: event, text, room, skip_sid each); a process sends each to its
+    own phones in the room, if it has any. Anything else (hall views, refusals, callbacks)
+    takes the library's own path. `heard` (the `table` messages of other processes) and
+    `on_return` (Redis is back after an outage) are set by the publisher."""
+
+    heard: Callable[[str], None] | None = None
+    on_return: Callable[[], None] | None = None
+
+    def emit(self, event: str, data: Any, namespace: str | None = None, room: Any = None,
+             skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
+        text = getattr(data, "json_text", None)
+        if text is None or callback is not None or kwargs.get("ignore_queue"):
+            return super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid,
+                                callback=callback, to=to, **kwargs)
+        message = {"method": "emit", "event": event, "json_text": text, "binary": False,
+                   "namespace": namespace or "/", "room": to or room, "skip_sid": skip_sid,
+                   "callback": None, "host_id": self.host_id}
+        self._handle_emit({**message, "data": [data]})  # this process's devices: the view itself
+        self._publish(message)  # the other processes': the text
+        return None
+
+    def dispatch(self, items: list[Item]) -> None:
+        for event, data, room, skip in items:
+            super()._handle_emit({"method": "emit", "event": event, "data": [data],
+                                  "namespace": "/", "room": room, "skip_sid": skip,
+                                  "callback": None, "host_id": self.host_id})
+
+    def publish_batch(self, items: list[Item]) -> None:
+        self._publish({"method": "emit", "host_id": self.host_id,
+                       "batch": [[event, data.json_text, room, skip]
+                                 for event, data, room, skip in items]})
+
+    def _handle_emit(self, message: dict[str, Any]) -> Any:
+        if "batch" in message:
+            return self._handle_batch(message["batch"])
+        if message.get("event") == "revoked" and isinstance(message.get("room"), str):
+            self._leave_shared_rooms(message["room"])
+        if "json_text" in message and "data" not in message:
+            view = EncodedView()
+            view.json_text = message["json_text"]
+            message = {**message, "data": [view]}
+        return super()._handle_emit(message)
+
+    def _leave_shared_rooms(self, room: str) -> None:
+        """A seat token revoked on another process: its devices here leave their table's and
+        event's rooms (web/sockets.py `revoke` does so on the revoking process), so they hear
+        no more of a seat that is no longer theirs."""
+        for sid, _ in list(self.get_participants("/", room)):
+            for joined in list(self.get_rooms(sid, "/") or ()):
+                if isinstance(joined, str) and joined.startswith(("event:", "table:")):
+                    self.basic_leave_room(sid, "/", joined)
+
+    def _handle_batch(self, batch: list[list[Any]]) -> None:
+        rooms = self.rooms.get("/", {})
+        for event, text, room, skip in batch:
+            if event == "table" and self.heard is not None:
+                try:
+                    self.heard(text)
+                except Exception:  # a bad frame here costs a whole message later, no more
+                    log.exception("a table message from another process did not apply")
+            if not rooms.get(room):
+                continue  # none of this process's phones is in the room
+            view = EncodedView()
+            view.json_text = text
+            super()._handle_emit({"method": "emit", "event": event, "data": [view],
+                                  "namespace": "/", "room": room, "skip_sid": skip,
+                                  "callback": None, "host_id": self.host_id})
+
+    def _publish(self, data: Any) -> Any:  # pragma: no cover - needs Redis
+        """The library's publish, said once per outage in the log (it logs each failed call
+        twice, a hall roll's every message), not retried: what the other processes missed,
+        they send their phones when they hear Redis again (`on_return`)."""
+        try:
+            if not self.connected:
+                self._redis_connect()
+            return self.redis.publish(self.channel, self.json.dumps(data))
+        except Exception as error:
+            self.connected = False
+            if not self.publish_failed:
+                log.warning("cannot publish to Redis (%s): other processes' phones catch up "
+                            "when it is back", error)
+            self.publish_failed = True
+            return None
+
+    publish_failed = False
+
+    def _redis_listen_with_retries(self) -> Iterator[Any]:  # pragma: no cover - needs Redis
+        """The library's, looking for a lost Redis every REDIS_RETRY_SECONDS (it doubles its
+        wait up to a minute: phones would stay behind that long after Redis is back), and
+        telling the publisher when it is back (`on_return`: what this process missed meanwhile
+        is sent to its phones)."""
+        lost = False
+        while True:
+            try:
+                self._redis_connect()
+                self.pubsub.subscribe(self.channel)
+                if lost:
+                    self.publish_failed = False
+                    log.warning("Redis is back: the phones here get their tables again")
+                    if self.on_return is not None:
+                        self.server.start_background_task(self.on_return)
+                lost = False
+                yield from self.pubsub.listen()
+            except Exception as error:
+                if not lost:
+                    log.warning("Redis is away (%s): retrying every %s s", error,
+                                REDIS_RETRY_SECONDS)
+                lost = True
+                time.sleep(REDIS_RETRY_SECONDS)

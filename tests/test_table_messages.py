@@ -1,0 +1,203 @@
+"""The `table` message (hall/frames.py, docs/api.md): a phone that applies it to the view it
+holds has exactly the seat view the server builds from the journal, in random games of every
+ruleset (machi-koro with its variants, the co-op game, Legacy, the big Catan event), with hall
+rolls, own rolls, corrections and undos; a phone that missed a message sees the gap and asks
+for its view (`sync`), and never applies a patch to a view it was not made from."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_legacy_builders import GROUP, catalog_raw
+
+from companion.hall import HallError, HallService
+from companion.hall import series as hall_series
+from companion.hall.frames import Frame, apply_table_message, frame_of, table_message
+from companion.hall.replay import rebuild_table
+from companion.hall.views import compact_json, seat_view
+from companion.journal import SqliteJournal
+
+KINDS = ("machi-koro", "variable_supply", "play_on", "machi-koro-coop", "legacy", "catan-big")
+BREAKDOWN = ("settlements", "cities", "foreign_start_settlements", "vp_cards")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("table-messages")
+
+
+def without_clock(view: dict[str, Any]) -> dict[str, Any]:
+    """A view less `waited` (the seconds a choice has waited when the view is built)."""
+    return {key: value for key, value in view.items() if key != "waited"}
+
+
+def table_for(hall: HallService, kind: str, mode: str, rng: random.Random) -> str:
+    event = hall.create_event("Night")
+    if kind == "legacy":
+        raw = catalog_raw()
+        series = hall_series.create(hall, event.id, {"ruleset": "legacy", "name": "Isle",
+                                                      "mayors": copy.deepcopy(GROUP), "catalog": raw})
+        while series.state.start_roll.winner is None:
+            series = hall_series.command(hall, series.id, {"command": "roll_for_start"})
+        return hall_series.next_game(hall, series.id, {})[1].id
+    options: dict[str, Any] = {}
+    ruleset, players = kind, ["Ann", "Bo", "Cy", "Di"][:rng.randint(2, 4)]
+    if kind in ("variable_supply", "play_on"):
+        ruleset, options = "machi-koro", {kind: True}
+    if kind == "machi-koro-coop":
+        players = ["Ann", "Bo"]
+    if kind == "catan-big":
+        players, mode = ["Ann", "Bo"], "hall"
+    table = hall.create_table(event.id, "T", players, ruleset, mode, options)
+    hall.set_status(table.id, "start")
+    return table.id
+
+
+def catan_breakdown(rng: random.Random) -> dict[str, Any]:
+    return {"settlements": rng.randint(0, 5), "cities": rng.randint(0, 10),
+            "foreign_start_settlements": rng.randint(0, 5), "vp_cards": rng.randint(0, 5),
+            "largest_army": rng.random() < 0.5, "longest_road": rng.random() < 0.5}
+
+
+def act(hall: HallService, table_id: str, rng: random.Random, step: int) -> None:
+    """One random action at the table: a seat's offered move (or a wild one), a hall roll, a
+    correction, an undo, a pause and resume; refusals change nothing and are fine."""
+    table = hall.tables[table_id]
+    pick = rng.random()
+    try:
+        if pick < 0.1:
+            hall.adjust(table_id, rng.randrange(len(table.seats)), rng.choice([-2, 3]), "test")
+        elif pick < 0.15:
+            hall.undo(table_id)
+        elif pick < 0.18:
+            hall.set_status(table_id, "pause")
+            hall.set_status(table_id, "resume")
+        elif table.roll_mode == "hall" and pick < 0.4:
+            hall.hall_roll(table.event_id, [rng.randint(1, 6), rng.randint(1, 6)])
+        else:
+            seat = rng.randrange(len(table.seats))
+            hall.move(table.seats[seat].token, f"r{step}", move_for(hall, table_id, seat, rng))
+    except HallError:
+        pass
+
+
+def move_for(hall: HallService, table_id: str, seat: int, rng: random.Random) -> dict[str, Any]:
+    table = hall.tables[table_id]
+    if table.ruleset == "catan-big":
+        kind = rng.choice(["track", "claim", "final"])
+        move: dict[str, Any] = {"kind": kind, "breakdown": catan_breakdown(rng)}
+        return move
+    choices = seat_view(table, seat).get("choices") or [{"kind": "end_turn"}]
+    return dict(rng.choice(choices))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(KINDS), mode=st.sampled_from(["hall", "own"]),
+       seed=st.integers(0, 2**32 - 1))
+def test_table_message_applied_is_the_seat_view_from_the_journal(folder, kind, mode, seed):
+    rng = random.Random(seed)
+    with SqliteJournal(folder / f"{seed}-{kind}-{mode}.db") as journal:
+        hall = HallService(journal)
+        table_id = table_for(hall, kind, mode, rng)
+        table = hall.tables[table_id]
+        seats = range(len(table.seats))
+        sent: Frame = frame_of(table, 45)
+        first = sent.seq
+        phones = [sent.seat_view(seat) for seat in seats]  # the views on connect
+        for step in range(40):
+            act(hall, table_id, rng, step)
+            frame = frame_of(hall.tables[table_id], 45)
+            if frame.seq == sent.seq and frame == sent:
+                continue
+            message = json.loads(compact_json(table_message(table_id, sent, frame)))  # the wire
+            sent = frame
+            rebuilt = rebuild_table(journal.read(table.stream))
+            assert rebuilt.seq == frame.seq
+            for seat in seats:
+                after = apply_table_message(phones[seat], message)
+                assert after is not None, "a phone that had every message applies the next"
+                assert without_clock(after) == without_clock(seat_view(rebuilt, seat, 45)), \
+                    (kind, step, seat)
+                phones[seat] = after
+        assert sent.seq > first, "the game moved on"
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 2**32 - 1))
+def test_table_message_a_missed_message_is_a_gap_never_a_wrong_view(folder, kind, seed):
+    rng = random.Random(seed)
+    with SqliteJournal(folder / f"gap-{seed}-{kind}.db") as journal:
+        hall = HallService(journal)
+        table_id = table_for(hall, kind, "own", rng)
+        table = hall.tables[table_id]
+        sent = frame_of(table, 45)
+        phone = sent.seat_view(0)
+        for step in range(40):
+            act(hall, table_id, rng, step)
+            frame = frame_of(hall.tables[table_id], 45)
+            if frame == sent:
+                continue
+            message = json.loads(compact_json(table_message(table_id, sent, frame)))
+            sent = frame
+            if rng.random() < 0.3:
+                continue  # lost on the way
+            after = apply_table_message(phone, message)
+            if after is None:  # the gap: the phone asks `sync`, the server sends its view
+                assert message["base"] != phone["seq"]
+                after = seat_view(hall.tables[table_id], 0, 45)
+            assert without_clock(after) == without_clock(frame.seat_view(0))
+            phone = after
+
+
+def test_table_message_from_nothing_is_the_whole_frame(folder):
+    with SqliteJournal(folder / "whole.db") as journal:
+        hall = HallService(journal)
+        table_id = table_for(hall, "machi-koro", "own", random.Random(1))
+        frame = frame_of(hall.tables[table_id], 45)
+        message = table_message(table_id, None, frame)
+        assert message["base"] is None and message["seq"] == frame.seq
+        stale = {**frame.seat_view(1), "seq": frame.seq - 5, "players": []}
+        assert apply_table_message(stale, message) == frame.seat_view(1)
+        later = {**frame.seat_view(1), "seq": frame.seq + 1}
+        assert apply_table_message(later, message) is later, "an older whole frame is ignored"
+        same = {**frame.seat_view(1), "players": []}
+        assert apply_table_message(same, message) is same, "so is one of the same seq"
+
+
+
+def test_table_message_another_process_keeps_the_frames_it_hears(folder):
+    """Two processes' fan-outs (web/fanout.py `Frames`): what one sends, the other hears and
+    keeps as the base of its own next message for the table, so a phone on either process
+    applies either's messages; a message it cannot place makes its next one whole."""
+    from companion.web.fanout import Frames
+
+    with SqliteJournal(folder / "heard.db") as journal:
+        hall = HallService(journal)
+        table_id = table_for(hall, "machi-koro", "own", random.Random(3))
+        table = hall.tables[table_id]
+        here, there = Frames(), Frames()
+        sent: list[Any] = []
+
+        def send(items: list[Any]) -> None:
+            sent.extend(items)
+
+        here.messages([(table, frame_of(table, 45))], None, send, full=True)
+        there.heard(sent[-1][1].json_text)
+        token = table.seats[0].token
+        assert hall.move(token, "r", {"kind": "roll"})["ok"]
+        here.messages([(table, frame_of(table, 45))], None, send)
+        there.heard(sent[-1][1].json_text)
+        assert there.frames[table_id] == here.frames[table_id]
+        assert hall.move(token, "e", {"kind": "end_turn"})["ok"]
+        items, _ = there.messages([(table, frame_of(table, 45))], None, send)
+        message = json.loads(items[0][1].json_text)
+        assert message["base"] == here.frames[table_id].seq, "a patch from the frame it heard"
+        here.heard(json.dumps({**message, "base": 1}))  # a base it does not hold
+        assert table_id not in here.frames, "its next message for the table goes whole"
