@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import socketio
 from serverproc import ServerProcess, http_json, organizer_key
+from socket_phone import follow_views
 from test_tournament_server import (
     add_points,
     check_points,
@@ -81,7 +82,7 @@ class PlayerPhone:
     def connect(self, auth: dict, seat_token: str | None) -> None:
         client = socketio.Client(reconnection=True, reconnection_delay=0.5,
                                  reconnection_delay_max=2)
-        client.on("view", self._on_view)
+        follow_views(client, self._on_view)  # `view` and `table` messages, as the page keeps them
         client.on("moved", self._on_moved)
         with self.lock:
             old, self.client, self.seat_token, self.view = self.client, client, seat_token, None

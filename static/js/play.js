@@ -266,25 +266,18 @@ function rollButton() {
   return button(t("Roll the dice"), { kind: "roll" }, null, { class: "primary big" });
 }
 
-function rerollPrompt() {
-  if (!kinds("keep").length) return null;
+// A yes-or-keep question before any income: the Radio Tower's reroll, the Harbor's +2 (at 10+).
+function twoWay(kind, question, yes, yesMove, noMove) {
+  if (!kinds(kind).length) return null;
   const sum = diceSum(view.dice);
-  return h("div", { class: "choice" },
-    h("p", {}, t("{card}: keep {sum} or roll again?", { card: cardName("radio_tower"), sum })),
-    h("div", { class: "row" }, button(t("Keep {sum}", { sum }), { kind: "keep" }),
-      button(t("Roll again"), { kind: "reroll" }, null, { class: "secondary" })));
+  return h("div", { class: "choice" }, h("p", {}, question),
+    h("div", { class: "row" }, button(t("Keep {sum}", { sum }), noMove), button(yes, yesMove, null, { class: "secondary" })));
 }
-
-// The Harbor (docs/rules.md 31): a total of 10 or more may take 2 more, before any income.
-function harborPrompt() {
-  const options = kinds("harbor");
-  if (!options.length) return null;
-  const sum = diceSum(view.dice);
-  return h("div", { class: "choice" },
-    h("p", {}, t("{card}: add 2 to {sum}?", { card: cardName("harbor"), sum })),
-    h("div", { class: "row" }, button(t("Make it {sum}", { sum: sum + 2 }), { kind: "harbor", add: true }),
-      button(t("Keep {sum}", { sum }), { kind: "harbor", add: false }, null, { class: "secondary" })));
-}
+const asked = (card) => ({ card: cardName(card), sum: diceSum(view.dice) });
+const rerollPrompt = () => twoWay("keep", t("{card}: keep {sum} or roll again?", asked("radio_tower")),
+  t("Roll again"), { kind: "reroll" }, { kind: "keep" });
+const harborPrompt = () => twoWay("harbor", t("{card}: add 2 to {sum}?", asked("harbor")),
+  t("Make it {sum}", { sum: diceSum(view.dice) + 2 }), { kind: "harbor", add: true }, { kind: "harbor", add: false });
 
 function tvPrompt() {
   const targets = kinds("tv_station");
