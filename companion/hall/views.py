@@ -125,9 +125,16 @@ def seat_part(table: Table, seat: int, story: Story[Any, Any] | None = None) -> 
 
 
 def table_summary(table: Table) -> dict[str, Any]:
-    """One tile of the hall screen."""
+    """One tile of the hall screen; `roll_due`: the seat whose own roll the table waits for
+    (the console offers to roll for it)."""
     return {**table_header(table), **table.rules.tile_view(table.story()),
-            "seq": table.seq, "waited": waited_seconds(table)}
+            "seq": table.seq, "waited": waited_seconds(table), "roll_due": roll_due(table)}
+
+
+def roll_due(table: Table) -> int | None:
+    if table.roll_mode != "own" or table.status != "running" or table.state is None:
+        return None
+    return table.rules.roll_due(table.state)
 
 
 def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:

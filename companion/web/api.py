@@ -88,7 +88,7 @@ def get_event(event_id: str) -> Any:
 def event_settings(event_id: str) -> Any:
     event = service().update_event(event_id, body())
     return jsonify({"id": event.id, "dice_mode": event.dice_mode,
-                    "choice_seconds": event.choice_seconds})
+                    "choice_seconds": event.choice_seconds, "seat_auto_roll": event.seat_auto_roll})
 
 
 @bp.post("/api/events/<event_id>/tables")
@@ -220,6 +220,8 @@ def table_action(table_id: str, action: str) -> Any:
         table = hall.reassign_seat(table_id, data.get("seat"), data.get("name"))
     elif action == "staff_move":
         table = hall.staff_move(table_id, data.get("move"))
+    elif action == "roll_for_seat":
+        table = hall.roll_for_seat(table_id)
     else:
         raise HallError("request/unknown_action",
                         Detail(N_("unknown table action {action}"), {"action": repr(action)}))
