@@ -173,8 +173,7 @@ def event_settings(settings: dict[str, Any]) -> dict[str, Any]:
             raise invalid("seat_auto_roll is true or false")
         data["seat_auto_roll"] = settings["seat_auto_roll"]
     if not data:
-        raise invalid("nothing to change: send {fields}",
-                      fields="dice_mode, choice_seconds, seat_auto_roll")
+        raise invalid("nothing to change: send {fields}", fields="dice_mode, choice_seconds")
     return data
 
 

@@ -141,7 +141,8 @@ def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
     """What the projector shows: every table's summary, the hall's rolls, the event's turn
     and its clock (`clock.turn_json`), and each ruleset's event-wide view (`games`)."""
     return {"event": {"id": event.id, "name": event.name, "dice_mode": event.dice_mode,
-                      "choice_seconds": event.choice_seconds, **clock.clock_json(event)},
+                      "choice_seconds": event.choice_seconds,
+                      "seat_auto_roll": event.seat_auto_roll, **clock.clock_json(event)},
             "rolls": event.rolls, "tables": [table_summary(t) for t in tables],
             # whether the console offers to undo the last roll (the server may still refuse it
             # when a table moved on since: roll/moved_on names them)

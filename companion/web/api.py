@@ -88,7 +88,7 @@ def get_event(event_id: str) -> Any:
 def event_settings(event_id: str) -> Any:
     event = service().update_event(event_id, body())
     return jsonify({"id": event.id, "dice_mode": event.dice_mode,
-                    "choice_seconds": event.choice_seconds, "seat_auto_roll": event.seat_auto_roll})
+                    "choice_seconds": event.choice_seconds})
 
 
 @bp.post("/api/events/<event_id>/tables")

@@ -12,6 +12,7 @@ import { call, notice } from "./organizer-api.js";
 import { currentEvent, currentView, onView, refusalWords } from "./organizer-event.js";
 import { cardName, cardsEditor, catalogList, colourWord } from "./organizer-legacy-cards.js";
 
+const NO_COMMUNITY = () => t("Every game needs a community landmark, and the catalog has none in play: add the next one from the legacy deck (Catalog, Add a card, Community landmark), or put one from the reserve in play.");
 const MAYOR_COLOURS = ["red", "blue", "green", "yellow", "orange", "purple", "white", "black"];
 
 // Refusals of a campaign, in the page's language; the server's message (the field) follows.
@@ -320,8 +321,7 @@ class CampaignPanel {
       community.length ? h("label", {}, t("Community landmark"), h("select", { name: "community", "data-path": "community" },
         community.map((card) => h("option", { value: card.id, selected: proposal.community === card.id },
           t("{name} ({cost})", { name: cardName(card), cost: card.cost })))))
-        : h("p", { class: "legacy-why", role: "note", "data-path": "community", tabindex: "-1" },
-          t("Every game needs a community landmark, and the catalog has none in play: add the next one from the legacy deck (Catalog, Add a card, Community landmark), or put one from the reserve in play.")),
+        : h("p", { class: "legacy-why", role: "note", "data-path": "community", tabindex: "-1" }, NO_COMMUNITY()),
       h("button", { type: "submit" }, t("Start game {n}", { n: next.game })));
     form.addEventListener("submit", (event) => this.start(event));
     return form;
@@ -330,6 +330,10 @@ class CampaignPanel {
   async start(event) {
     event.preventDefault();
     const form = event.target;
+    if (!form.elements.community) { // said here, in the page's language, before asking the server
+      notice(NO_COMMUNITY(), "error", form.querySelector("button[type=submit]"));
+      return;
+    }
     const seats = this.view.mayors.map((mayor) => mayor.seat);
     const body = {
       landmarks: seats.map((seat) => [0, 1, 2].map((slot) => form.elements[`landmark-${seat}-${slot}`].value)),

@@ -144,6 +144,7 @@ function fillSettings(force) {
   const event = state.view.event;
   for (const radio of form.elements.dice_mode) radio.checked = radio.value === event.dice_mode;
   form.elements.choice_seconds.value = String(event.choice_seconds);
+  form.elements.seat_auto_roll.checked = Boolean(event.seat_auto_roll);
 }
 
 // ------------------------------------------------------------------ printables and exports
@@ -203,7 +204,7 @@ async function createEvent(event) {
 async function saveSettings(event) {
   const form = event.target;
   const diceMode = [...form.elements.dice_mode].find((radio) => radio.checked);
-  const body = { choice_seconds: Number(form.elements.choice_seconds.value) };
+  const body = { choice_seconds: Number(form.elements.choice_seconds.value), seat_auto_roll: form.elements.seat_auto_roll.checked };
   if (diceMode) body.dice_mode = diceMode.value;
   await postForm(event, `/api/events/${encodeURIComponent(state.eventId)}/settings`, body,
     t("The settings are saved."));
@@ -329,6 +330,8 @@ async function onTableClick(event) {
     if (answer) showQr(tableId, seat, t("New join link of {name}", { name }), t("The old link no longer works. Scan this QR code with the phone to take the seat again."));
   } else if (action === "remove") {
     await tableAction(tableId, "remove_player", { seat }, t("The player is removed."), target);
+  } else if (action === "roll_for_seat") {
+    await tableAction(tableId, "roll_for_seat", {}, t("Rolled for {name}.", { name }), target);
   } else if (["start", "pause", "resume", "end"].includes(action)) {
     if (action === "end" && !window.confirm(t("End this table? It cannot be resumed."))) return;
     await tableAction(tableId, action, {}, "", target);
