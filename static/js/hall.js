@@ -55,6 +55,7 @@ function drawRoll(animate) {
   const hallRolls = view.tables.some((summary) => summary.roll_mode === "hall" && summary.status !== "ended");
   $("roll-number").textContent = rolls.length ? t("Roll {n}", { n: rolls.length })
     : hallRolls || !view.tables.length ? t("Waiting for the first roll") : t("Each table rolls its own dice");
+  document.querySelector(".histogram").hidden = !rolls.length && !hallRolls && view.tables.length > 0;
   const box = $("dice");
   if (!rolls.length) {
     fill(box);

@@ -9,7 +9,7 @@ import json
 
 from playwright.sync_api import Page, expect
 
-from browser.conftest import Hall, console_page
+from browser.conftest import Hall, console_page, open_hall
 
 LAPTOP = (1366, 900)
 GROUP = [("Dana", "Dorp"), ("Eli", "Ezelstad"), ("Fay", "Fort")]
@@ -106,3 +106,25 @@ def test_legacy_console_base_cards_one_name_and_the_card_list_carried(
     expect(carried.locator("tr[data-card=standbeeld]")).to_contain_text("Standbeeld")
     top(carried)
     snap(other, "console-legacy-carried-en")
+
+
+def test_legacy_projector_says_each_table_rolls_its_own_dice(screen, hall_server, snap):
+    """A Legacy game rolls at its table (own roll): the projector does not wait for a first hall
+    roll that never comes (issue 27, item 4)."""
+    event = hall_server.api("POST", "/api/events", {"name": "Legacy night"}, expect=201)
+    mayors = [{"name": name, "colour": colour, "city": city}
+              for (name, city), colour in zip(GROUP, ("red", "blue", "green"), strict=True)]
+    made = hall_server.api("POST", f"/api/events/{event['id']}/series",
+                           {"ruleset": "legacy", "name": "Ons eiland", "mayors": mayors,
+                            "catalog": "base"}, expect=201)
+    commands = f"/api/series/{made['id']}/commands"
+    hall_server.api("POST", commands, {"command": "add_entry", "kind": "community", "entry": {
+        "id": "standbeeld", "names": {"nl": "Standbeeld"}, "cost": 5, "bonus": {"kind": "none"}}})
+    hall_server.api("POST", commands, {"command": "roll_for_start", "dice": [[6, 6], [1, 1], [2, 2]]})
+    hall_server.api("POST", f"/api/series/{made['id']}/next", {})
+    words = {"en": "Each table rolls its own dice", "he": "כל שולחן מטיל את הקוביות שלו",
+             "nl": "Elke tafel gooit zelf"}
+    for lang, locale in (("en", "en-US"), ("he", "he-IL"), ("nl", "nl-NL")):
+        page = open_hall(screen, hall_server, event["id"], 1920, 1080, locale=locale)
+        expect(page.locator("#roll-number")).to_have_text(words[lang])
+        snap(page, f"hall-legacy-own-roll-{lang}")
