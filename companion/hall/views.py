@@ -168,10 +168,32 @@ def turn_message(event: HallEvent, tables: list[Table]) -> EncodedView | None:
 
 
 def audit_json(table: Table, records: Iterable[Record]) -> list[dict[str, Any]]:
-    """Every accepted move of a table with its facts (as its ruleset journals them), for the
-    organizer's audit view: from the table's journal `records`, since memory keeps only the
-    latest moves."""
-    encode = rules_of(table).encode_fact
-    return [{"move": m.number, "author": m.author,
-             "events": [dict(zip(("kind", "data"), encode(e), strict=True)) for e in m.facts]}
-            for m in rebuild_table(records).moves]
+    """Every move of a table with its facts (as its ruleset journals them), for the organizer's
+    audit view: from the table's journal `records`, since memory keeps only the latest moves.
+    An undone move stays, marked `undone`, and its reversal follows as an entry of its own
+    (`reverts`: the move it took back), as the journal and the export hold them."""
+    rules = rules_of(table)
+    encode, kinds = rules.encode_fact, rules.fact_kinds
+    records = list(records)
+    rebuild_table(records)  # the stream checks as a table's
+    entries: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for record in records:
+        if record.kind in kinds:
+            number = record.data["move"]
+            if current is None or current["move"] != number:
+                current = {"move": number, "author": record.author, "events": []}
+                entries.append(current)
+            kind, data = encode(rules.decode_fact(record.kind, record.data))
+            current["events"].append({"kind": kind, "data": data})
+            continue
+        current = None
+        if record.kind == "reverted":
+            number = record.data["move"]
+            undone = next(entry for entry in reversed(entries)
+                          if entry["move"] == number and "reverts" not in entry
+                          and not entry.get("undone"))
+            undone["undone"] = True
+            entries.append({"move": number, "author": record.author, "events": [],
+                            "reverts": number})
+    return entries

@@ -245,8 +245,13 @@ export function drawAudit(container, moves, players, cardName) {
     container.replaceChildren(h("p", {}, t("No moves yet.")));
     return;
   }
+  // An undone move stays, struck through and said undone; its reversal is a line of its own.
   container.replaceChildren(h("ol", { class: "audit-moves", reversed: true }, [...moves].reverse().map((move) =>
-    h("li", { value: move.move },
-      h("strong", {}, t("Move {n} by {author}", { n: move.move, author: author(move.author) })),
-      h("ul", {}, move.events.map((event) => h("li", {}, describe(event.kind, event.data))))))));
+    (Number.isInteger(move.reverts)
+      ? h("li", { value: move.move, class: "reversal" },
+        h("strong", {}, t("Move {n} undone by {author}", { n: move.move, author: author(move.author) })))
+      : h("li", { value: move.move, class: move.undone ? "undone" : null },
+        h("strong", {}, t("Move {n} by {author}", { n: move.move, author: author(move.author) }),
+          move.undone ? ` (${t("undone")})` : null),
+        h("ul", {}, move.events.map((event) => h("li", {}, describe(event.kind, event.data)))))))));
 }
