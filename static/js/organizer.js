@@ -352,6 +352,13 @@ async function onTableSubmit(event) {
       seat: Number(form.elements.seat.value), amount: Number(form.elements.amount.value),
       reason: form.elements.reason.value,
     };
+    // a correction below zero is refused by the rules; said here with the figure, in the page's
+    // language ("Dana Levi has 16 coins"), before asking
+    const player = state.view?.tables.find((t2) => String(t2.id) === String(tableId))?.players[body.seat];
+    if (player && Number.isInteger(player.coins) && player.coins + body.amount < 0) {
+      notice(t("{name} has {coins} coins: a correction never takes a balance below zero.", { name: player.name, coins: player.coins }), "error", at);
+      return;
+    }
     if (await tableAction(tableId, "adjust", body, t("The correction is in the journal."), at)) {
       form.elements.amount.value = "";
       form.elements.reason.value = "";
