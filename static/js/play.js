@@ -1,7 +1,7 @@
 // The phone: draws the seat's `view` (docs/api.md) and sends moves. The view embedded in the
 // page draws at once; Socket.IO sends a complete one on every (re)connect and after every change.
 
-import { refusal, t } from "./i18n.js";
+import { lang, refusal, t } from "./i18n.js";
 import {
   $, activation, bdi, diceSum, die, fill, followConnection, h, num, paidWords, requestId, signed, signedText, tx,
 } from "./dom.js";
@@ -208,8 +208,22 @@ function tickTimer() {
   const element = $("timer");
   if (!element || !view || view.waited === null) return;
   const left = Math.max(0, Math.ceil(view.choice_seconds - view.waited - (performance.now() - viewAt) / 1000));
+  const then = defaultWords();
+  if (then) {
+    element.textContent = left > 0 ? t("{seconds} s left, then: {choice}.", { seconds: left, choice: then })
+      : t("Time is up: {choice}.", { choice: then });
+    return;
+  }
   element.textContent = left > 0 ? t("{seconds} s left, then the default applies.", { seconds: left })
     : t("Time is up: the default applies.");
+}
+
+// The default the timer applies, named where the view's choice says it (RULES.md 11: keep the
+// roll, no swap); the TV Station's target is the rules' to pick, so it stays "the default".
+function defaultWords() {
+  if (kinds("keep").length) return t("Keep {sum}", { sum: diceSum(view.dice) }).toLocaleLowerCase(lang);
+  if (kinds("business_center").some((m) => m.decline)) return t("No swap").toLocaleLowerCase(lang);
+  return null;
 }
 setInterval(tickTimer, 500);
 
@@ -263,9 +277,12 @@ function swapPrompt() {
   const form = h("div", { class: "swap" });
   const drawFor = (seat) => {
     const mine = swaps.filter((m) => m.with === seat);
-    fill(form,
-      select("swap-give", t("I give"), [...new Set(mine.map((m) => m.give))]),
-      select("swap-take", t("I take"), [...new Set(mine.map((m) => m.take))]),
+    const take = select("swap-take", t("I take"), [...new Set(mine.map((m) => m.take))]);
+    const give = select("swap-give", t("I give"), [...new Set(mine.map((m) => m.give))]);
+    // not "give Wheat Field, take Wheat Field": the first card to take that is not the one given
+    const other = [...take.querySelector("select").options].find((option) => option.value !== give.querySelector("select").value);
+    if (other) other.selected = true;
+    fill(form, give, take,
       h("button", {
         type: "button",
         onclick: (event) => {
