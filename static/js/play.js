@@ -136,6 +136,10 @@ function draw() {
   $("coins").textContent = me.coins ?? "–";
   $("turn").textContent = view.turn ? t("Turn {n}", { n: view.turn }) : "";
   fill($("status"), statusLine());
+  // a won game is celebrated, as the hall does: a banner (app.css), the market no longer shown
+  const won = Number.isInteger(view.winner);
+  document.body.classList.toggle("game-won", won);
+  document.body.classList.toggle("i-won", won && view.winner === view.seat);
   drawPrompt();
   drawLastRoll();
   drawBuilds(view, cards, act);

@@ -1,13 +1,17 @@
 """Small things on the phone (issue 27, item 13), at 390x844 in English, Hebrew and Dutch: the
-dice-count toggle fits the phone's width (Dutch: "Ik gooi: 2 dobbelstenen")."""
+dice-count toggle fits the phone's width (Dutch: "Ik gooi: 2 dobbelstenen"); a win is
+celebrated."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import expect
 from socket_phone import Phone
 
 from browser.conftest import join_seat
+from browser.test_hall_screen_tiles import play_to_a_win
 
 LOCALES = {"en": "en-US", "he": "he-IL", "nl": "nl-NL"}
 
@@ -32,3 +36,21 @@ def test_phone_dice_count_toggle_fits_a_390px_phone(screen, hall_server, snap, l
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     toggle.scroll_into_view_if_needed()
     snap(page, f"phone-dice-count-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "nl"])
+def test_phone_celebrates_a_win(screen, hall_server, snap, lang):
+    """The winner's phone shows a gold banner, the others' a framed one; the market is gone
+    (it was plain bold text above the whole market)."""
+    event = hall_server.create_event(f"Win {lang}", [("Table 1", ["Dana Levi", "Eli"], "hall")])
+    table = event["tables"][0]
+    play_to_a_win(hall_server, event["id"], table)
+    for seat, who in ((0, "winner"), (1, "other")):
+        page = join_seat(screen(390, 844, locale=LOCALES[lang]), hall_server, table["seats"][seat]["join_path"])
+        expect(page.locator("body")).to_have_class(re.compile("game-won"))
+        expect(page.locator("#build")).to_be_hidden()
+        banner = page.locator("#status").bounding_box()
+        assert banner and banner["height"] > 50, banner
+        if seat == 0:
+            expect(page.locator("body")).to_have_class(re.compile("i-won"))
+        snap(page, f"phone-win-{who}-{lang}")
