@@ -173,6 +173,7 @@ function statusLine() {
 }
 
 function announceRoll() {
+  clearNotice(); // my older notice ("Turn ended.") would stand above this roll's losses
   const sum = diceSum(view.dice);
   const name = view.players[view.active].name;
   const mine = view.entries.filter((e) => e.to_seat === view.seat).reduce((a, e) => a + e.amount, 0)
