@@ -54,3 +54,21 @@ def test_phone_celebrates_a_win(screen, hall_server, snap, lang):
         if seat == 0:
             expect(page.locator("body")).to_have_class(re.compile("i-won"))
         snap(page, f"phone-win-{who}-{lang}")
+
+
+def test_phone_a_new_roll_takes_away_my_older_notice(screen, hall_server, snap):
+    """"Turn ended." no longer stands above the losses of the next player's roll."""
+    event = hall_server.create_event("Notice", [("Table 1", ["Dana Levi", "Eli"], "own")])
+    table = event["tables"][0]
+    page = join_seat(screen(390, 844), hall_server, table["seats"][0]["join_path"])
+    page.get_by_role("button", name="Roll the dice").click()
+    page.get_by_role("button", name="End my turn").click()
+    expect(page.locator("#notice")).to_have_text("Turn ended.")
+    eli = Phone(hall_server.url, table["seats"][1]["token"])
+    try:
+        eli.move("notice-eli-roll", {"kind": "roll"})
+    finally:
+        eli.client.disconnect()
+    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator("#dice")).not_to_be_empty()
+    snap(page, "phone-notice-after-roll-en")
