@@ -46,7 +46,8 @@ def test_phone_celebrates_a_win(screen, hall_server, snap, lang):
     table = event["tables"][0]
     play_to_a_win(hall_server, event["id"], table)
     for seat, who in ((0, "winner"), (1, "other")):
-        page = join_seat(screen(390, 844, locale=LOCALES[lang]), hall_server, table["seats"][seat]["join_path"])
+        context = screen(390, 844, locale=LOCALES[lang])
+        page = join_seat(context, hall_server, table["seats"][seat]["join_path"])
         expect(page.locator("body")).to_have_class(re.compile("game-won"))
         expect(page.locator("#build")).to_be_hidden()
         banner = page.locator("#status").bounding_box()
