@@ -4,6 +4,7 @@ phone: the console rolls for the seat, or the timer does when the seat's time is
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -112,3 +113,29 @@ def test_console_rolls_for_a_seat_without_a_phone(screen, hall_server, snap):
     assert time.monotonic() - started >= 3
     journal = hall_server.api("GET", f"/api/tables/{table_id}/journal")
     assert journal[-1]["author"] == "timer"
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "nl"])
+def test_console_journal_shows_an_undone_move_and_the_clock_a_proposal(screen, hall_server, snap, lang):
+    """The journal keeps an undone move, struck through, and its reversal (the undo's dialog says
+    the reversal is added); the turn clock's first step reads as a proposal until it is saved."""
+    event = hall_server.create_event(f"Undo {lang}", [("Table 1", ["Dana Levi", "Eli"], "own")])
+    table_id = event["tables"][0]["id"]
+    hall_server.api("POST", f"/api/tables/{table_id}/roll_for_seat")
+    hall_server.api("POST", f"/api/tables/{table_id}/undo")
+    page = console_page(screen, hall_server, lang, 1366, 900, event_id=event["id"], shows="#overview")
+    open_table(page)
+    card = page.locator(".table-card")
+    card.locator(".audit > summary").click()
+    expect(card.locator(".audit-moves > li")).to_have_count(2)
+    expect(card.locator(".audit-moves > li.undone")).to_have_count(1)
+    expect(card.locator(".audit-moves > li.reversal")).to_have_count(1)
+    card.locator(".audit").scroll_into_view_if_needed()
+    snap(page, f"console-journal-undone-{lang}")
+    expect(page.locator("#schedule-form")).to_have_class(re.compile("unsaved"))
+    expect(page.locator("#schedule-unsaved")).to_be_visible()
+    page.locator("#clock-panel").scroll_into_view_if_needed()
+    snap(page, f"console-clock-proposal-{lang}")
+    page.locator("#schedule-form button[type=submit]").click()
+    expect(page.locator("#schedule-unsaved")).to_be_hidden()
+    expect(page.locator("#schedule-form")).not_to_have_class(re.compile("unsaved"))
