@@ -50,12 +50,10 @@ def test_legacy_console_base_cards_one_name_and_the_card_list_carried(
     expect(ours.locator("tr[data-card=train_station]")).to_contain_text("A")
 
     # game 1 cannot start yet: no community landmark; the form says what to do, so does the refusal
-    ours.locator(".legacy-roll-button").click()
-    for _ in range(10):  # a tie rolls again
-        if ours.locator(".legacy-winner").count():
-            break
-        ours.locator(".legacy-roll-button").click()
-        page.wait_for_timeout(300)
+    series = hall_server.api("GET", f"/api/events/{event['id']}/series")["series"][0]
+    hall_server.api("POST", f"/api/series/{series['id']}/commands",  # no tie: Dana starts
+                    {"command": "roll_for_start", "dice": [[6, 6], [1, 1], [2, 2]]})
+    expect(ours.locator(".legacy-winner")).to_be_visible()
     setup = ours.locator("form.legacy-next-form")
     expect(setup.locator(".legacy-why")).to_contain_text("gemeenschapsbezienswaardigheid nodig")
     setup.locator("button[type=submit]").click()
