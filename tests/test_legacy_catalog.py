@@ -40,8 +40,10 @@ def changed(entry: dict, **fields: object) -> dict:
 ESTABLISHMENT_REFUSALS = [
     ({"id": "New Card"}, r"^establishments\[15\]\.id: a snake_case id"),
     ({"names": None}, r"^establishments\[15\]\.names: an object with en, he, nl"),
-    ({"names": {"en": "X", "he": "X"}}, r"^establishments\[15\]\.names\.nl: a non-empty text"),
-    ({"names": {"en": "X", "he": " ", "nl": "X"}}, r"^establishments\[15\]\.names\.he: a non-empty"),
+    # one name is enough (issue 27): a card without any is refused
+    ({"names": {"en": " ", "he": "", "nl": None}}, r"^establishments\[15\]\.names: a name in at least one"),
+    ({"names": {}}, r"^establishments\[15\]\.names: a name in at least one"),
+    ({"names": {"en": "X", "nl": 3}}, r"^establishments\[15\]\.names\.nl: a non-empty text"),
     ({"names": {"en": "X", "he": "X", "nl": "X", "fr": "X"}},
      r"^establishments\[15\]\.names\.fr: not a language"),
     ({"names": {"en": "X" * 61, "he": "X", "nl": "X"}}, r"^establishments\[15\]\.names\.en: at most 60"),

@@ -168,6 +168,10 @@ def event_settings(settings: dict[str, Any]) -> dict[str, Any]:
         if not is_whole_number(seconds) or not low <= seconds <= high:
             raise invalid("choice_seconds is {low} to {high}", low=low, high=high)
         data["choice_seconds"] = seconds
+    if "seat_auto_roll" in settings:
+        if not isinstance(settings["seat_auto_roll"], bool):
+            raise invalid("seat_auto_roll is true or false")
+        data["seat_auto_roll"] = settings["seat_auto_roll"]
     if not data:
         raise invalid("nothing to change: send {fields}", fields="dice_mode, choice_seconds")
     return data

@@ -13,11 +13,19 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from companion.hall import checks, clock
+from companion.hall import checks, clock, views
 from companion.hall import dice as hall_dice
 from companion.hall.checks import N_, Detail, HallError
 from companion.hall.model import Change, HallEvent, Table, follows_turn
-from companion.hall.play import commit, evolve, move_records, next_move_number, out_of_step
+from companion.hall.play import (
+    ROLL,
+    commit,
+    decide_move,
+    evolve,
+    move_records,
+    next_move_number,
+    out_of_step,
+)
 from companion.hall.replay import apply_event_records, apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal, Record, StaleSequence
@@ -420,7 +428,7 @@ def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
     with hall.lock:
         for table in list(hall.tables.values()):
             try:
-                if expire_choice(hall, table, now):
+                if expire_choice(hall, table, now) or expire_roll(hall, table, now):
                     changed.append(table.id)
                 hall.failing_defaults.pop(table.id, None)
             except StaleSequence:
@@ -441,6 +449,28 @@ def log_failing_default(hall: HallService, table: Table) -> None:
     if hall.failing_defaults.get(table.id) != table.seq:
         hall.failing_defaults[table.id] = table.seq
         log.exception("the timed-out choice at table %s could not take its default", table.id)
+
+
+def expire_roll(hall: HallService, table: Table, now: float) -> bool:
+    """Roll for a seat of an own-roll table whose turn waited the event's turn time for its
+    roll, when the event asks for it (`seat_auto_roll`; CatanAuto's idea for a table): the rules
+    say which seat's roll is due, the hall times it from when it saw it due (a restart gives the
+    seat a full turn time again). Whether it rolled."""
+    event = hall.events[table.event_id]
+    seat = views.roll_due(table)
+    if seat is None or not event.seat_auto_roll:
+        table.roll_waits = None
+        return False
+    due = (rules_of(table).turn(table.state), seat)
+    if table.roll_waits is None or table.roll_waits[:2] != due:
+        table.roll_waits = (*due, now)
+        return False
+    if now - table.roll_waits[2] < event.choice_seconds:
+        return False
+    facts = decide_move(hall, table, seat, dict(ROLL))
+    commit(hall, table, facts, "timer")
+    table.roll_waits = None
+    return True
 
 
 def expire_choice(hall: HallService, table: Table, now: float) -> bool:

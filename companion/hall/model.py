@@ -71,6 +71,8 @@ class Table:
     seq: int = 0  # the journal's last sequence number for this table's stream
     moves: list[Move] = field(default_factory=list)
     waiting_since: float | None = None  # monotonic time a choice started waiting
+    # (turn, seat, monotonic time) since when the seat's own roll is due (hall_roll.expire_roll)
+    roll_waits: tuple[int, int, float] | None = None
     options: dict[str, Any] = field(default_factory=dict)  # the ruleset's set-up options
     card_sets: tuple[str, ...] = ("base",)  # the catalog's card sets the table plays
     undone: list[Undone] = field(default_factory=list)  # moves undone since the turn began
@@ -162,6 +164,8 @@ class HallEvent:
     name: str
     dice_mode: str = "random"  # random | balanced
     choice_seconds: int = 45
+    # own-roll tables: the timer rolls for a seat whose turn waited choice_seconds for its roll
+    seat_auto_roll: bool = False
     tables: list[str] = field(default_factory=list)
     rolls: list[list[int]] = field(default_factory=list)
     follow_ups: list[list[int]] = field(default_factory=list)  # each roll's follow-up dice ([]: none)

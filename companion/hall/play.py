@@ -338,6 +338,29 @@ def staff_move(hall: HallService, table_id: Any, wire: Any) -> Table:
         table.state, wire, event_turn(hall, table)))
 
 
+ROLL = {"kind": "roll"}  # a seat's roll, with the dice the seat chose (Ruleset.dice_for)
+
+
+def roll_for_seat(hall: HallService, table_id: Any) -> Table:
+    """The organizer rolls for the seat whose turn waits on its roll (a seat without a phone
+    at a table that rolls its own dice): the seat's own roll move, decided by its rules."""
+    def act() -> Table:
+        table = playing(hall, table_id)
+        if table.roll_mode != "own":
+            raise HallError("table/hall_roll", "this table rolls with the hall")
+        seat = rules_of(table).roll_due(table.state) if table.status == "running" else None
+        if seat is None:
+            raise HallError("table/no_roll_due", "no seat of this table is waiting to roll")
+        try:
+            facts = decide_move(hall, table, seat, dict(ROLL))
+        except RuleError as error:
+            raise rules_refusal(error) from None
+        commit(hall, table, facts, "organizer")
+        return table
+
+    return organizer_change(hall, act)
+
+
 def organizer_facts(hall: HallService, table_id: Any,
                     decide: Callable[[AnyRuleset, Table], list[Any]]) -> Table:
     """The facts the rules `decide` for an organizer's correction at a started table,

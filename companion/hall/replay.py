@@ -84,6 +84,7 @@ def apply_event_record(event: HallEvent, kind: str, data: dict[str, Any],
     if kind == "settings":
         event.dice_mode = data.get("dice_mode", event.dice_mode)
         event.choice_seconds = data.get("choice_seconds", event.choice_seconds)
+        event.seat_auto_roll = data.get("seat_auto_roll", event.seat_auto_roll)
     elif kind == "deck_shuffled":
         event.deck = [list(pair) for pair in data["deck"]]
     elif kind == "hall_rolled":

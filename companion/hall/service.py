@@ -428,6 +428,9 @@ class HallService:
     def staff_move(self, table_id: Any, move: Any) -> Table:
         return play.staff_move(self, table_id, move)
 
+    def roll_for_seat(self, table_id: Any) -> Table:
+        return play.roll_for_seat(self, table_id)
+
     def hall_roll(self, event_id: Any, dice: Any = None, confirm: Any = None,
                   now: datetime | None = None, follow_up: Any = None) -> dict[str, Any]:
         return hall_roll.hall_roll(self, event_id, dice, confirm, now, follow_up)

@@ -125,16 +125,24 @@ def seat_part(table: Table, seat: int, story: Story[Any, Any] | None = None) -> 
 
 
 def table_summary(table: Table) -> dict[str, Any]:
-    """One tile of the hall screen."""
+    """One tile of the hall screen; `roll_due`: the seat whose own roll the table waits for
+    (the console offers to roll for it)."""
     return {**table_header(table), **table.rules.tile_view(table.story()),
-            "seq": table.seq, "waited": waited_seconds(table)}
+            "seq": table.seq, "waited": waited_seconds(table), "roll_due": roll_due(table)}
+
+
+def roll_due(table: Table) -> int | None:
+    if table.roll_mode != "own" or table.status != "running" or table.state is None:
+        return None
+    return table.rules.roll_due(table.state)
 
 
 def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
     """What the projector shows: every table's summary, the hall's rolls, the event's turn
     and its clock (`clock.turn_json`), and each ruleset's event-wide view (`games`)."""
     return {"event": {"id": event.id, "name": event.name, "dice_mode": event.dice_mode,
-                      "choice_seconds": event.choice_seconds, **clock.clock_json(event)},
+                      "choice_seconds": event.choice_seconds,
+                      "seat_auto_roll": event.seat_auto_roll, **clock.clock_json(event)},
             "rolls": event.rolls, "tables": [table_summary(t) for t in tables],
             # whether the console offers to undo the last roll (the server may still refuse it
             # when a table moved on since: roll/moved_on names them)
@@ -160,10 +168,32 @@ def turn_message(event: HallEvent, tables: list[Table]) -> EncodedView | None:
 
 
 def audit_json(table: Table, records: Iterable[Record]) -> list[dict[str, Any]]:
-    """Every accepted move of a table with its facts (as its ruleset journals them), for the
-    organizer's audit view: from the table's journal `records`, since memory keeps only the
-    latest moves."""
-    encode = rules_of(table).encode_fact
-    return [{"move": m.number, "author": m.author,
-             "events": [dict(zip(("kind", "data"), encode(e), strict=True)) for e in m.facts]}
-            for m in rebuild_table(records).moves]
+    """Every move of a table with its facts (as its ruleset journals them), for the organizer's
+    audit view: from the table's journal `records`, since memory keeps only the latest moves.
+    An undone move stays, marked `undone`, and its reversal follows as an entry of its own
+    (`reverts`: the move it took back), as the journal and the export hold them."""
+    rules = rules_of(table)
+    encode, kinds = rules.encode_fact, rules.fact_kinds
+    records = list(records)
+    rebuild_table(records)  # the stream checks as a table's
+    entries: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for record in records:
+        if record.kind in kinds:
+            number = record.data["move"]
+            if current is None or current["move"] != number:
+                current = {"move": number, "author": record.author, "events": []}
+                entries.append(current)
+            kind, data = encode(rules.decode_fact(record.kind, record.data))
+            current["events"].append({"kind": kind, "data": data})
+            continue
+        current = None
+        if record.kind == "reverted":
+            number = record.data["move"]
+            undone = next(entry for entry in reversed(entries)
+                          if entry["move"] == number and "reverts" not in entry
+                          and not entry.get("undone"))
+            undone["undone"] = True
+            entries.append({"move": number, "author": record.author, "events": [],
+                            "reverts": number})
+    return entries

@@ -231,6 +231,12 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
     def default_move(self, state: State) -> tuple[int, Move] | None:
         """The seat and move that close an open choice when its time is up; None if none."""
 
+    def roll_due(self, state: State) -> int | None:
+        """The seat whose turn waits on its own roll (a table that rolls its own dice: the
+        console may roll for a seat without a phone, and the hall's timer when the seat's turn
+        time is up); None when no roll is due, or the game has no rolls of a seat."""
+        return None
+
     @abstractmethod
     def hall_turn(self, state: State, dice: tuple[int, int], catalog: Catalog,
                   shuffle: Shuffle | None) -> list[list[Fact]]:

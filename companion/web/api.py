@@ -222,6 +222,8 @@ def table_action(table_id: str, action: str) -> Any:
         table = hall.reassign_seat(table_id, data.get("seat"), data.get("name"))
     elif action == "staff_move":
         table = hall.staff_move(table_id, data.get("move"))
+    elif action == "roll_for_seat":
+        table = hall.roll_for_seat(table_id)
     else:
         raise HallError("request/unknown_action",
                         Detail(N_("unknown table action {action}"), {"action": repr(action)}))

@@ -18,8 +18,10 @@ from jinja2 import Template
 from markupsafe import Markup
 
 from companion.hall import HallError, clock, join_codes
+from companion.hall.checks import RULESETS
 from companion.hall.model import Table
 from companion.hall.tournament_journal import known
+from companion.rules.registry import ruleset as ruleset_of
 from companion.web import i18n
 from companion.web.auth import service
 from companion.web.errors import message_page, status_of
@@ -186,8 +188,12 @@ def hall(event_id: str) -> Any:
         tables = hall.tables_of(event)
     # now_ms: the server's clock, so a projector on another laptop counts a turn's deadline
     # (epoch ms) down by the server's time, give or take the page's load
+    # rulesets: each game's name, to head its own standings (a co-op pair is not ranked
+    # among the players of another game)
     data = {"event": event.id, "view": hall.hall_view(event), "join_url": join, "cards": [],
-            "now_ms": clock.now_ms(), **page_data(tables, i18n.current_language())}
+            "now_ms": clock.now_ms(),
+            "rulesets": {name: _(ruleset_of(name).title) for name in RULESETS},
+            **page_data(tables, i18n.current_language())}
     return render_template(hall_templates(tables), event=event, data=data, join_url=join,
                            join_qr=Markup(qr_svg(join)))
 

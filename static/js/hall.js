@@ -51,7 +51,11 @@ function receive(next) {
 // a table reads its number from where it always is.
 function drawRoll(animate) {
   const rolls = view.rolls;
-  $("roll-number").textContent = rolls.length ? t("Roll {n}", { n: rolls.length }) : t("Waiting for the first roll");
+  // no hall roll to wait for when every table rolls its own dice (a Legacy game, own-roll tables)
+  const hallRolls = view.tables.some((summary) => summary.roll_mode === "hall" && summary.status !== "ended");
+  $("roll-number").textContent = rolls.length ? t("Roll {n}", { n: rolls.length })
+    : hallRolls || !view.tables.length ? t("Waiting for the first roll") : t("Each table rolls its own dice");
+  document.querySelector(".histogram").hidden = !rolls.length && !hallRolls && view.tables.length > 0;
   const box = $("dice");
   if (!rolls.length) {
     fill(box);
@@ -220,10 +224,11 @@ function tile(summary) {
 
 // Only the tiles of the page on show are in the document: a hall of 275 tables kept all of
 // them (33,000 nodes), which cost the projector's laptop about 190 ms per view. Up to 8 tables
-// page only when they do not fit a little smaller ("compact"), in two columns or three: a page
-// the hall waits 10 s for is worse than smaller text. More tables are smaller still ("dense",
-// more columns) and page.
-const FEW_TABLES = ["", "compact", "compact three"];
+// page only when they do not fit a little smaller ("compact"), in two columns, three or four,
+// and then with the tables given the width of the charts ("wide": the dice stay, the charts
+// go): a page the hall waits 10 s for is worse than smaller text (README: up to eight tables
+// shrink to fit). More tables are smaller still ("dense", more columns) and page.
+const FEW_TABLES = ["", "compact", "compact three", "compact three wide", "compact four wide", "compact four wide small"];
 function drawTiles() {
   const list = $("tiles");
   const tables = shownTables();
@@ -247,14 +252,20 @@ function drawTiles() {
 function pageSize(list, tables, sizes) {
   const fits = [];
   for (const size of sizes) {
-    list.className = `tiles ${size}`.trim();
+    useSize(list, size);
     fits.push(tilesThatFit(list, tables));
     if (fits.at(-1) >= tables.length) return fits.at(-1);
   }
   const best = fits.indexOf(Math.max(...fits));
   if (best === sizes.length - 1) return fits[best];
-  list.className = `tiles ${sizes[best]}`.trim();
+  useSize(list, sizes[best]);
   return tilesThatFit(list, tables);
+}
+
+// A size of the tiles; "wide" gives the tables the charts' width (the grid's class).
+function useSize(list, size) {
+  list.className = `tiles ${size}`.trim();
+  list.closest(".hall-grid").classList.toggle("wide-tables", size.split(" ").includes("wide"));
 }
 
 // The tables the hall screen shows: all but those ended before they started (a table set up
@@ -341,14 +352,31 @@ function winBanner(summary) {
 
 // ------------------------------------------------------------------ standings
 
-// Winners first, then landmarks, then coins (as the printed standings rank); the top ten.
+// Winners first, then landmarks, then coins (as the printed standings rank), within each game:
+// the players of different games (a co-op pair, a Legacy table) are not ranked together. One
+// game: its top ten; several: a heading and a ranking each, in the order their tables come.
 function drawStandings() {
-  const everyone = shownTables().flatMap((summary) => summary.players.map((player) => ({
-    ...player, table: summary.name, won: wonSeat(summary, player.seat), entrance: entrance(summary),
-  })));
-  everyone.sort((a, b) => b.won - a.won || b.landmarks.length - a.landmarks.length || (b.coins ?? 0) - (a.coins ?? 0));
-  const list = fill($("standings"), everyone.slice(0, 10).map(standingsRow));
-  dropRowsBelow(list, list.closest("section"));
+  const games = new Map();
+  for (const summary of shownTables()) {
+    if (!games.has(summary.ruleset)) games.set(summary.ruleset, []);
+    games.get(summary.ruleset).push(...summary.players.map((player) => ({
+      ...player, table: summary.name, won: wonSeat(summary, player.seat), entrance: entrance(summary),
+    })));
+  }
+  const ranked = [...games.entries()].map(([ruleset, players]) => [ruleset,
+    players.sort((a, b) => b.won - a.won || b.landmarks.length - a.landmarks.length || (b.coins ?? 0) - (a.coins ?? 0))]);
+  const box = $("standings");
+  if (ranked.length <= 1) {
+    box.className = "";
+    fill(box, (ranked[0]?.[1] ?? []).slice(0, 10).map(standingsRow));
+  } else {
+    box.className = "by-game";
+    const share = Math.max(3, Math.floor(10 / ranked.length));
+    fill(box, ranked.map(([ruleset, players]) => h("li", { class: "game", "data-ruleset": ruleset },
+      h("h3", {}, data.rulesets?.[ruleset] ?? ruleset),
+      h("ol", {}, players.slice(0, share).map(standingsRow)))));
+  }
+  dropRowsBelow(box, box.closest("section"));
 }
 
 // A row: the name, then the table, the landmarks (or the win) and the coins.
@@ -361,11 +389,15 @@ function standingsRow(player) {
     h("span", { class: "entry" }, h("span", { class: "name" }, bdi(player.name)), figures));
 }
 
-// Whole rows only: a long name takes a line of its own, and the rows that no longer fit go.
+// Whole rows only: a long name takes a line of its own, and the rows that no longer fit go
+// (by game: the last game's last rows first, and a game left without rows).
 function dropRowsBelow(list, box) {
   const bottom = box.getBoundingClientRect().bottom;
-  while (list.lastElementChild && list.lastElementChild.getBoundingClientRect().bottom > bottom + 1) {
-    list.lastElementChild.remove();
+  const rows = () => [...list.querySelectorAll(":scope > li:not(.game), :scope > li.game > ol > li")];
+  for (let last = rows().at(-1); last && last.getBoundingClientRect().bottom > bottom + 1; last = rows().at(-1)) {
+    const game = last.closest("li.game");
+    last.remove();
+    if (game && !game.querySelector("ol > li")) game.remove();
   }
 }
 

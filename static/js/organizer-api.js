@@ -41,6 +41,7 @@ export async function call(method, path, body) {
 // Refusals only the organizer meets; the others are in i18n.js.
 const ORGANIZER_REFUSALS = {
   "event/not_started": t("The clock starts with the first roll."),
+  "table/no_roll_due": t("No seat of this table is waiting to roll."),
   "event/paused": t("The clock is paused already."),
   "event/not_paused": t("The clock is not paused."),
   "event/ended": t("The event has ended: the hall rolls no more."),

@@ -64,6 +64,9 @@ function drawSchedule(schedule, force = false) {
   if (!force && (json === drawnSchedule || form.contains(document.activeElement))) return;
   drawnSchedule = json;
   fill($("schedule-steps"), (schedule?.length ? schedule : [DEFAULT_STEP]).map(stepRow));
+  // without a saved schedule the step shown is a proposal: drawn as one, and said so
+  form.classList.toggle("unsaved", !schedule?.length);
+  $("schedule-unsaved").hidden = Boolean(schedule?.length);
   numberSteps();
 }
 

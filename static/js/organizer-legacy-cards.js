@@ -16,6 +16,7 @@ export const colourWord = (colour) => ({
 const LABELS = ["wheat", "cow", "bread", "cup", "gear", "factory", "fruit", "tower"];
 const CARD_COLOURS = ["blue", "green", "red", "purple"];
 const LANGUAGES = ["en", "he", "nl"];
+const MAYOR_COLOURS = ["red", "blue", "green", "yellow", "orange", "purple", "white", "black"];
 const STATUSES = ["in_play", "reserve", "archive"];
 // The effect kinds the rules play (companion/rules/legacy/entries.py), by card.
 const EFFECTS = {
@@ -79,7 +80,8 @@ export function catalogList(cards, onStatus) {
   };
   const list = [
     table("establishment", [t("Name"), t("Colour, label"), t("Activation"), t("Cost"), t("Effect"), t("Copies")], (card) => [
-      h("td", {}, bdi(cardName(card)), card.town_square ? h("span", { class: "hint" }, " ", t("(starting card)")) : null),
+      h("td", {}, bdi(cardName(card)), card.town_square ? h("span", { class: "hint" }, " ", card.mayor_colour
+        ? t("(the {colour} player's starting card)", { colour: colourWord(card.mayor_colour) }) : t("(starting card)")) : null),
       h("td", {}, h("span", { class: `legacy-swatch card-${card.colour}` }), " ", colourWord(card.colour), h("br"), labelWord(card.label)),
       h("td", { class: "num-cell" }, num(activation(card.activation))), h("td", { class: "num-cell" }, num(card.cost)),
       h("td", { class: "effect" }, effectWords(card.effect)), h("td", { class: "num-cell" }, num(card.copies))]),
@@ -111,10 +113,11 @@ export function cardsEditor(onAdd) {
       h("input", { type: "radio", name: "kind", value: kind, checked: kind === "establishment" }), " ", kindWord(kind))));
   const form = h("form", { class: "legacy-card-form", novalidate: true }, kinds,
     h("div", { class: "legacy-fields" },
+      h("p", { class: "hint legacy-names-hint" }, t("One name is enough: the other languages show it until you give theirs.")),
       LANGUAGES.map((language) => field(`name-${language}`, {
         en: t("Name in English"), he: t("Name in Hebrew"), nl: t("Name in Dutch"),
       }[language], input(`name-${language}`, `names.${language}`, { maxlength: 60, lang: language, dir: "auto" }))),
-      field("id", t("Id (a-z, 0-9 and _; empty: from the English name)"), input("id", "id", { maxlength: 60, dir: "ltr" })),
+      field("id", t("Id (a-z, 0-9 and _; empty: from the name)"), input("id", "id", { maxlength: 60, dir: "ltr" })),
       field("letter", t("Letter code"), input("letter", "letter", { maxlength: 2, size: 3, dir: "ltr" }), "landmark"),
       field("colour", t("Colour"), select("colour", "colour", CARD_COLOURS, colourWord), "establishment"),
       field("activation", t("Activation numbers (as 2, 3)"), input("activation", "activation", { inputmode: "numeric", dir: "ltr" }), "establishment"),
@@ -123,6 +126,8 @@ export function cardsEditor(onAdd) {
       field("copies", t("Copies in the supply"), input("copies", "copies", { type: "number", min: 0, step: 1, value: 6 }), "establishment"),
       h("div", { class: "legacy-field", "data-for": "establishment" },
         h("label", {}, h("input", { type: "checkbox", name: "town_square", "data-path": "town_square" }), " ", t("A starting card (town square)"))),
+      field("mayor-colour", t("Whose starting card"), select("mayor-colour", "mayor_colour", ["", ...MAYOR_COLOURS],
+        (colour) => (colour ? t("the {colour} player's", { colour: colourWord(colour) }) : t("every player's"))), "town"),
       field("effect", t("Effect"), h("select", { id: id("effect"), name: "effect", "data-path": "effect.kind" })),
       field("amount", t("Coins"), input("amount", "effect.amount", { type: "number", min: 1, step: 1 }), "amount"),
       field("per", t("Counted per card with"), h("span", { class: "legacy-per" },
@@ -153,6 +158,7 @@ export function cardsEditor(onAdd) {
     const effect = els.effect.value;
     const shown = {
       all: true, establishment: kind() === "establishment", landmark: kind() === "landmark",
+      town: kind() === "establishment" && els.town_square.checked,
       amount: WITH_AMOUNT.has(effect), per: effect === "income_per_icon", labels: effect === "mall_bonus", manual: effect === "manual",
     };
     for (const part of form.querySelectorAll("[data-for]")) part.hidden = !shown[part.dataset.for];
@@ -178,8 +184,11 @@ const whole = (value) => (value.trim() === "" ? null : Number.isInteger(Number(v
 // The entry as the rules read it (entries.py); what the form cannot check the server names.
 function entryOf(form, kind) {
   const els = form.elements;
-  const names = Object.fromEntries(LANGUAGES.map((language) => [language, els[`name-${language}`].value.trim()]));
-  const entry = { id: els.id.value.trim() || snake(names.en), names, cost: whole(els.cost.value) };
+  // the names given (one is enough: the server gives the others the first of en, he, nl)
+  const names = Object.fromEntries(LANGUAGES.map((language) => [language, els[`name-${language}`].value.trim()])
+    .filter(([, name]) => name));
+  const named = names.en || names.nl || names.he || "";
+  const entry = { id: els.id.value.trim() || snake(named), names, cost: whole(els.cost.value) };
   const effectKind = els.effect.value;
   const effect = { kind: effectKind };
   if (WITH_AMOUNT.has(effectKind)) effect.amount = whole(els.amount.value);
@@ -198,7 +207,8 @@ function entryOf(form, kind) {
   if (kind === "establishment") {
     const numbers = els.activation.value.split(/[\s,;]+/).filter(Boolean).map(whole);
     return { ...entry, colour: els.colour.value, activation: numbers, label: els.label.value, effect,
-      copies: whole(els.copies.value), town_square: els.town_square.checked };
+      copies: whole(els.copies.value), town_square: els.town_square.checked,
+      ...(els.town_square.checked && els["mayor-colour"].value ? { mayor_colour: els["mayor-colour"].value } : {}) };
   }
   if (kind === "landmark") return { ...entry, letter: els.letter.value.trim().toUpperCase(), effect };
   return { ...entry, bonus: effect };

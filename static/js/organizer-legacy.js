@@ -12,6 +12,7 @@ import { call, notice } from "./organizer-api.js";
 import { currentEvent, currentView, onView, refusalWords } from "./organizer-event.js";
 import { cardName, cardsEditor, catalogList, colourWord } from "./organizer-legacy-cards.js";
 
+const NO_COMMUNITY = () => t("Every game needs a community landmark, and the catalog has none in play: add the next one from the legacy deck (Catalog, Add a card, Community landmark), or put one from the reserve in play.");
 const MAYOR_COLOURS = ["red", "blue", "green", "yellow", "orange", "purple", "white", "black"];
 
 // Refusals of a campaign, in the page's language; the server's message (the field) follows.
@@ -126,15 +127,37 @@ function fillColours() {
   }
 }
 
+// The cards a new campaign starts with: the base game's ("base"), a card-list file's JSON (as
+// a campaign's catalog saves it), or none; null when the file cannot be read (said in the form).
+async function startingCards(form) {
+  const choice = form.elements.cards.value;
+  if (choice === "base") return { catalog: "base" };
+  if (choice === "none") return {};
+  const file = form.elements["card-file"].files[0];
+  const place = form.querySelector("button[type=submit]");
+  if (!file) {
+    notice(t("Choose the card-list file first."), "error", place);
+    return null;
+  }
+  try {
+    return { catalog: JSON.parse(await file.text()) };
+  } catch {
+    notice(t("This file is not a card list (JSON) the console saved."), "error", place);
+    return null;
+  }
+}
+
 async function create(event) {
   event.preventDefault();
   const form = event.target;
+  const cards = await startingCards(form);
+  if (!cards) return;
   const mayors = [0, 1, 2, 3].map((seat) => ({
     name: form.elements[`mayor-name-${seat}`].value.trim(),
     colour: form.elements[`mayor-colour-${seat}`].value,
     city: form.elements[`mayor-city-${seat}`].value.trim(),
   })).filter((mayor) => mayor.name || mayor.city);
-  const body = { ruleset: "legacy", name: form.elements.name.value.trim(), mayors };
+  const body = { ruleset: "legacy", name: form.elements.name.value.trim(), mayors, ...cards };
   const answer = await send(`/api/events/${encodeURIComponent(currentEvent())}/series`, body,
     { done: t("The campaign is created."), form });
   if (answer) {
@@ -161,8 +184,23 @@ class CampaignPanel {
     this.node = h("article", { class: "legacy-campaign", "data-series": id, "aria-labelledby": `legacy-${id}-title` },
       h("header", {}, this.title, this.parts.group),
       this.parts.roll, this.parts.next, this.parts.playing, this.parts.checklist, this.parts.register,
-      h("details", { class: "legacy-cards" }, h("summary", {}, t("Catalog")), this.parts.catalog,
+      h("details", { class: "legacy-cards" }, h("summary", {}, t("Catalog")), this.saveButton(), this.parts.catalog,
         h("details", { class: "legacy-editor" }, h("summary", {}, t("Add a card")), this.editor.form)));
+  }
+
+  // The catalog as a card-list file, the JSON a new campaign takes (carried to another laptop).
+  saveButton() {
+    const button = h("button", { type: "button", class: "secondary outline legacy-save-cards" }, t("Save the card list"));
+    button.addEventListener("click", () => {
+      const text = JSON.stringify(this.view.catalog, null, 2);
+      const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
+        download: `${this.view.name.replace(/[^\p{L}\p{N}]+/gu, "-")}-cards.json` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    });
+    return h("p", {}, button, " ", h("span", { class: "hint" }, t("A file to start the campaign with on another laptop.")));
   }
 
   command(body, done, where) {
@@ -268,7 +306,7 @@ class CampaignPanel {
         `${card.letter} · ${cardName(card)}`))))),
       h("td", {}, h("fieldset", { class: "legacy-town", "data-path": `town_square[${mayor.seat}]`, tabindex: "-1" },
         h("legend", { class: "visually-hidden" }, t("Starting cards of {name}", { name: mayor.name })),
-        town.map((card) => h("label", {}, h("input", {
+        town.filter((card) => !card.mayor_colour || card.mayor_colour === mayor.colour).map((card) => h("label", {}, h("input", {
           type: "checkbox", name: `town-${mayor.seat}`, value: card.id,
           checked: (proposal.town_square?.[mayor.seat] ?? []).includes(card.id),
         }), " ", cardName(card)))))));
@@ -280,9 +318,10 @@ class CampaignPanel {
           h("th", { scope: "col", colspan: 3 }, t("Three landmarks")), h("th", { scope: "col" }, t("Starting cards")))),
         h("tbody", {}, rows))),
       h("p", { class: "hint" }, t("Tick as many starting cards for each player as the ticks on their tableau.")),
-      h("label", {}, t("Community landmark"), h("select", { name: "community", "data-path": "community" },
+      community.length ? h("label", {}, t("Community landmark"), h("select", { name: "community", "data-path": "community" },
         community.map((card) => h("option", { value: card.id, selected: proposal.community === card.id },
-          t("{name} ({cost})", { name: cardName(card), cost: card.cost }))))),
+          t("{name} ({cost})", { name: cardName(card), cost: card.cost })))))
+        : h("p", { class: "legacy-why", role: "note", "data-path": "community", tabindex: "-1" }, NO_COMMUNITY()),
       h("button", { type: "submit" }, t("Start game {n}", { n: next.game })));
     form.addEventListener("submit", (event) => this.start(event));
     return form;
@@ -291,6 +330,10 @@ class CampaignPanel {
   async start(event) {
     event.preventDefault();
     const form = event.target;
+    if (!form.elements.community) { // said here, in the page's language, before asking the server
+      notice(NO_COMMUNITY(), "error", form.querySelector("button[type=submit]"));
+      return;
+    }
     const seats = this.view.mayors.map((mayor) => mayor.seat);
     const body = {
       landmarks: seats.map((seat) => [0, 1, 2].map((slot) => form.elements[`landmark-${seat}-${slot}`].value)),

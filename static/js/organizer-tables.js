@@ -81,10 +81,30 @@ export class TableCards {
     };
     for (const [action, ok] of Object.entries(allowed)) node.querySelector(`[data-action="${action}"]`).hidden = !ok;
     node.querySelector(".setup-tools .add-player-form").hidden = table.status !== "setup";
+    this.drawRollForSeat(node, table);
     node.querySelector(".correction").hidden = table.status === "setup";
     this.drawPlayers(node, table, seats);
     this.drawEntries(node, table);
     this.drawSeatChoice(node, table);
+  }
+
+  // An own-roll table whose seat's roll is due (a seat without a phone): the organizer rolls
+  // for it, with the dice the seat chose.
+  drawRollForSeat(node, table) {
+    const place = node.querySelector(".status-actions");
+    let button = place.querySelector('[data-action="roll_for_seat"]');
+    const seat = Number.isInteger(table.roll_due) ? table.roll_due : null;
+    if (seat === null) {
+      button?.remove();
+      return;
+    }
+    const words = t("Roll for {name}", { name: table.players[seat]?.name ?? "" });
+    if (!button) {
+      button = h("button", { type: "button", class: "roll-for-seat", "data-action": "roll_for_seat" });
+      place.prepend(button);
+    }
+    button.dataset.seat = seat;
+    if (button.textContent !== words) button.textContent = words;
   }
 
   turnText(table) {
@@ -225,8 +245,13 @@ export function drawAudit(container, moves, players, cardName) {
     container.replaceChildren(h("p", {}, t("No moves yet.")));
     return;
   }
+  // An undone move stays, struck through and said undone; its reversal is a line of its own.
   container.replaceChildren(h("ol", { class: "audit-moves", reversed: true }, [...moves].reverse().map((move) =>
-    h("li", { value: move.move },
-      h("strong", {}, t("Move {n} by {author}", { n: move.move, author: author(move.author) })),
-      h("ul", {}, move.events.map((event) => h("li", {}, describe(event.kind, event.data))))))));
+    (Number.isInteger(move.reverts)
+      ? h("li", { value: move.move, class: "reversal" },
+        h("strong", {}, t("Move {n} undone by {author}", { n: move.move, author: author(move.author) })))
+      : h("li", { value: move.move, class: move.undone ? "undone" : null },
+        h("strong", {}, t("Move {n} by {author}", { n: move.move, author: author(move.author) }),
+          move.undone ? ` (${t("undone")})` : null),
+        h("ul", {}, move.events.map((event) => h("li", {}, describe(event.kind, event.data)))))))));
 }

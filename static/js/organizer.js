@@ -144,6 +144,7 @@ function fillSettings(force) {
   const event = state.view.event;
   for (const radio of form.elements.dice_mode) radio.checked = radio.value === event.dice_mode;
   form.elements.choice_seconds.value = String(event.choice_seconds);
+  form.elements.seat_auto_roll.checked = Boolean(event.seat_auto_roll);
 }
 
 // ------------------------------------------------------------------ printables and exports
@@ -235,7 +236,7 @@ async function createEvent(event) {
 async function saveSettings(event) {
   const form = event.target;
   const diceMode = [...form.elements.dice_mode].find((radio) => radio.checked);
-  const body = { choice_seconds: Number(form.elements.choice_seconds.value) };
+  const body = { choice_seconds: Number(form.elements.choice_seconds.value), seat_auto_roll: form.elements.seat_auto_roll.checked };
   if (diceMode) body.dice_mode = diceMode.value;
   await postForm(event, `/api/events/${encodeURIComponent(state.eventId)}/settings`, body,
     t("The settings are saved."));
@@ -361,6 +362,8 @@ async function onTableClick(event) {
     if (answer) showQr(tableId, seat, t("New join link of {name}", { name }), t("The old link no longer works. Scan this QR code with the phone to take the seat again."));
   } else if (action === "remove") {
     await tableAction(tableId, "remove_player", { seat }, t("The player is removed."), target);
+  } else if (action === "roll_for_seat") {
+    await tableAction(tableId, "roll_for_seat", {}, t("Rolled for {name}.", { name }), target);
   } else if (["start", "pause", "resume", "end"].includes(action)) {
     if (action === "end" && !window.confirm(t("End this table? It cannot be resumed."))) return;
     await tableAction(tableId, action, {}, "", target);
@@ -381,6 +384,13 @@ async function onTableSubmit(event) {
       seat: Number(form.elements.seat.value), amount: Number(form.elements.amount.value),
       reason: form.elements.reason.value,
     };
+    // a correction below zero is refused by the rules; said here with the figure, in the page's
+    // language ("Dana Levi has 16 coins"), before asking
+    const player = state.view?.tables.find((t2) => String(t2.id) === String(tableId))?.players[body.seat];
+    if (player && Number.isInteger(player.coins) && player.coins + body.amount < 0) {
+      notice(t("{name} has {coins} coins: a correction never takes a balance below zero.", { name: player.name, coins: player.coins }), "error", at);
+      return;
+    }
     if (await tableAction(tableId, "adjust", body, t("The correction is in the journal."), at)) {
       form.elements.amount.value = "";
       form.elements.reason.value = "";

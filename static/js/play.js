@@ -1,7 +1,7 @@
 // The phone: draws the seat's `view` (docs/api.md), whole on load and (re)connect, patched by
 // the table's `table` messages; sends moves.
 
-import { refusal, t } from "./i18n.js";
+import { lang, refusal, t } from "./i18n.js";
 import {
   $, activation, bdi, diceSum, die, fill, followConnection, h, num, paidWords, requestId, signed, signedText, tx,
 } from "./dom.js";
@@ -169,6 +169,10 @@ function draw() {
   $("coins").textContent = me.coins ?? "–";
   $("turn").textContent = view.turn ? t("Turn {n}", { n: view.turn }) : "";
   fill($("status"), statusLine());
+  // a won game is celebrated, as the hall does: a banner (app.css), the market no longer shown
+  const won = Number.isInteger(view.winner);
+  document.body.classList.toggle("game-won", won);
+  document.body.classList.toggle("i-won", won && view.winner === view.seat);
   drawPrompt();
   drawLastRoll();
   drawBuilds(view, cards, act);
@@ -203,6 +207,7 @@ function statusLine() {
 }
 
 function announceRoll() {
+  clearNotice(); // my older notice ("Turn ended.") would stand above this roll's losses
   const sum = diceSum(view.dice);
   const name = view.players[view.active].name;
   const mine = view.entries.filter((e) => e.to_seat === view.seat).reduce((a, e) => a + e.amount, 0)
@@ -242,8 +247,22 @@ function tickTimer() {
   const element = $("timer");
   if (!element || !view || view.waited === null) return;
   const left = Math.max(0, Math.ceil(view.choice_seconds - view.waited - (performance.now() - viewAt) / 1000));
+  const then = defaultWords();
+  if (then) {
+    element.textContent = left > 0 ? t("{seconds} s left, then: {choice}.", { seconds: left, choice: then })
+      : t("Time is up: {choice}.", { choice: then });
+    return;
+  }
   element.textContent = left > 0 ? t("{seconds} s left, then the default applies.", { seconds: left })
     : t("Time is up: the default applies.");
+}
+
+// The default the timer applies, named where the view's choice says it (RULES.md 11: keep the
+// roll, no swap); the TV Station's target is the rules' to pick, so it stays "the default".
+function defaultWords() {
+  if (kinds("keep").length) return t("Keep {sum}", { sum: diceSum(view.dice) }).toLocaleLowerCase(lang);
+  if (kinds("business_center").some((m) => m.decline)) return t("No swap").toLocaleLowerCase(lang);
+  return null;
 }
 setInterval(tickTimer, 500);
 
@@ -301,9 +320,12 @@ function swapPrompt() {
   const form = h("div", { class: "swap" });
   const drawFor = (seat) => {
     const mine = swaps.filter((m) => m.with === seat);
-    fill(form,
-      select("swap-give", t("I give"), [...new Set(mine.map((m) => m.give))]),
-      select("swap-take", t("I take"), [...new Set(mine.map((m) => m.take))]),
+    const take = select("swap-take", t("I take"), [...new Set(mine.map((m) => m.take))]);
+    const give = select("swap-give", t("I give"), [...new Set(mine.map((m) => m.give))]);
+    // not "give Wheat Field, take Wheat Field": the first card to take that is not the one given
+    const other = [...take.querySelector("select").options].find((option) => option.value !== give.querySelector("select").value);
+    if (other) other.selected = true;
+    fill(form, give, take,
       h("button", {
         type: "button",
         onclick: (event) => {

@@ -107,7 +107,9 @@ def test_console_runs_an_event_from_set_up_to_corrections(screen, phone, hall_se
     expect(page.locator("#notice")).to_have_text("The last move is undone.")
     undone = expect_phones_show_the_journal(hall_server, event_id, phones)
     assert undone == coins
-    expect(table.locator(".audit-body")).not_to_contain_text("Spilled coins")
+    # the journal keeps the undone correction, marked undone, and lists its reversal (issue 27)
+    expect(table.locator(".audit-moves > li.undone")).to_contain_text("Spilled coins")
+    expect(table.locator(".audit-moves > li.reversal")).to_have_text("Move 4 undone by the organizer")
 
     # The printables and the exports the console links to are the app's own, and they answer.
     # This server listens on loopback: the printouts with a QR code are not offered (issue 16).

@@ -96,6 +96,7 @@ def test_legacy_console_campaigns_editor_and_register(screen, hall_server, snap,
     for seat, (name, city) in enumerate([("Dana", "Dorp"), ("Eli", "Ezelstad"), ("Fay", "Fort")]):
         form.locator(f"[name=mayor-name-{seat}]").fill(name)
         form.locator(f"[name=mayor-city-{seat}]").fill(city)
+    form.locator("input[name=cards][value=none]").check()  # its cards entered one by one below
     form.locator("[name=mayor-colour-2]").select_option("red")
     form.locator("[name=mayor-colour-0]").select_option("red")  # twice red: refused, field marked
     form.locator("button[type=submit]").click()

@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.rules.errors import is_whole_number
 from companion.rules.legacy import campaign_facts as cf
+from companion.rules.legacy.base_box import BASE, base_catalog_json
 from companion.rules.legacy.campaign_commands import (
     AddEntry,
     Command,
@@ -37,7 +38,7 @@ from companion.rules.legacy.catalog import (
     with_status,
 )
 from companion.rules.legacy.checklist import STEPS, archived_by
-from companion.rules.legacy.entries import entry_json
+from companion.rules.legacy.entries import MAYOR_COLOURS, entry_json
 from companion.rules.legacy.errors import (
     BadGroup,
     BadResult,
@@ -57,7 +58,6 @@ from companion.rules.legacy.setup import (
     setup_json,
 )
 
-MAYOR_COLOURS = ("red", "blue", "green", "yellow", "orange", "purple", "white", "black")
 TEXT_LIMIT = 40
 TOWN_SQUARE_PICKS = 2  # the first game's: the Wheat Field and the Bakery (seed 002)
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
@@ -142,10 +142,13 @@ class Campaign:
 
 def create(name: object, mayors: object, catalog: object = None) -> list[cf.CampaignFact]:
     """A new campaign for a group of 2-4 mayors (each `{"name", "colour", "city"}`), with the
-    cards unlocked so far (the starting cards, as catalog JSON) or none yet."""
+    cards unlocked so far (the starting cards, as catalog JSON; "base": the base game's cards,
+    base_box.py) or none yet."""
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 60:
         raise BadGroup(f"name: a campaign's name of 1-60 characters is required, got {name!r}")
     group = check_group(mayors)
+    if catalog == BASE:
+        catalog = base_catalog_json()
     cards = parse_catalog(catalog if catalog is not None else {})
     return [cf.CampaignCreated(name.strip(), tuple(m.name for m in group),
                                tuple(m.colour for m in group), tuple(m.city for m in group),
@@ -242,11 +245,20 @@ def proposal(campaign: Campaign) -> dict[str, Any]:
     landmarks = sorted((lm for lm in catalog.landmarks if lm.status == "in_play"),
                        key=lambda lm: lm.letter)[:LANDMARKS_EACH]
     community = [c.id for c in catalog.community if c.status == "in_play"]
-    town = [card.id for card in catalog.town_square()]
     return {"landmarks": [[lm.id for lm in landmarks] for _ in campaign.mayors],
             "community": community[-1] if community else None,
-            "town_square": [town[:mayor.picks] for mayor in campaign.mayors],
+            "town_square": [own_town_square(catalog, mayor)[:mayor.picks]
+                            for mayor in campaign.mayors],
             "slot_costs": None}
+
+
+def own_town_square(catalog: LegacyCatalog, mayor: Mayor) -> list[str]:
+    """The town-square cards `mayor` may choose: those of their colour first (seed 002, step 4:
+    "iedere speler krijgt de stadspleinkaart in zijn kleur"; the newest first), then the ones
+    every player has (the Wheat Field and the Bakery), in the order they were added."""
+    cards = catalog.town_square()
+    own = [card.id for card in reversed(cards) if card.mayor_colour == mayor.colour]
+    return own + [card.id for card in cards if card.mayor_colour is None]
 
 
 def readiness(campaign: Campaign) -> NotReady | CampaignOver | None:
@@ -286,6 +298,11 @@ def _start_game(campaign: Campaign, command: StartGame) -> list[cf.CampaignFact]
         raise BadSetup(f"community: {community!r} is in the reserve")
     town = check_town_square(catalog, chosen["town_square"], len(campaign.mayors))
     for seat, (mayor, own) in enumerate(zip(campaign.mayors, town, strict=True)):
+        for index, card in enumerate(own):
+            colour = catalog.establishment(card).mayor_colour
+            if colour is not None and colour != mayor.colour:
+                raise BadSetup(f"town_square[{seat}][{index}]: {card!r} is the {colour} "
+                               f"player's town-square card, not {mayor.name}'s ({mayor.colour})")
         if len(own) != mayor.picks:
             raise BadSetup(f"town_square[{seat}]: {mayor.name} chooses {mayor.picks} "
                            f"town-square cards, got {len(own)}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.legacy.campaign import Campaign, Game, Line, proposal, readiness
+from companion.rules.legacy.catalog import catalog_json
 from companion.rules.legacy.checklist import checklist
 from companion.rules.legacy.views import cards_json
 
@@ -77,4 +78,6 @@ def campaign_json(campaign: Campaign) -> Json:
                  "message": None if why is None else why.message,
                  "proposal": proposal(campaign)},
         "cards": cards_json(campaign.catalog),
+        # the card list as the API takes it (a new campaign's `catalog`): the console's export
+        "catalog": catalog_json(campaign.catalog),
     }

@@ -25,6 +25,8 @@ LABELS = ICONS
 """The labels a card may carry: the icons the screens draw (the engine counts them)."""
 HIGHEST_ROLL = 12
 STATUSES = ("in_play", "reserve", "archive")
+MAYOR_COLOURS = ("red", "blue", "green", "yellow", "orange", "purple", "white", "black")
+"""The players' colours (a campaign's group, campaign.py)."""
 """Where a card is: in play (an establishment's copies form the supply), in the reserve (kept
 out of the games for now) or in the archive (never used again in this campaign)."""
 ESTABLISHMENT_EFFECTS: Mapping[str, tuple[str, ...]] = {
@@ -81,6 +83,9 @@ class EstablishmentEntry:
     town_square: bool = False
     requires_landmark: str | None = None  # pays only once its owner has built this landmark
     status: str = "in_play"
+    # A town-square card in one player's colour (seed 002, step 4: one per colour): only the
+    # mayor of that colour may choose it; None: every player has it (the Wheat Field).
+    mayor_colour: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,9 +115,9 @@ Entry = EstablishmentEntry | LandmarkEntry | CommunityEntry
 
 
 def name_in(names: Names, lang: str) -> str:
-    """The text in `lang`, else in English."""
+    """The text in `lang`, else in English, else in the first language it has."""
     found = dict(names)
-    return found.get(lang) or found.get("en", "")
+    return found.get(lang) or found.get("en") or next(iter(found.values()), "")
 
 
 class Fields:
@@ -166,21 +171,34 @@ class Fields:
         the others optional (they fall back to English on screens)."""
         value = self.raw.get(field)
         if not isinstance(value, dict):
-            raise self.fail(field, f"an object with {', '.join(need)} is required, got {_short(value)}")
+            which = ", ".join(need) if need else f"{', '.join(LANGUAGES)} (one is enough)"
+            raise self.fail(field, f"an object with {which} is required, got {_short(value)}")
         unknown = sorted(str(key) for key in value if key not in LANGUAGES)
         if unknown:
             raise self.fail(f"{field}.{unknown[0]}", f"not a language (known: {', '.join(LANGUAGES)})")
         found: list[tuple[str, str]] = []
         for lang in LANGUAGES:
             text = value.get(lang)
-            if text is None and lang not in need:
-                continue
+            blank = text is None or (isinstance(text, str) and not text.strip())
+            if blank and lang not in need:
+                continue  # an empty field of the console's form is a language left out
             if not isinstance(text, str) or not text.strip():
                 raise self.fail(f"{field}.{lang}", "a non-empty text is required")
             if len(text.strip()) > limit:
                 raise self.fail(f"{field}.{lang}", f"at most {limit} characters")
             found.append((lang, text.strip()))
         return tuple(found)
+
+    def names(self, field: str = "names") -> Names:
+        """A card's name: one language is enough (a Dutch group need not invent a Hebrew name);
+        the languages left out take it, English first if given, so every screen, sheet and
+        engine reads a name in its own language."""
+        given = self.texts(field, NAME_LIMIT, need=())
+        if not given:
+            raise self.fail(field, f"a name in at least one of {', '.join(LANGUAGES)} is required")
+        found = dict(given)
+        source = found.get("en") or given[0][1]
+        return tuple((lang, found.get(lang, source)) for lang in LANGUAGES)
 
 
 def _short(value: object) -> str:
@@ -195,9 +213,10 @@ def _short(value: object) -> str:
 def parse_establishment(raw: object, where: str) -> EstablishmentEntry:
     """An establishment entry, checked; CatalogError naming the field's path if not."""
     check = Fields(raw, where, ("id", "names", "colour", "activation", "cost", "label", "effect",
-                                "copies", "town_square", "requires_landmark", "status"))
+                                "copies", "town_square", "requires_landmark", "status",
+                                "mayor_colour"))
     card_id = check.ident()
-    names = check.texts("names", NAME_LIMIT)
+    names = check.names()
     colour = check.choice("colour", COLOURS)
     activation = _activation(check)
     requires = check.raw.get("requires_landmark")
@@ -210,8 +229,18 @@ def parse_establishment(raw: object, where: str) -> EstablishmentEntry:
                             ESTABLISHMENT_EFFECTS[colour], colour=colour),
         copies=check.number("copies", high=COPIES_LIMIT),
         town_square=check.flag("town_square", False), requires_landmark=requires,
-        status=check.choice("status", STATUSES, "in_play"),
+        status=check.choice("status", STATUSES, "in_play"), mayor_colour=_mayor_colour(check),
     )
+
+
+def _mayor_colour(check: Fields) -> str | None:
+    """A town-square card's player colour, or None (every player's)."""
+    value = check.raw.get("mayor_colour")
+    if value is None:
+        return None
+    if not check.raw.get("town_square"):
+        raise check.fail("mayor_colour", "only a town-square card belongs to a player's colour")
+    return check.choice("mayor_colour", MAYOR_COLOURS)
 
 
 def _activation(check: Fields) -> tuple[int, ...]:
@@ -232,7 +261,7 @@ def parse_landmark(raw: object, where: str) -> LandmarkEntry:
     """A landmark entry, checked; CatalogError naming the field's path if not."""
     check = Fields(raw, where, ("id", "names", "letter", "cost", "effect", "status"))
     card_id = check.ident()
-    names = check.texts("names", NAME_LIMIT)
+    names = check.names()
     letter = check.raw.get("letter")
     if not isinstance(letter, str) or not _LETTER.match(letter):
         raise check.fail("letter", f"a letter code A-Z (one or two capitals) is required, "
@@ -248,7 +277,7 @@ def parse_community(raw: object, where: str) -> CommunityEntry:
     """A community landmark entry, checked; CatalogError naming the field's path if not."""
     check = Fields(raw, where, ("id", "names", "cost", "bonus", "status"))
     card_id = check.ident()
-    names = check.texts("names", NAME_LIMIT)
+    names = check.names()
     return CommunityEntry(
         id=card_id, names=names, cost=check.number("cost"),
         bonus=parse_effect(check.raw.get("bonus"), f"{where}.bonus", BONUS_KINDS),
@@ -346,6 +375,8 @@ def entry_json(entry: Entry) -> dict[str, Any]:
         data.update(colour=entry.colour, activation=list(entry.activation), cost=entry.cost,
                     label=entry.label, effect=effect_json(entry.effect), copies=entry.copies,
                     town_square=entry.town_square, requires_landmark=entry.requires_landmark)
+        if entry.mayor_colour is not None:  # only when set: older journals read back the same
+            data["mayor_colour"] = entry.mayor_colour
     elif isinstance(entry, LandmarkEntry):
         data.update(letter=entry.letter, cost=entry.cost, effect=effect_json(entry.effect))
     else:

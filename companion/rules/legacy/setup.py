@@ -15,6 +15,9 @@ from companion.rules.errors import is_whole_number
 from companion.rules.legacy.catalog import PLAYERS, LegacyCatalog, catalog_json, parse_catalog
 from companion.rules.legacy.errors import BadSetup
 
+_NO_COMMUNITY = ("community: every game needs a community landmark, and the catalog has none in "
+                 "play (each one is used and archived, or none was added): add the next one "
+                 "from the legacy deck to the catalog, or put one from the reserve in play")
 LANDMARKS_EACH = 3
 GAMES = 10  # a campaign of ten games (seed 002)
 SETUP_FIELDS = ("catalog", "game", "first", "landmarks", "community", "town_square", "slot_costs")
@@ -109,6 +112,8 @@ def check_landmarks(catalog: LegacyCatalog, value: object) -> tuple[tuple[str, .
 
 
 def check_community(catalog: LegacyCatalog, value: object) -> str:
+    if value is None:
+        raise BadSetup(_NO_COMMUNITY)
     entry = next((c for c in catalog.community if c.id == value), None)
     if entry is None:
         raise BadSetup(f"community: no community landmark {value!r} in the catalog")

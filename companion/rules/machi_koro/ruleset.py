@@ -195,6 +195,9 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
         move = engine.default_move(state)
         return None if move is None else (state.active, move)
 
+    def roll_due(self, state: TableState) -> int | None:
+        return state.active if state.phase == Phase.ROLL else None
+
     def hall_turn(self, state: TableState, dice: tuple[int, int], catalog: Catalog,
                   shuffle: Shuffle | None) -> list[list[Fact]]:
         return hall_turn(self, state, lambda table: table, dice, catalog, shuffle)
@@ -250,6 +253,9 @@ class AroundTheBase(CityViews[S, M, E]):
 
     def hall_rolls(self, wire: Any) -> bool:
         return self.base.hall_rolls(wire)
+
+    def roll_due(self, state: S) -> int | None:
+        return self.base.roll_due(self.table(state))
 
     def choice_open(self, state: S) -> bool:
         return self.base.choice_open(self.table(state))
