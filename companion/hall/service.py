@@ -2,10 +2,12 @@
 journal, evolves the state, then tells its listeners what changed (DESIGN.md, one move).
 
 `HallService` holds the hall's state (events, tables, seat tokens, the organizer's key and
-PIN) and the one lock that makes every action atomic; it rebuilds that state from the journal
-at start. The actions live with their kind: `registry` (the organizer's events, tables and
-seats), `play` (a seat's move, the organizer's corrections, and the commit every move takes)
-and `hall_roll` (the hall's roll and the defaults of choices that waited too long).
+PIN) and its locks (hall/locks.py: the organizer's, one per stream, and the memory's; a move
+holds only its table's across its journal round trip, so moves at different tables do not wait
+for each other); it rebuilds that state from the journal at start. The actions live with
+their kind: `registry` (the organizer's events, tables and seats), `play` (a seat's move, the
+organizer's corrections, and the commit every move takes) and `hall_roll` (the hall's roll and
+the defaults of choices that waited too long).
 
 Several processes (a shared journal: PostgreSQL, `shared`): the journal is the truth of each
 table. Memory is a cache that catches up before it is used (`catch_up`, one `last_seq` read;
@@ -30,6 +32,7 @@ from typing import Any, TypeVar
 from companion.hall import clock, hall_roll, join_codes, play, registry, views
 from companion.hall import pin as hall_pin
 from companion.hall.checks import HallError, invalid
+from companion.hall.locks import StreamLocks
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import apply_event_records, rebuild_event, rebuild_table
 from companion.journal import Journal, Record, SqliteJournal, StaleSequence
@@ -47,7 +50,9 @@ TOKEN_LOOKS_PER_SECOND = 20.0
 
 
 class HallService:
-    """All tables of all events on one journal; one lock makes every action atomic."""
+    """All tables of all events on one journal. `lock` is the organizer's (registry changes and
+    hall rolls), `streams` has one lock per table or event stream (its writers, one at a time),
+    `memory` guards the tables' and indexes' memory: hall/locks.py, in that order."""
 
     def __init__(self, journal: Journal, catalog: Catalog | None = None,
                  shared: bool | None = None) -> None:
@@ -59,6 +64,8 @@ class HallService:
         self._looks_guard = threading.Lock()
         self.catalog = catalog or default_catalog()
         self.lock = threading.RLock()
+        self.streams = StreamLocks()
+        self.memory = threading.RLock()
         self.events: dict[str, HallEvent] = {}
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
@@ -131,11 +138,28 @@ class HallService:
     def reload(self, table: Table) -> Table:
         """Apply what the table's journal holds beyond its seq (another process's appends),
         in place: whoever holds the table sees it. Its seat tokens are indexed anew."""
-        with self.lock:
-            play.catch_up_table(self.journal, table)
+        self.advance(table, self.journal.read(table.stream, table.seq))
+        return table
+
+    def advance(self, table: Table, records: list[Record]) -> None:
+        """Apply records of the table's stream read from the journal (read without any lock),
+        under the memory's lock, those beyond its seq only: a table caught up twice at once
+        (two readers, or a reader and its own writer) applies each record once."""
+        with self.memory:
+            fresh = [record for record in records if record.seq > table.seq]
+            whole = not play.catch_up_table(table, fresh)
+        if whole:  # the moves kept in memory cannot follow: the table from its whole stream
+            records = self.journal.read(table.stream)
+            with self.memory:
+                play.rebuild_in_place(table, records)
+        with self.memory:
             registry.index_tokens(self.tokens, self.codes, table)
             registry.chain(self, self.events[table.event_id])  # a rename another process made
-        return table
+
+    def hold(self, *streams: str) -> Any:
+        """The stream locks of `streams` (hall/locks.py), for a block that decides and commits
+        there."""
+        return self.streams.hold(streams)
 
     def catch_up_event(self, event: HallEvent) -> HallEvent:
         """The event as its journal has it (its settings, rolls and deck), as `catch_up`."""
@@ -144,8 +168,13 @@ class HallService:
         return event
 
     def _reload_event(self, event: HallEvent) -> None:
-        with self.lock:
-            apply_event_records(event, self.journal.read(event.stream, event.seq))
+        self.advance_event(event, self.journal.read(event.stream, event.seq))
+
+    def advance_event(self, event: HallEvent, records: list[Record]) -> None:
+        """Apply records of the event's stream read from the journal, those beyond its seq
+        only (as `advance`: a move's catch-up and a roll's own may meet)."""
+        with self.memory:
+            apply_event_records(event, [r for r in records if r.seq > event.seq])
 
     def catch_up_all(self, tables: Iterable[Table] = (),
                      events: Iterable[HallEvent] = ()) -> bool:
@@ -157,7 +186,7 @@ class HallService:
         if not self.shared:
             return False
         tables, events = list(tables), list(events)
-        with self.lock:
+        with self.memory:
             following = (f"event:{len(self.events) + 1}", f"table:{len(self.tables) + 1}")
         seqs = self.journal.last_seqs([*following, *(e.stream for e in events),
                                        *(t.stream for t in tables)])
@@ -168,15 +197,12 @@ class HallService:
             if seqs[event.stream] != event.seq:
                 self._reload_event(event)
                 moved = True
-        with self.lock:
-            behind = [table for table in tables if seqs[table.stream] != table.seq]
-            if behind:  # one read of all their new records (a hall roll on two processes:
-                # every table the other process moved; a read each held the roll, issue 15)
-                records = self.journal.read_after({table.stream: table.seq for table in behind})
-                for table in behind:
-                    play.catch_up_table(self.journal, table, records[table.stream])
-                    registry.index_tokens(self.tokens, self.codes, table)
-                registry.rechain(self, {table.event_id for table in behind})
+        behind = [table for table in tables if seqs[table.stream] != table.seq]
+        if behind:  # one read of all their new records (a hall roll on two processes: every
+            # table the other process moved; a read each held the roll, issue 15), no lock held
+            records = self.journal.read_after({table.stream: table.seq for table in behind})
+            for table in behind:
+                self.advance(table, records[table.stream])
         return moved or bool(behind)
 
     def discover(self) -> bool:
@@ -203,10 +229,11 @@ class HallService:
                     if table.event_id not in self.events:
                         break  # its event came after the look at the events: look again
                     table.forget_old_moves()
-                    self.tables[table.id] = table
-                    self.events[table.event_id].tables.append(table.id)
-                    registry.index_tokens(self.tokens, self.codes, table)
                     time_from_journal(table, records[-1].at)
+                    with self.memory:
+                        self.tables[table.id] = table
+                        self.events[table.event_id].tables.append(table.id)
+                        registry.index_tokens(self.tokens, self.codes, table)
                     found = True
                 else:
                     return found
@@ -224,7 +251,8 @@ class HallService:
             event = rebuild_event(records)
             if event is None:
                 break
-            self.events[event.id] = event
+            with self.memory:
+                self.events[event.id] = event
             found = True
         return found
 
@@ -234,7 +262,7 @@ class HallService:
         if not self.shared:
             return
         self.discover()
-        with self.lock:
+        with self.memory:
             tables, events = list(self.tables.values()), list(self.events.values())
         self.catch_up_all(tables, events)
 
@@ -297,16 +325,23 @@ class HallService:
         seat reassigned on another process no longer opens with its old token), and a token
         not known here looked for in the journal: new tables, and seats reassigned elsewhere
         (`find_tokens`)."""
-        found = self.tokens.get(token) if isinstance(token, str) else None
+        found = self.seat_of(token)
         if self.shared and isinstance(token, str):
             if found is not None:
                 self.catch_up(self.tables[found[0]])
             else:
                 self.find_tokens()
-            found = self.tokens.get(token)
+            found = self.seat_of(token)
         if found is None:
             raise HallError("seat/unknown_token", "this join link is not (or no longer) valid")
         return self.tables[found[0]], found[1]
+
+    def seat_of(self, token: Any) -> tuple[str, int] | None:
+        """(table id, seat) of a token as this process knows it now; no journal read."""
+        if not isinstance(token, str):
+            return None
+        with self.memory:  # a reassignment re-indexes the table's tokens under it
+            return self.tokens.get(token)
 
     def find_tokens(self) -> None:
         """The seat tokens of every table as the journal has them, for a token not known here
@@ -317,7 +352,7 @@ class HallService:
         if not self._may_look():
             self.discover()
             return
-        with self.lock:
+        with self.memory:
             tables = list(self.tables.values())
         self.catch_up_all(tables)
 
@@ -337,7 +372,7 @@ class HallService:
         A code two seats share opens neither, so no phone takes another's seat: their QR codes
         still work. The web layer limits the guesses."""
         code = join_codes.read_code(typed) if isinstance(typed, str) else None
-        with self.lock:  # a copy: a reassignment may change the index meanwhile
+        with self.memory:  # a copy: a reassignment may change the index meanwhile
             tokens = set(self.codes.get(code, ())) if code else set()
         if len(tokens) > 1:
             raise HallError("seat/shared_code", "two seats share this join code: scan the card's QR")
@@ -348,27 +383,28 @@ class HallService:
     # ------------------------------------------------------------ views as they stand
 
     def seat_view(self, table: Table, seat: int) -> dict[str, Any]:
-        """A seat's view now, with its event's turn timer; built under the lock, as every view."""
-        with self.lock:
+        """A seat's view now, with its event's turn timer; built under the memory's lock, as
+        every view (never the organizer's: a move builds its answer's view holding its table)."""
+        with self.memory:
             return views.seat_view(table, seat, self.choice_seconds(table))
 
     def view_copies(self, table_ids: Iterable[str]) -> list[tuple[Table, int]]:
         """The tables as their seat views read them, each with its event's turn timer: copies
         (`view_copy`) taken in one short hold of the lock, so that a publisher builds and sends
         the views of hundreds of tables without it, and without taking it again per table."""
-        with self.lock:
+        with self.memory:
             return [(view_copy(table), self.choice_seconds(table))
                     for table in (self.tables[table_id] for table_id in table_ids)]
 
     def hall_view(self, event: HallEvent) -> dict[str, Any]:
         """An event's hall view now (its screens and the organizer's console)."""
-        with self.lock:
+        with self.memory:
             return views.hall_view(event, self.tables_of(event))
 
     def turn_message(self, event_id: str) -> views.EncodedView | None:
         """The `turn` message for the phones of the event's tables, its JSON made once; None
         when the event has no turn yet or its phones need none (`clock.turn_shown`)."""
-        with self.lock:
+        with self.memory:
             event = self.events.get(event_id)
             return None if event is None else views.turn_message(event, self.tables_of(event))
 
