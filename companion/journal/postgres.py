@@ -34,6 +34,8 @@ from companion.journal.interface import (
     AppendResult,
     Journal,
     JournalError,
+    JournalUnavailable,
+    Outage,
     Record,
     StaleSequence,
     record,
@@ -108,6 +110,7 @@ class PostgresJournal(Journal):
         self._idle: list[psycopg.Connection[Any]] = [_connect(dsn)]  # refuses a bad DSN now
         self._pinned = threading.local()  # `holding`: the block's connection, for its thread
         self._closed = False
+        self._outage = Outage("PostgreSQL")
 
     @property
     def _conn(self) -> psycopg.Connection[Any] | None:
@@ -145,7 +148,9 @@ class PostgresJournal(Journal):
         # and COMMIT in a second. A move's append is the hall's hot path, and the move's table
         # waits for it (its stream lock is held across it): each round trip counts (issue 15).
         with self._connection() as conn, conn.pipeline(), conn.transaction():
-            return _append_batch(conn, batch, at)
+            results = _append_batch(conn, batch, at)
+        self._outage.worked()  # it can save again (a read alone does not say so)
+        return results
 
     def read(self, stream: str, after_seq: int = 0) -> list[Record]:
         """The stream's records after `after_seq`, in seq order."""
@@ -240,16 +245,29 @@ class PostgresJournal(Journal):
         """
         pinned = getattr(self._pinned, "conn", None)
         if pinned is not None:
-            with _as_journal_errors():
+            with self._as_journal_errors():
                 yield pinned
             return
         with self._slots:
             conn = self._take()
             try:
-                with _as_journal_errors():
+                with self._as_journal_errors():
                     yield conn
             finally:
                 self._give_back(conn)
+
+    @contextmanager
+    def _as_journal_errors(self) -> Iterator[None]:
+        """psycopg's errors as the journal's: a lost or refused connection, a server shutting
+        down or a lock not granted in time as JournalUnavailable (said once per outage)."""
+        try:
+            yield
+        except errors.UniqueViolation:
+            raise
+        except psycopg.OperationalError as exc:
+            raise self._outage.failed(exc) from exc
+        except psycopg.Error as exc:
+            raise JournalError(f"PostgreSQL: {exc}") from exc
 
     def _take(self) -> psycopg.Connection[Any]:
         with self._guard:
@@ -259,7 +277,10 @@ class PostgresJournal(Journal):
         if conn is not None and conn.broken:
             conn.close()
             conn = None
-        return conn if conn is not None else _connect(self._dsn)
+        try:
+            return conn if conn is not None else _connect(self._dsn)
+        except JournalUnavailable as exc:
+            raise self._outage.failed(exc) from exc
 
     def _give_back(self, conn: psycopg.Connection[Any]) -> None:
         usable = not (conn.broken or conn.closed) and conn.info.transaction_status == IDLE
@@ -277,16 +298,6 @@ class PostgresJournal(Journal):
             return conn.execute(sql, params).fetchall()
 
 
-@contextmanager
-def _as_journal_errors() -> Iterator[None]:
-    try:
-        yield
-    except errors.UniqueViolation:
-        raise
-    except psycopg.Error as exc:
-        raise JournalError(f"PostgreSQL: {exc}") from exc
-
-
 def _connect(dsn: str) -> psycopg.Connection[Any]:
     """A connection in autocommit (reads take no transaction), with the schema ready."""
     options: dict[str, Any] = {"autocommit": True, "application_name": "companion journal"}
@@ -294,6 +305,8 @@ def _connect(dsn: str) -> psycopg.Connection[Any]:
         if "connect_timeout" not in conninfo_to_dict(dsn):
             options["connect_timeout"] = _CONNECT_TIMEOUT
         conn = psycopg.connect(dsn, **options)
+    except psycopg.OperationalError as exc:
+        raise JournalUnavailable(f"cannot connect to PostgreSQL: {exc}") from exc
     except psycopg.Error as exc:
         raise JournalError(f"cannot connect to PostgreSQL: {exc}") from exc
     try:

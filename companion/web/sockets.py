@@ -21,10 +21,15 @@ from companion.hall import HallError, HallService
 from companion.hall.checks import refusal, unicode_only
 from companion.hall.model import Change
 from companion.hall.views import EncodedView, encoded_seat_views
+from companion.journal import JournalUnavailable
 from companion.web import socketio
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 
 log = logging.getLogger("companion")
+# The refusal of a move while the journal is away (docs/api.md): retryable, nothing changed.
+UNAVAILABLE = "server/unavailable"
+UNAVAILABLE_MESSAGE = ("the server cannot save moves right now (its journal is unavailable); "
+                       "nothing changed: try again in a moment")
 YIELD_EVERY = 25  # emits between yields in a fan-out
 connections: dict[str, tuple[str, str]] = {}  # sid -> ("seat", token) | ("hall", id) | ("organizer", "")
 # The connection whose move is being answered: its ack carries its view, so the publishing of
@@ -67,6 +72,8 @@ def connect(auth: Any = None) -> None:
         table, seat = hall.seat_for(token)
     except HallError as error:
         raise ConnectionRefusedError(error.message) from None
+    except JournalUnavailable:  # several processes: the token is looked up in the journal
+        raise ConnectionRefusedError(UNAVAILABLE_MESSAGE) from None
     connections[request.sid] = ("seat", token)
     join_room(f"token:{token}")
     join_room(f"event:{table.event_id}")
@@ -103,6 +110,8 @@ def move(payload: Any = None, *extra: Any) -> dict[str, Any]:
                               payload.get("seq"), view=True))
     except HallError as error:
         return refusal(error.code, error.message)
+    except JournalUnavailable:  # said once per outage by the journal: no traceback per move
+        return refusal(UNAVAILABLE, UNAVAILABLE_MESSAGE)
     except Exception:
         log.exception("move failed")
         return refusal("server/error", "something went wrong on the server; try again")
