@@ -76,6 +76,8 @@ class HallService:
         self.listeners: list[Callable[[Change], None]] = []
         self.organizer_key = ""
         self.organizer_pin: dict[str, Any] | None = None  # the hash of the console PIN
+        self.signout_epoch = 0  # consoles signed in before the latest "sign out others" end
+        self.hall_seq = 0  # the hall stream's seq this process has read (several processes)
         self._load()
         # Tournaments (hall/tournament.py), rebuilt from their `tournament:EVENT_ID` streams.
         from companion.hall.tournament import Tournament, load_tournaments
@@ -115,13 +117,25 @@ class HallService:
         self.organizer_key = records[0].data["key"]
         pins = [r.data for r in records if r.kind == "organizer_pin"]
         self.organizer_pin = (pins[-1] or None) if pins else None
+        self.signout_epoch = sum(1 for r in records if r.kind == "organizer_signout")
+        self.hall_seq = records[-1].seq
+
+    def catch_up_hall(self) -> None:
+        """The hall's own stream (the PIN, the sign-out of other consoles) as the journal has
+        it: several processes, one `last_seq` read and, if another process changed it, one
+        read of the (short) stream."""
+        if self.shared and self.journal.last_seq("hall") != self.hall_seq:
+            records = self.journal.read("hall")
+            with self.memory:
+                self._load_hall(records)
 
     def _first_key(self) -> None:
         """The organizer key of a new journal: the first record of the hall's stream. Two
         processes starting on a new database both try; the loser reads the winner's key."""
         key = secrets.token_urlsafe(16)
         try:
-            self.journal.append("hall", 0, [("organizer_key", {"key": key})], author="server")
+            self.hall_seq = self.journal.append("hall", 0, [("organizer_key", {"key": key})],
+                                                author="server").last_seq
             self.organizer_key = key
         except StaleSequence:
             self._load_hall(self.journal.read("hall"))
@@ -502,10 +516,20 @@ class HallService:
 
     @property
     def organizer_pin_set(self) -> bool:
-        return bool(self.organizer_pin)
+        return bool(self.pin_record())
+
+    def pin_record(self) -> dict[str, Any] | None:
+        """The PIN's stored hash as the journal has it (set, changed or cleared on any process),
+        None when no PIN is set. Read here, on the server's loop; comparing a typed PIN with it
+        (`pin.pin_matches`, slow on purpose) needs nothing of the hall, so it may run in a
+        native thread without a lock or a journal connection."""
+        self.catch_up_hall()
+        return self.organizer_pin
 
     def set_organizer_pin(self, pin: Any) -> bool:
-        """Set the PIN that signs in a second device (stored hashed), or clear it with None."""
+        """Set the PIN that signs in a second device (stored hashed), or clear it with None. A
+        new or cleared PIN ends the consoles the old one signed in (web/auth.py: a session
+        keeps the salt of the PIN that opened it)."""
         if pin is None:
             record: dict[str, Any] = {}
         else:
@@ -513,27 +537,39 @@ class HallService:
             if problem:
                 raise invalid(problem)
             record = hall_pin.hash_pin(pin)
-        with self.lock:
-            for attempt in range(2):
-                try:
-                    self.journal.append("hall", self.journal.last_seq("hall"),
-                                        [("organizer_pin", record)], author="organizer")
-                    break
-                except StaleSequence:
-                    # another process changed the PIN (or a first key) between the read and
-                    # the append: take the hall's stream as it is now, and write once more
-                    self._load_hall(self.journal.read("hall"))
-                    if attempt == 1:
-                        raise HallError(play.OUT_OF_STEP, "the PIN was changed on another server "
-                                                     "meanwhile: try again") from None
-            self.organizer_pin = record or None
+        self._append_hall("organizer_pin", record, "the PIN was changed")
         return self.organizer_pin_set
 
     def check_organizer_pin(self, pin: Any) -> bool:
-        if self.shared:  # another process may have set or cleared it
-            with self.lock:
-                self._load_hall(self.journal.read("hall"))
-        return hall_pin.pin_matches(self.organizer_pin, pin)
+        """Whether `pin` is the PIN as the journal has it (the web layer reads `pin_record` on
+        its loop and compares off it: web/organizer.py)."""
+        return hall_pin.pin_matches(self.pin_record(), pin)
+
+    def sign_out_others(self) -> int:
+        """End every console session signed in before now (a lost phone, a borrowed laptop):
+        one journal record, seen by every process. The new epoch, for the console that asked
+        (it stays signed in)."""
+        self._append_hall("organizer_signout", {}, "the consoles were signed out")
+        return self.signout_epoch
+
+    def _append_hall(self, kind: str, data: dict[str, Any], what: str) -> None:
+        with self.lock:
+            for attempt in range(2):
+                try:
+                    self.journal.append("hall", self.hall_seq, [(kind, data)], author="organizer")
+                    break
+                except StaleSequence:
+                    # another process wrote the hall's stream (a PIN, a first key) since this
+                    # one read it: take the stream as it is now, and write once more
+                    records = self.journal.read("hall")
+                    with self.memory:
+                        self._load_hall(records)
+                    if attempt == 1:
+                        raise HallError(play.OUT_OF_STEP, f"{what} on another server meanwhile: "
+                                        "try again") from None
+            records = self.journal.read("hall")
+            with self.memory:
+                self._load_hall(records)
 
 
 def view_copy(table: Table) -> Table:
