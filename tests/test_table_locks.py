@@ -134,3 +134,36 @@ def test_table_locks_a_lock_is_dropped_when_nobody_holds_it():
     with locks.hold(["table:2", "table:1"]), locks.hold(["table:1"]):
         assert locks.held() == 2
     assert locks.held() == 0
+
+
+def test_table_locks_a_waiting_holder_is_served_before_later_comers():
+    """A hall roll waiting for a table's lock gets it once the move in flight lets go, before
+    moves that asked after it (no newcomer takes the lock between release and wake-up)."""
+    locks = StreamLocks()
+    order: list[str] = []
+    first_in = threading.Event()
+    let_go = threading.Event()
+
+    def hold(name: str, streams: list[str], started: threading.Event | None = None) -> None:
+        with locks.hold(streams):
+            if started is not None:
+                started.set()
+                let_go.wait(10)
+            order.append(name)
+
+    move = threading.Thread(target=hold, args=("move", ["table:1"], first_in))
+    move.start()
+    first_in.wait(10)
+    roll = threading.Thread(target=hold, args=("roll", ["event:1", "table:1", "table:2"]))
+    roll.start()
+    wait_until(lambda: locks.held() == 2)  # the roll holds event:1 and waits for table:1
+    time.sleep(0.05)
+    later = [threading.Thread(target=hold, args=(f"later{n}", ["table:1"])) for n in range(5)]
+    for thread in later:
+        thread.start()
+    time.sleep(0.1)
+    let_go.set()
+    for thread in (move, roll, *later):
+        thread.join(10)
+    assert order[:2] == ["move", "roll"] and sorted(order[2:]) == [f"later{n}" for n in range(5)]
+    assert locks.held() == 0

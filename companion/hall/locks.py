@@ -16,20 +16,33 @@ later one), so no two holders can wait for each other:
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+
+
+class _Turn:
+    """Who holds a stream now (a thread's or greenlet's ident), how often, and who waits."""
+
+    __slots__ = ("owner", "depth", "waiting")
+
+    def __init__(self, owner: int) -> None:
+        self.owner = owner
+        self.depth = 1
+        self.waiting: deque[tuple[int, threading.Event]] = deque()
 
 
 class StreamLocks:
     """A reentrant lock per stream name, made on first use and dropped when nobody holds or
     waits for it (a hall of 300 tables keeps no 300 idle locks, and a table that ended keeps
-    none). Under gevent the threading locks are gevent's: waiters are served in turn, so a
-    hall roll waiting for a table gets it after the move in flight, not after a stream of
-    them."""
+    none). Strictly first come, first served: a release hands the stream to the longest
+    waiter, so a hall roll waiting for a table gets it after the move in flight, never after
+    a stream of moves that came later (a plain lock lets a newcomer take it between the
+    release and the waiter's wake-up)."""
 
     def __init__(self) -> None:
-        self._guard = threading.Lock()
-        self._locks: dict[str, tuple[threading.RLock, list[int]]] = {}
+        self._guard = threading.Lock()  # never held while waiting for a stream
+        self._turns: dict[str, _Turn] = {}
 
     @contextmanager
     def hold(self, streams: Iterable[str]) -> Iterator[None]:
@@ -38,33 +51,50 @@ class StreamLocks:
         taken: list[str] = []
         try:
             for name in sorted(set(streams)):
-                lock = self._use(name)
-                try:
-                    lock.acquire()
-                except BaseException:
-                    self._done(name)
-                    raise
+                self._acquire(name)
                 taken.append(name)
             yield
         finally:
             for name in reversed(taken):
-                self._locks[name][0].release()
-                self._done(name)
+                self._release(name)
 
     def held(self) -> int:
-        """How many streams have a lock now (held or waited for): 0 when the hall is idle."""
+        """How many streams are held (or waited for) now: 0 when the hall is idle."""
         with self._guard:
-            return len(self._locks)
+            return len(self._turns)
 
-    def _use(self, name: str) -> threading.RLock:
+    def _acquire(self, name: str) -> None:
+        me = threading.get_ident()
         with self._guard:
-            lock, users = self._locks.setdefault(name, (threading.RLock(), [0]))
-            users[0] += 1
-            return lock
+            turn = self._turns.get(name)
+            if turn is None:
+                self._turns[name] = _Turn(me)
+                return
+            if turn.owner == me:
+                turn.depth += 1
+                return
+            ready = threading.Event()
+            turn.waiting.append((me, ready))
+        try:
+            ready.wait()  # the holder's release makes this one the owner, then sets it
+        except BaseException:  # killed while waiting (a greenlet's timeout): leave the line
+            with self._guard:
+                handed = turn.owner == me
+                if not handed:
+                    turn.waiting.remove((me, ready))
+            if handed:
+                self._release(name)
+            raise
 
-    def _done(self, name: str) -> None:
+    def _release(self, name: str) -> None:
         with self._guard:
-            _, users = self._locks[name]
-            users[0] -= 1
-            if not users[0]:
-                del self._locks[name]
+            turn = self._turns[name]
+            turn.depth -= 1
+            if turn.depth:
+                return
+            if turn.waiting:
+                turn.owner, ready = turn.waiting.popleft()
+                turn.depth = 1
+                ready.set()
+            else:
+                del self._turns[name]
