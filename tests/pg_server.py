@@ -100,6 +100,7 @@ class PgServer:
                 "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.root}",
                 *settings,
             ]
+            self._command = command
             with self.log.open("wb") as log:
                 self._process = subprocess.Popen(
                     command, stdout=log, stderr=subprocess.STDOUT, **self._as_user()
@@ -113,6 +114,21 @@ class PgServer:
                 self._process.wait()
                 self.port = free_port()
         self._admin(f"CREATE DATABASE {STORES}")
+
+    def halt(self) -> None:
+        """Stop the server (fast shutdown: its clients are disconnected) and keep its folder, as
+        an outage of the database would: `resume` starts it again."""
+        assert self._process is not None
+        self._process.send_signal(signal.SIGINT)
+        self._process.wait(timeout=30)
+
+    def resume(self) -> None:
+        """Start the halted server again, on its port and with its data."""
+        with self.log.open("ab") as log:
+            self._process = subprocess.Popen(
+                self._command, stdout=log, stderr=subprocess.STDOUT, **self._as_user()
+            )
+        self._wait_until_ready()
 
     def stop(self) -> None:
         """Fast shutdown (SIGINT: disconnect everyone, stop), then remove the folder."""

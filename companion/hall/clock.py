@@ -20,7 +20,6 @@ from companion.hall import dice as hall_dice
 from companion.hall.checks import HallError, invalid, rules_refusal
 from companion.hall.model import Change, HallEvent, Table, follows_turn
 from companion.hall.play import evolve, move_records, next_move_number, note_state, twice
-from companion.hall.replay import apply_event_records
 from companion.journal import AppendRequest, NewRecord, StaleSequence
 from companion.rules.errors import RuleError, is_whole_number
 from companion.rules.registry import AnyRuleset, read_schedule, ruleset, schedule_json, seconds_for
@@ -286,7 +285,9 @@ def change_clock(hall: HallService, event_id: Any,
             hall.catch_up_all(hall.tables_of(event))
         return event, commit_event(hall, event, records, "organizer", ending)
 
-    with hall.lock:
+    from companion.hall.hall_roll import event_streams  # it builds on this module
+
+    with hall.lock, hall.hold(*event_streams(hall, event_id)):
         event, ended = twice(hall, act)
     hall.publish(Change(tables=ended, events=[event.id], turns=[event.id]))
     return event
@@ -321,11 +322,15 @@ def append_event(hall: HallService, event: HallEvent, records: list[NewRecord], 
         raise
 
     def apply() -> list[str]:
-        apply_event_records(event, hall.journal.read(event.stream, batch[0].expected_seq))
-        for (table, facts), number, result in zip(plans, first, results[1:], strict=True):
-            note_state(table)
-            table.seq = result.last_seq
-            evolve(table, number, "organizer", facts)
+        hall.advance_event(event, hall.journal.read(event.stream, batch[0].expected_seq))
+        for (table, facts), number, result, request in zip(plans, first, results[1:], batch[1:],
+                                                            strict=True):
+            with hall.memory:
+                if table.seq != request.expected_seq:
+                    continue  # caught up from the journal already
+                note_state(table)
+                table.seq = result.last_seq
+                evolve(table, number, "organizer", facts)
         return [table.id for table, _ in plans]
 
     return apply

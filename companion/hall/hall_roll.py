@@ -26,7 +26,7 @@ from companion.hall.play import (
     next_move_number,
     out_of_step,
 )
-from companion.hall.replay import apply_event_records, apply_record, rules_of
+from companion.hall.replay import apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal, Record, StaleSequence
 from companion.rules.ruleset import HallTurn
@@ -67,33 +67,37 @@ def roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None, confirm
     finish: Callable[[], Any]
     with hall.lock:
         event = hall.event(event_id)
-        # Several processes: the event's streams are held from the catch-up to the append (no
-        # other process moves a table in between: each such move made the whole append stale,
-        # issue 15); the event and its tables as their journals have them (moves made on other
-        # processes, tables they created): one read of their last seqs, one of their records.
-        # One process: nothing is held.
-        holding = hall.journal.holding([event.stream, *(t.stream for t in hall.tables_of(event))])
-        with holding if hall.shared else contextlib.nullcontext():
-            hall.catch_up_all(hall.tables_of(event), [event])
-            if due_at is not None and not clock.due(event, due_at):
-                return None
-            clock.refuse_closed(event)
-            # Before the game over: every claim of the turn is judged first. The organizer's
-            # held roll closes the turn (`turn_closing`, once): it takes nothing more that would
-            # hold it. Nothing is raised in the held block after an append (it would roll back).
-            held = clock.held_by(event, hall.tables_of(event))
-            over = held is None and clock.game_over(event, hall.tables_of(event))
-            if held is not None:
-                if due_at is not None or event.closing_roll == len(event.rolls):
-                    raise held
-                finish = clock.append_event(
-                    hall, event, [("turn_closing", {"roll": len(event.rolls)})], author)
-            elif over:  # the game ended with the turn this roll would end: no roll, game over
-                finish = clock.append_event(
-                    hall, event, [("game_over", {"roll": len(event.rolls)})], author, ending=True)
-            else:
-                finish = append_roll(hall, event, dice, confirm, now, follow_up, author)
-        done: Any = finish()  # memory follows the journal once the append (and the hold) committed
+        streams = [event.stream, *(t.stream for t in hall.tables_of(event))]
+        # The event's streams are held from the catch-up to memory's update: this process's
+        # moves at its tables wait for the roll (one move in flight at each, not a stream of
+        # them: hall/locks.py), moves at other events' tables go on. Several processes: held
+        # in the journal too, from the catch-up to the append (no other process moves a table
+        # in between: each such move made the whole append stale, issue 15); the event and its
+        # tables as their journals have them (moves made on other processes, tables they
+        # created): one read of their last seqs, one of their records.
+        holding = hall.journal.holding(streams)
+        with hall.hold(*streams):
+            with holding if hall.shared else contextlib.nullcontext():
+                hall.catch_up_all(hall.tables_of(event), [event])
+                if due_at is not None and not clock.due(event, due_at):
+                    return None
+                clock.refuse_closed(event)
+                # Before the game over: every claim of the turn is judged first. The organizer's
+                # held roll closes the turn (`turn_closing`, once): it takes nothing more that would
+                # hold it. Nothing is raised in the held block after an append (it would roll back).
+                held = clock.held_by(event, hall.tables_of(event))
+                over = held is None and clock.game_over(event, hall.tables_of(event))
+                if held is not None:
+                    if due_at is not None or event.closing_roll == len(event.rolls):
+                        raise held
+                    finish = clock.append_event(
+                        hall, event, [("turn_closing", {"roll": len(event.rolls)})], author)
+                elif over:  # the game ended with the turn this roll would end: no roll, game over
+                    finish = clock.append_event(
+                        hall, event, [("game_over", {"roll": len(event.rolls)})], author, ending=True)
+                else:
+                    finish = append_roll(hall, event, dice, confirm, now, follow_up, author)
+            done: Any = finish()  # memory follows the journal once the append (and hold) committed
     if held is not None:
         hall.publish(Change(events=[event.id], turns=[event.id]))
         raise held
@@ -162,17 +166,19 @@ def append_roll(hall: HallService, event: HallEvent, dice: tuple[int, int] | Non
 
     def finish() -> dict[str, Any]:
         # the event's records as the journal has them, with their time (the turn's clock)
-        apply_event_records(event, hall.journal.read(event.stream, batch[0].expected_seq))
+        hall.advance_event(event, hall.journal.read(event.stream, batch[0].expected_seq))
         rolled = []
-        for (table, groups), result in zip(plans, results[1:], strict=True):
+        for (table, groups), result, request in zip(plans, results[1:], batch[1:], strict=True):
             if result.duplicate:  # the journal had this roll already and wrote nothing here
                 skipped.append(skip(hall, table, "table/out_of_step", RuntimeError(
                     "the roll's request id is in the journal already")))
                 continue
-            table.seq = result.last_seq
-            first = next_move_number(table)
-            for offset, facts in enumerate(groups):
-                evolve(table, first + offset, "hall", facts)
+            with hall.memory:
+                if table.seq == request.expected_seq:  # else caught up from the journal already
+                    table.seq = result.last_seq
+                    first = next_move_number(table)
+                    for offset, facts in enumerate(groups):
+                        evolve(table, first + offset, "hall", facts)
             rolled.append(table.id)
         return {"dice": [d1, d2], "follow_up": list(follow), "roll": number, "tables": rolled,
                 "skipped": skipped, "paused": event.paused}
@@ -265,7 +271,7 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
     first, and the event's `roll_undone`, in one transaction. Only while none of those tables
     has anything after the roll in its journal (a move, a correction, a pause), and once: the
     roll before it stays. A pair dealt from the balanced deck goes back into it."""
-    with hall.lock:
+    with hall.lock, hall.hold(*event_streams(hall, event_id)):
         event = hall.event(event_id)
         hall.catch_up_all(hall.tables_of(event), [event])
         clock.refuse_closed(event)
@@ -298,14 +304,23 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
             results = hall.journal.append_many(batch)
         except StaleSequence as stale:  # written behind the hall's back since the check
             raise moved_on([t.name for t, _ in plans if t.stream == stale.stream]) from None
-        apply_event_records(event, hall.journal.read(event.stream, batch[0].expected_seq))
-        for (table, numbers), result in zip(plans, results[1:], strict=True):
-            for n in reversed(numbers):
-                apply_record(table, "reverted", {"move": n})
-            table.seq = result.last_seq
+        hall.advance_event(event, hall.journal.read(event.stream, batch[0].expected_seq))
+        for (table, numbers), result, request in zip(plans, results[1:], batch[1:], strict=True):
+            with hall.memory:
+                if table.seq != request.expected_seq:
+                    continue  # caught up from the journal already
+                for n in reversed(numbers):
+                    apply_record(table, "reverted", {"move": n})
+                table.seq = result.last_seq
     undone = [table.id for table, _ in plans]
     hall.publish(Change(tables=undone, events=[event.id], turns=[event.id]))
     return {"roll": number, "dice": dice, "tables": undone}
+
+
+def event_streams(hall: HallService, event_id: Any) -> list[str]:
+    """The streams of an event and of its tables, to hold (`HallService.hold`)."""
+    event = hall.event(event_id)
+    return [event.stream, *(table.stream for table in hall.tables_of(event))]
 
 
 def turn_free_since(journal: Journal, table: Table, seq: int) -> bool:
@@ -425,19 +440,22 @@ def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
     theirs, and the ones committed are published and returned."""
     now = time.monotonic() if now is None else now
     changed = []
-    with hall.lock:
-        for table in list(hall.tables.values()):
-            try:
+    with hall.memory:  # a waiting choice, or a seat's roll the event lets the timer make
+        waiting = [table for table in hall.tables.values() if table.waiting_since is not None
+                   or hall.events[table.event_id].seat_auto_roll]
+    for table in waiting:  # each held alone: the other tables' moves go on meanwhile
+        try:
+            with hall.hold(table.stream):
                 if expire_choice(hall, table, now) or expire_roll(hall, table, now):
                     changed.append(table.id)
-                hall.failing_defaults.pop(table.id, None)
-            except StaleSequence:
-                if not hall.shared:
-                    log_failing_default(hall, table)
-                # else another process moved the table (commit caught it up): the next round
-                # judges its choice again, on the table as its journal has it
-            except Exception:  # one broken table must not hold up every other table's choice
+            hall.failing_defaults.pop(table.id, None)
+        except StaleSequence:
+            if not hall.shared:
                 log_failing_default(hall, table)
+            # else another process moved the table (commit caught it up): the next round
+            # judges its choice again, on the table as its journal has it
+        except Exception:  # one broken table must not hold up every other table's choice
+            log_failing_default(hall, table)
     if changed:
         hall.publish(Change(tables=changed,
                             events=sorted({hall.tables[t].event_id for t in changed})))

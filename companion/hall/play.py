@@ -14,7 +14,7 @@ from companion.hall.checks import HallError, invalid, refusal, rules_refusal
 from companion.hall.model import MOVES_KEPT, Move, Table, follows_turn, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
-from companion.journal import AppendRequest, AppendResult, Journal, Record, StaleSequence
+from companion.journal import AppendRequest, AppendResult, Record, StaleSequence
 from companion.rules.errors import RuleError
 from companion.rules.registry import AnyRuleset
 from companion.rules.ruleset import HallTurn
@@ -65,16 +65,24 @@ def move_records(
 
 
 def commit(hall: HallService, table: Table, facts: list[Fact], author: str,
-           request_id: str | None = None, answer: dict[str, Any] | None = None) -> AppendResult:
+           request_id: str | None = None, answer: dict[str, Any] | None = None,
+           decided_at: int | None = None) -> AppendResult:
     """Append one move's facts, then (only after the commit) evolve the table. A request id
     the journal had already (another process committed it) is not applied again: the table
     is caught up from the journal instead, and the result says `duplicate`. A stale append
-    raises StaleSequence; several processes: with the table caught up first."""
+    raises StaleSequence; several processes: with the table caught up first. The caller holds
+    the table's stream lock (hall/locks.py); the append holds no other lock of the hall.
+    `decided_at`: the seq the facts were decided at; a catch-up that moved the table on since
+    (several processes: a reader applied another process's move while the decision read the
+    journal) makes it stale without an append."""
     assert table.state is not None
-    note_state(table)
-    number = next_move_number(table)
+    with hall.memory:
+        note_state(table)
+        number, expected = next_move_number(table), table.seq
+    if decided_at is not None and decided_at != expected:
+        raise StaleSequence(table.stream, decided_at, expected)
     try:
-        result = hall.journal.append(table.stream, table.seq,
+        result = hall.journal.append(table.stream, expected,
                                      move_records(facts, number, rules_of(table).encode_fact),
                                      request_id=request_id, author=author, answer=answer)
     except StaleSequence:
@@ -84,22 +92,26 @@ def commit(hall: HallService, table: Table, facts: list[Fact], author: str,
     if result.duplicate:
         hall.reload(table)
         return result
-    table.seq = result.last_seq
-    evolve(table, number, author, facts)
+    with hall.memory:
+        if table.seq == expected:  # else a catch-up applied it from the journal already
+            table.seq = result.last_seq
+            evolve(table, number, author, facts)
     return result
 
 
 def commit_record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
     """Append one of the organizer's registry records (a name, seats, a status, an undo) to the
     table's stream, then (only after the commit) apply it. Stale: as `commit`."""
-    applied(table, append_record(hall, table, kind, data), kind, data)
+    expected = table.seq
+    applied(hall, table, append_record(hall, table, kind, data), kind, data, expected)
 
 
 def append_record(hall: HallService, table: Table, kind: str, data: dict[str, Any],
                   also: Sequence[AppendRequest] = ()) -> AppendResult:
     """`commit_record`'s append (memory unchanged); `also`: other streams' appends committed in
     the same transaction (all or none). Stale: as `commit`."""
-    note_state(table)
+    with hall.memory:
+        note_state(table)
     try:
         if also:
             request = AppendRequest(table.stream, table.seq, [(kind, data)], author="organizer")
@@ -111,24 +123,26 @@ def append_record(hall: HallService, table: Table, kind: str, data: dict[str, An
         raise
 
 
-def applied(table: Table, result: AppendResult, kind: str, data: dict[str, Any]) -> None:
-    """`commit_record`'s change of memory, once its append committed."""
-    table.seq = result.last_seq
-    apply_record(table, kind, data)
-    note_state(table)
+def applied(hall: HallService, table: Table, result: AppendResult, kind: str,
+            data: dict[str, Any], expected: int) -> None:
+    """`commit_record`'s change of memory, once its append (after seq `expected`) committed;
+    nothing when a catch-up applied it from the journal already."""
+    with hall.memory:
+        if table.seq != expected:
+            return
+        table.seq = result.last_seq
+        apply_record(table, kind, data)
+        note_state(table)
 
 
-def catch_up_table(journal: Journal, table: Table, records: list[Record] | None = None) -> None:
-    """Apply the records of the table's stream after its seq (another process wrote them), as
-    a restart's replay does, in place; a choice they opened is timed from the last one's
-    time. Anything the moves kept in memory cannot follow (an undo past them) rebuilds the
-    table from its whole stream. `records`: those records, read already (`catch_up_all`)."""
-    from companion.hall.service import time_from_journal
-
-    if records is None:
-        records = journal.read(table.stream, table.seq)
+def catch_up_table(table: Table, records: list[Record]) -> bool:
+    """Apply records of the table's stream that follow its seq (another process wrote them),
+    as a restart's replay does, in place; a choice they opened is timed from the last one's
+    time. False when the moves kept in memory cannot follow them (an undo past them): then
+    the table is to be rebuilt from its whole stream (`rebuild_in_place`). No journal read:
+    the caller holds the memory's lock."""
     if not records:
-        return
+        return True
     was_choosing = table.choosing
     try:
         rules = rules_of(table)
@@ -148,10 +162,24 @@ def catch_up_table(journal: Journal, table: Table, records: list[Record] | None 
             table.seq = record.seq
         table.forget_old_moves()
     except (LookupError, AssertionError):
-        fresh = rebuild_table(journal.read(table.stream))
-        fresh.forget_old_moves()
-        vars(table).update(vars(fresh))
-        was_choosing = False
+        return False
+    time_again(table, records, was_choosing)
+    return True
+
+
+def rebuild_in_place(table: Table, records: list[Record]) -> None:
+    """The table as its whole stream `records` has it, in place (whoever holds it sees it)."""
+    fresh = rebuild_table(records)
+    fresh.forget_old_moves()
+    vars(table).update(vars(fresh))
+    time_again(table, records, False)
+
+
+def time_again(table: Table, records: list[Record], was_choosing: bool) -> None:
+    """The clock of the table's choice after records were applied: from the last one's time
+    when they opened it (or a status or an undo gave a fresh window)."""
+    from companion.hall.service import time_from_journal
+
     fresh_window = any(r.kind in ("status", "reverted") for r in records)
     if not table.choosing:
         table.waiting_since = None
@@ -218,26 +246,36 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
             return {**answer, "view": hall.seat_view(table, seat)}
         return answer
 
-    with hall.lock:
-        try:
-            table, seat = hall.seat_for(token)
-        except HallError as error:
-            return refusal(error.code, error.message)
+    try:
+        table, _ = hall.seat_for(token)  # may read the journal: before the table is held
+    except HallError as error:
+        return refusal(error.code, error.message)
+    # Only this table's writers wait for this move (hall/locks.py): a move at another table
+    # commits meanwhile, its journal round trips overlapping this one's.
+    with hall.hold(table.stream):
+        found = hall.seat_of(token)  # the seat as it is now the table is held
+        if found is None or found[0] != table.id:
+            return refusal("seat/unknown_token", "this join link is not (or no longer) valid")
+        seat = found[1]
         request_id = stored_request_id(token, request_id)
-        first = hall.refused.get((table.id, request_id)) or hall.journal.answer_for(
-            table.stream, request_id)
+        with hall.memory:
+            first = hall.refused.get((table.id, request_id))
+        first = first or hall.journal.answer_for(table.stream, request_id)
         if first is not None:
             return with_view(first, table, seat)
         for attempt in range(2):
             try:
-                check_seen(table, seat, seq, move)
+                with hall.memory:
+                    check_seen(table, seat, seq, move)
+                    decided_at = table.seq
                 facts = decide_move(hall, table, seat, move)
             except (RuleError, HallError) as error:
                 answer = refusal(error.code, error.message)
                 remember_refusal(hall, table.id, request_id, answer)
                 return with_view(answer, table, seat)
             try:
-                result = commit(hall, table, facts, f"seat {seat}", request_id, {"ok": True})
+                result = commit(hall, table, facts, f"seat {seat}", request_id, {"ok": True},
+                                decided_at)
                 break
             except StaleSequence:
                 # Another process moved the table on (several processes; commit caught it up):
@@ -247,7 +285,7 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
                     if hall.shared:
                         return refusal(OUT_OF_STEP, out_of_step().message)
                     raise
-                found = hall.tokens.get(token)
+                found = hall.seat_of(token)
                 if found is None or found[0] != table.id:
                     return refusal("seat/unknown_token",
                                    "this join link is not (or no longer) valid")
@@ -318,9 +356,10 @@ def event_turn(hall: HallService, table: Table) -> HallTurn | None:
 def remember_refusal(hall: HallService, table_id: str, request_id: str,
                      answer: dict[str, Any]) -> None:
     """A refused request id keeps its answer (refusals are not journalled), the latest few."""
-    hall.refused[(table_id, request_id)] = answer
-    while len(hall.refused) > REFUSALS_KEPT:
-        hall.refused.popitem(last=False)
+    with hall.memory:
+        hall.refused[(table_id, request_id)] = answer
+        while len(hall.refused) > REFUSALS_KEPT:
+            hall.refused.popitem(last=False)
 
 
 # ------------------------------------------------------------ the organizer's corrections
@@ -376,13 +415,14 @@ def organizer_facts(hall: HallService, table_id: Any,
             commit(hall, table, facts, "organizer")
         return table
 
-    return organizer_change(hall, act)
+    return organizer_change(hall, table_id, act)
 
 
-def organizer_change(hall: HallService, act: Callable[[], Table]) -> Table:
+def organizer_change(hall: HallService, table_id: Any, act: Callable[[], Table]) -> Table:
     """Run an organizer's change of a table (`act` decides and commits it) under the hall's
-    lock, once more after a stale append (`twice`), then show the table to its watchers."""
-    with hall.lock:
+    lock and the table's stream lock (its moves wait, other tables' do not), once more after
+    a stale append (`twice`), then show the table to its watchers."""
+    with hall.lock, hall.hold(hall.table(table_id).stream):
         table = twice(hall, act)
     hall.publish(table_changed(table))
     return table
@@ -413,11 +453,12 @@ def undo(hall: HallService, table_id: Any) -> Table:
         except Exception:  # nothing committed: memory keeps what it kept (MOVES_KEPT)
             table.moves = kept
             raise
-        applied(table, result, "reverted", data)
-        table.forget_old_moves()
+        applied(hall, table, result, "reverted", data, result.first_seq - 1)
+        with hall.memory:
+            table.forget_old_moves()
         return table
 
-    return organizer_change(hall, act)
+    return organizer_change(hall, table_id, act)
 
 
 def playing(hall: HallService, table_id: Any) -> Table:

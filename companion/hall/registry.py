@@ -72,8 +72,8 @@ def chain(hall: HallService, event: HallEvent) -> list[str]:
 
 
 def rechain(hall: HallService, event_ids: Iterable[str]) -> list[str]:
-    """`chain` the events (under the hall's lock); the tables whose neighbours changed."""
-    with hall.lock:
+    """`chain` the events (under the memory's lock); the tables whose neighbours changed."""
+    with hall.memory:
         return [table_id for event_id in sorted(set(event_ids))
                 for table_id in chain(hall, hall.events[event_id])]
 
@@ -91,7 +91,8 @@ def create_event(hall: HallService, name: Any, dice_mode: Any = "random") -> Hal
         data = {"id": event.id, "name": name, "dice_mode": dice_mode}
         event.seq = hall.journal.append(event.stream, 0, [("event_created", data)],
                                         author="organizer").last_seq
-        hall.events[event.id] = event
+        with hall.memory:
+            hall.events[event.id] = event
         return event
 
     with hall.lock:
@@ -110,10 +111,11 @@ def update_event(hall: HallService, event_id: Any, settings: dict[str, Any]) -> 
         except StaleSequence:
             hall.catch_up_event(event)
             raise
-        apply_event_record(event, "settings", data)
+        with hall.memory:
+            apply_event_record(event, "settings", data)
         return event
 
-    with hall.lock:
+    with hall.lock, hall.hold(hall.event(event_id).stream):
         event = twice(hall, act)
     hall.publish(Change(events=[event.id]))
     return event
@@ -232,13 +234,14 @@ def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list
     except StaleSequence:
         hall.discover()
         raise
-    for table, result in zip(tables, results, strict=True):
-        table.seq = result.last_seq
-        hall.tables[table.id] = table
-        event.tables.append(table.id)
-        index_tokens(hall.tokens, hall.codes, table)
-    new = {table.id for table in tables}
-    return tables, [table_id for table_id in chain(hall, event) if table_id not in new]
+    with hall.memory:
+        for table, result in zip(tables, results, strict=True):
+            table.seq = result.last_seq
+            hall.tables[table.id] = table
+            event.tables.append(table.id)
+            index_tokens(hall.tokens, hall.codes, table)
+        new = {table.id for table in tables}
+        return tables, [table_id for table_id in chain(hall, event) if table_id not in new]
 
 
 def created_record(table: Table) -> dict[str, Any]:
@@ -273,10 +276,11 @@ def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) 
         action(table)
         return table, before
 
-    with hall.lock:
+    with hall.lock, hall.hold(hall.table(table_id).stream):
         table, before = twice(hall, act)
         kept = {seat.token for seat in table.seats}
-        beside = [t for t in chain(hall, hall.events[table.event_id]) if t != table.id]
+        with hall.memory:
+            beside = [t for t in chain(hall, hall.events[table.event_id]) if t != table.id]
     change = table_changed(table)
     change.tables += beside  # a renamed (or ended) board's neighbours show its name
     change.revoked = [token for token in before if token not in kept]
@@ -286,9 +290,10 @@ def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) 
 
 def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
     """Commit one registry record to a table's stream, apply it and follow its seats' tokens
-    (under the hall's lock)."""
+    (the table's stream held)."""
     commit_record(hall, table, kind, data)
-    index_tokens(hall.tokens, hall.codes, table)
+    with hall.memory:
+        index_tokens(hall.tokens, hall.codes, table)
 
 
 def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
@@ -344,14 +349,18 @@ def start(hall: HallService, table: Table) -> None:
         batch.append(AppendRequest(table.stream, table.seq + 1,
                                    move_records(deal, 1, rules.encode_fact), author="dealer"))
     try:
-        table.seq = hall.journal.append_many(batch)[-1].last_seq
+        last = hall.journal.append_many(batch)[-1].last_seq
     except StaleSequence:
         if hall.shared:
             hall.reload(table)
         raise
-    apply_record(table, "status", {"status": "running"})
-    if deal:
-        evolve(table, 1, "dealer", deal)
+    with hall.memory:
+        if table.seq != batch[0].expected_seq:
+            return  # a catch-up applied it from the journal already
+        table.seq = last
+        apply_record(table, "status", {"status": "running"})
+        if deal:
+            evolve(table, 1, "dealer", deal)
 
 
 # ------------------------------------------------------------ seats

@@ -2,10 +2,12 @@
 journal, evolves the state, then tells its listeners what changed (DESIGN.md, one move).
 
 `HallService` holds the hall's state (events, tables, seat tokens, the organizer's key and
-PIN) and the one lock that makes every action atomic; it rebuilds that state from the journal
-at start. The actions live with their kind: `registry` (the organizer's events, tables and
-seats), `play` (a seat's move, the organizer's corrections, and the commit every move takes)
-and `hall_roll` (the hall's roll and the defaults of choices that waited too long).
+PIN) and its locks (hall/locks.py: the organizer's, one per stream, and the memory's; a move
+holds only its table's across its journal round trip, so moves at different tables do not wait
+for each other); it rebuilds that state from the journal at start. The actions live with
+their kind: `registry` (the organizer's events, tables and seats), `play` (a seat's move, the
+organizer's corrections, and the commit every move takes) and `hall_roll` (the hall's roll and
+the defaults of choices that waited too long).
 
 Several processes (a shared journal: PostgreSQL, `shared`): the journal is the truth of each
 table. Memory is a cache that catches up before it is used (`catch_up`, one `last_seq` read;
@@ -30,6 +32,7 @@ from typing import Any, TypeVar
 from companion.hall import clock, hall_roll, join_codes, play, registry, views
 from companion.hall import pin as hall_pin
 from companion.hall.checks import HallError, invalid
+from companion.hall.locks import StreamLocks
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import apply_event_records, rebuild_event, rebuild_table
 from companion.journal import Journal, Record, SqliteJournal, StaleSequence
@@ -47,7 +50,9 @@ TOKEN_LOOKS_PER_SECOND = 20.0
 
 
 class HallService:
-    """All tables of all events on one journal; one lock makes every action atomic."""
+    """All tables of all events on one journal. `lock` is the organizer's (registry changes and
+    hall rolls), `streams` has one lock per table or event stream (its writers, one at a time),
+    `memory` guards the tables' and indexes' memory: hall/locks.py, in that order."""
 
     def __init__(self, journal: Journal, catalog: Catalog | None = None,
                  shared: bool | None = None) -> None:
@@ -59,6 +64,8 @@ class HallService:
         self._looks_guard = threading.Lock()
         self.catalog = catalog or default_catalog()
         self.lock = threading.RLock()
+        self.streams = StreamLocks()
+        self.memory = threading.RLock()
         self.events: dict[str, HallEvent] = {}
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
@@ -69,6 +76,8 @@ class HallService:
         self.listeners: list[Callable[[Change], None]] = []
         self.organizer_key = ""
         self.organizer_pin: dict[str, Any] | None = None  # the hash of the console PIN
+        self.signout_epoch = 0  # consoles signed in before the latest "sign out others" end
+        self.hall_seq = 0  # the hall stream's seq this process has read (several processes)
         self._load()
         # Tournaments (hall/tournament.py), rebuilt from their `tournament:EVENT_ID` streams.
         from companion.hall.tournament import Tournament, load_tournaments
@@ -108,13 +117,25 @@ class HallService:
         self.organizer_key = records[0].data["key"]
         pins = [r.data for r in records if r.kind == "organizer_pin"]
         self.organizer_pin = (pins[-1] or None) if pins else None
+        self.signout_epoch = sum(1 for r in records if r.kind == "organizer_signout")
+        self.hall_seq = records[-1].seq
+
+    def catch_up_hall(self) -> None:
+        """The hall's own stream (the PIN, the sign-out of other consoles) as the journal has
+        it: several processes, one `last_seq` read and, if another process changed it, one
+        read of the (short) stream."""
+        if self.shared and self.journal.last_seq("hall") != self.hall_seq:
+            records = self.journal.read("hall")
+            with self.memory:
+                self._load_hall(records)
 
     def _first_key(self) -> None:
         """The organizer key of a new journal: the first record of the hall's stream. Two
         processes starting on a new database both try; the loser reads the winner's key."""
         key = secrets.token_urlsafe(16)
         try:
-            self.journal.append("hall", 0, [("organizer_key", {"key": key})], author="server")
+            self.hall_seq = self.journal.append("hall", 0, [("organizer_key", {"key": key})],
+                                                author="server").last_seq
             self.organizer_key = key
         except StaleSequence:
             self._load_hall(self.journal.read("hall"))
@@ -131,11 +152,28 @@ class HallService:
     def reload(self, table: Table) -> Table:
         """Apply what the table's journal holds beyond its seq (another process's appends),
         in place: whoever holds the table sees it. Its seat tokens are indexed anew."""
-        with self.lock:
-            play.catch_up_table(self.journal, table)
+        self.advance(table, self.journal.read(table.stream, table.seq))
+        return table
+
+    def advance(self, table: Table, records: list[Record]) -> None:
+        """Apply records of the table's stream read from the journal (read without any lock),
+        under the memory's lock, those beyond its seq only: a table caught up twice at once
+        (two readers, or a reader and its own writer) applies each record once."""
+        with self.memory:
+            fresh = [record for record in records if record.seq > table.seq]
+            whole = not play.catch_up_table(table, fresh)
+        if whole:  # the moves kept in memory cannot follow: the table from its whole stream
+            records = self.journal.read(table.stream)
+            with self.memory:
+                play.rebuild_in_place(table, records)
+        with self.memory:
             registry.index_tokens(self.tokens, self.codes, table)
             registry.chain(self, self.events[table.event_id])  # a rename another process made
-        return table
+
+    def hold(self, *streams: str) -> Any:
+        """The stream locks of `streams` (hall/locks.py), for a block that decides and commits
+        there."""
+        return self.streams.hold(streams)
 
     def catch_up_event(self, event: HallEvent) -> HallEvent:
         """The event as its journal has it (its settings, rolls and deck), as `catch_up`."""
@@ -144,8 +182,13 @@ class HallService:
         return event
 
     def _reload_event(self, event: HallEvent) -> None:
-        with self.lock:
-            apply_event_records(event, self.journal.read(event.stream, event.seq))
+        self.advance_event(event, self.journal.read(event.stream, event.seq))
+
+    def advance_event(self, event: HallEvent, records: list[Record]) -> None:
+        """Apply records of the event's stream read from the journal, those beyond its seq
+        only (as `advance`: a move's catch-up and a roll's own may meet)."""
+        with self.memory:
+            apply_event_records(event, [r for r in records if r.seq > event.seq])
 
     def catch_up_all(self, tables: Iterable[Table] = (),
                      events: Iterable[HallEvent] = ()) -> bool:
@@ -157,7 +200,7 @@ class HallService:
         if not self.shared:
             return False
         tables, events = list(tables), list(events)
-        with self.lock:
+        with self.memory:
             following = (f"event:{len(self.events) + 1}", f"table:{len(self.tables) + 1}")
         seqs = self.journal.last_seqs([*following, *(e.stream for e in events),
                                        *(t.stream for t in tables)])
@@ -168,15 +211,12 @@ class HallService:
             if seqs[event.stream] != event.seq:
                 self._reload_event(event)
                 moved = True
-        with self.lock:
-            behind = [table for table in tables if seqs[table.stream] != table.seq]
-            if behind:  # one read of all their new records (a hall roll on two processes:
-                # every table the other process moved; a read each held the roll, issue 15)
-                records = self.journal.read_after({table.stream: table.seq for table in behind})
-                for table in behind:
-                    play.catch_up_table(self.journal, table, records[table.stream])
-                    registry.index_tokens(self.tokens, self.codes, table)
-                registry.rechain(self, {table.event_id for table in behind})
+        behind = [table for table in tables if seqs[table.stream] != table.seq]
+        if behind:  # one read of all their new records (a hall roll on two processes: every
+            # table the other process moved; a read each held the roll, issue 15), no lock held
+            records = self.journal.read_after({table.stream: table.seq for table in behind})
+            for table in behind:
+                self.advance(table, records[table.stream])
         return moved or bool(behind)
 
     def discover(self) -> bool:
@@ -203,10 +243,11 @@ class HallService:
                     if table.event_id not in self.events:
                         break  # its event came after the look at the events: look again
                     table.forget_old_moves()
-                    self.tables[table.id] = table
-                    self.events[table.event_id].tables.append(table.id)
-                    registry.index_tokens(self.tokens, self.codes, table)
                     time_from_journal(table, records[-1].at)
+                    with self.memory:
+                        self.tables[table.id] = table
+                        self.events[table.event_id].tables.append(table.id)
+                        registry.index_tokens(self.tokens, self.codes, table)
                     found = True
                 else:
                     return found
@@ -224,7 +265,8 @@ class HallService:
             event = rebuild_event(records)
             if event is None:
                 break
-            self.events[event.id] = event
+            with self.memory:
+                self.events[event.id] = event
             found = True
         return found
 
@@ -234,7 +276,7 @@ class HallService:
         if not self.shared:
             return
         self.discover()
-        with self.lock:
+        with self.memory:
             tables, events = list(self.tables.values()), list(self.events.values())
         self.catch_up_all(tables, events)
 
@@ -297,16 +339,23 @@ class HallService:
         seat reassigned on another process no longer opens with its old token), and a token
         not known here looked for in the journal: new tables, and seats reassigned elsewhere
         (`find_tokens`)."""
-        found = self.tokens.get(token) if isinstance(token, str) else None
+        found = self.seat_of(token)
         if self.shared and isinstance(token, str):
             if found is not None:
                 self.catch_up(self.tables[found[0]])
             else:
                 self.find_tokens()
-            found = self.tokens.get(token)
+            found = self.seat_of(token)
         if found is None:
             raise HallError("seat/unknown_token", "this join link is not (or no longer) valid")
         return self.tables[found[0]], found[1]
+
+    def seat_of(self, token: Any) -> tuple[str, int] | None:
+        """(table id, seat) of a token as this process knows it now; no journal read."""
+        if not isinstance(token, str):
+            return None
+        with self.memory:  # a reassignment re-indexes the table's tokens under it
+            return self.tokens.get(token)
 
     def find_tokens(self) -> None:
         """The seat tokens of every table as the journal has them, for a token not known here
@@ -317,7 +366,7 @@ class HallService:
         if not self._may_look():
             self.discover()
             return
-        with self.lock:
+        with self.memory:
             tables = list(self.tables.values())
         self.catch_up_all(tables)
 
@@ -337,7 +386,7 @@ class HallService:
         A code two seats share opens neither, so no phone takes another's seat: their QR codes
         still work. The web layer limits the guesses."""
         code = join_codes.read_code(typed) if isinstance(typed, str) else None
-        with self.lock:  # a copy: a reassignment may change the index meanwhile
+        with self.memory:  # a copy: a reassignment may change the index meanwhile
             tokens = set(self.codes.get(code, ())) if code else set()
         if len(tokens) > 1:
             raise HallError("seat/shared_code", "two seats share this join code: scan the card's QR")
@@ -348,27 +397,28 @@ class HallService:
     # ------------------------------------------------------------ views as they stand
 
     def seat_view(self, table: Table, seat: int) -> dict[str, Any]:
-        """A seat's view now, with its event's turn timer; built under the lock, as every view."""
-        with self.lock:
+        """A seat's view now, with its event's turn timer; built under the memory's lock, as
+        every view (never the organizer's: a move builds its answer's view holding its table)."""
+        with self.memory:
             return views.seat_view(table, seat, self.choice_seconds(table))
 
     def view_copies(self, table_ids: Iterable[str]) -> list[tuple[Table, int]]:
         """The tables as their seat views read them, each with its event's turn timer: copies
         (`view_copy`) taken in one short hold of the lock, so that a publisher builds and sends
         the views of hundreds of tables without it, and without taking it again per table."""
-        with self.lock:
+        with self.memory:
             return [(view_copy(table), self.choice_seconds(table))
                     for table in (self.tables[table_id] for table_id in table_ids)]
 
     def hall_view(self, event: HallEvent) -> dict[str, Any]:
         """An event's hall view now (its screens and the organizer's console)."""
-        with self.lock:
+        with self.memory:
             return views.hall_view(event, self.tables_of(event))
 
     def turn_message(self, event_id: str) -> views.EncodedView | None:
         """The `turn` message for the phones of the event's tables, its JSON made once; None
         when the event has no turn yet or its phones need none (`clock.turn_shown`)."""
-        with self.lock:
+        with self.memory:
             event = self.events.get(event_id)
             return None if event is None else views.turn_message(event, self.tables_of(event))
 
@@ -469,10 +519,20 @@ class HallService:
 
     @property
     def organizer_pin_set(self) -> bool:
-        return bool(self.organizer_pin)
+        return bool(self.pin_record())
+
+    def pin_record(self) -> dict[str, Any] | None:
+        """The PIN's stored hash as the journal has it (set, changed or cleared on any process),
+        None when no PIN is set. Read here, on the server's loop; comparing a typed PIN with it
+        (`pin.pin_matches`, slow on purpose) needs nothing of the hall, so it may run in a
+        native thread without a lock or a journal connection."""
+        self.catch_up_hall()
+        return self.organizer_pin
 
     def set_organizer_pin(self, pin: Any) -> bool:
-        """Set the PIN that signs in a second device (stored hashed), or clear it with None."""
+        """Set the PIN that signs in a second device (stored hashed), or clear it with None. A
+        new or cleared PIN ends the consoles the old one signed in (web/auth.py: a session
+        keeps the salt of the PIN that opened it)."""
         if pin is None:
             record: dict[str, Any] = {}
         else:
@@ -480,27 +540,39 @@ class HallService:
             if problem:
                 raise invalid(problem)
             record = hall_pin.hash_pin(pin)
-        with self.lock:
-            for attempt in range(2):
-                try:
-                    self.journal.append("hall", self.journal.last_seq("hall"),
-                                        [("organizer_pin", record)], author="organizer")
-                    break
-                except StaleSequence:
-                    # another process changed the PIN (or a first key) between the read and
-                    # the append: take the hall's stream as it is now, and write once more
-                    self._load_hall(self.journal.read("hall"))
-                    if attempt == 1:
-                        raise HallError(play.OUT_OF_STEP, "the PIN was changed on another server "
-                                                     "meanwhile: try again") from None
-            self.organizer_pin = record or None
+        self._append_hall("organizer_pin", record, "the PIN was changed")
         return self.organizer_pin_set
 
     def check_organizer_pin(self, pin: Any) -> bool:
-        if self.shared:  # another process may have set or cleared it
-            with self.lock:
-                self._load_hall(self.journal.read("hall"))
-        return hall_pin.pin_matches(self.organizer_pin, pin)
+        """Whether `pin` is the PIN as the journal has it (the web layer reads `pin_record` on
+        its loop and compares off it: web/organizer.py)."""
+        return hall_pin.pin_matches(self.pin_record(), pin)
+
+    def sign_out_others(self) -> int:
+        """End every console session signed in before now (a lost phone, a borrowed laptop):
+        one journal record, seen by every process. The new epoch, for the console that asked
+        (it stays signed in)."""
+        self._append_hall("organizer_signout", {}, "the consoles were signed out")
+        return self.signout_epoch
+
+    def _append_hall(self, kind: str, data: dict[str, Any], what: str) -> None:
+        with self.lock:
+            for attempt in range(2):
+                try:
+                    self.journal.append("hall", self.hall_seq, [(kind, data)], author="organizer")
+                    break
+                except StaleSequence:
+                    # another process wrote the hall's stream (a PIN, a first key) since this
+                    # one read it: take the stream as it is now, and write once more
+                    records = self.journal.read("hall")
+                    with self.memory:
+                        self._load_hall(records)
+                    if attempt == 1:
+                        raise HallError(play.OUT_OF_STEP, f"{what} on another server meanwhile: "
+                                        "try again") from None
+            records = self.journal.read("hall")
+            with self.memory:
+                self._load_hall(records)
 
 
 def view_copy(table: Table) -> Table:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -10,11 +12,63 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Protocol, Self
 
+log = logging.getLogger("companion")
+
 NewRecord = tuple[str, Mapping[str, Any]]  # (kind, data): a record before the journal numbers it
 
 
 class JournalError(Exception):
     """Something the journal refused or could not do."""
+
+
+class JournalUnavailable(JournalError):
+    """The journal cannot be reached or written now (PostgreSQL stopped or restarting, the
+    SQLite file locked by another program or gone): an expected condition that passes, not
+    a bug. Nothing was written; the same call may be tried again later (`server/unavailable`)."""
+
+
+class Outage:
+    """Says in the log once that a journal is away, and once that it is back: an outage of
+    ten seconds during a hall's evening fails thousands of calls, and one line says it all
+    (each call's own exception is dropped from the log: `QuietOutage`)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.away = False
+        self._guard = threading.Lock()
+
+    def failed(self, error: BaseException) -> JournalUnavailable:
+        """The call's error as JournalUnavailable, said in the log if the outage is new."""
+        with self._guard:
+            new, self.away = not self.away, True
+        if new:
+            log.warning("the journal (%s) is unavailable: %s; moves are refused with "
+                        "server/unavailable until it is back", self.what, first_line(error))
+        return JournalUnavailable(f"{self.what} is unavailable: {first_line(error)}")
+
+    def worked(self) -> None:
+        """An append committed: the end of the outage, if there was one, is said once."""
+        if self.away:
+            with self._guard:
+                back, self.away = self.away, False
+            if back:
+                log.warning("the journal (%s) is back", self.what)
+
+
+class QuietOutage(logging.Filter):
+    """Drops the log records of calls that failed only because the journal is away (their
+    `log.exception`): the outage is said once (`Outage`), not with a traceback per call."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], JournalUnavailable))
+
+
+log.addFilter(QuietOutage())  # the hall's logger: its callers' `log.exception` of an outage
+
+
+def first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 class StaleSequence(JournalError):

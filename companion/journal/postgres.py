@@ -27,12 +27,15 @@ from typing import Any, LiteralString
 import psycopg
 from psycopg import errors
 from psycopg.conninfo import conninfo_to_dict
+from psycopg.pq import TransactionStatus
 
 from companion.journal.interface import (
     AppendRequest,
     AppendResult,
     Journal,
     JournalError,
+    JournalUnavailable,
+    Outage,
     Record,
     StaleSequence,
     record,
@@ -40,12 +43,17 @@ from companion.journal.interface import (
     to_json,
 )
 
+IDLE = TransactionStatus.IDLE
 _SCHEMA_VERSION = 1
 # Advisory lock keys are (class, key) pairs shared by the whole database: the journal's own
 # classes keep its locks apart from any other user's (a timer worker's, say).
 _SCHEMA_LOCK = (0x4A534348, 0)  # "JSCH"
 _STREAM_LOCK_CLASS = 0x4A524E4C  # "JRNL"
 _CONNECT_TIMEOUT = 10
+# Connections a journal opens at most: appends of different tables run at once, each on its
+# own connection (one connection made every move wait for the one before it, issue 24). A few
+# are enough: a move holds one for two round trips; a hall roll holds one across its block.
+POOL_SIZE = 6
 # A server process that dies mid-transaction (its machine, say) would hold its tables' locks
 # until TCP noticed, hours later; these bound that, unless the DSN already chose other values.
 _SESSION_LIMITS = (("idle_in_transaction_session_timeout", "10s"), ("lock_timeout", "10s"))
@@ -85,27 +93,40 @@ _NUL = "\x00"
 
 
 class PostgresJournal(Journal):
-    """The journal in a PostgreSQL database: one connection per journal, one lock for its threads.
+    """The journal in a PostgreSQL database: a small pool of connections for its threads.
 
     PostgreSQL's default `synchronous_commit=on` makes a returned append survive a crash of the
-    database server; a session that has it off turns it back on. Like SqliteJournal, the
-    connection is shared by the process's threads (or greenlets) under a lock; a connection that
-    broke (the server restarted) fails the call it broke in, and the next call connects again.
+    database server; a session that has it off turns it back on. Each call takes a connection
+    of the pool (at most POOL_SIZE, opened when first needed) and gives it back: calls of
+    different threads (or greenlets) run at once, and under gevent psycopg yields at each round
+    trip, so one table's append does not wait for another's. A connection that broke (the
+    server restarted) fails the call it broke in and is dropped; the next call connects again.
     """
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, pool_size: int = POOL_SIZE) -> None:
         self._dsn = dsn
-        self._lock = threading.RLock()  # `holding` keeps it across the calls in its block
+        self._guard = threading.Lock()  # the idle list and the closed flag
+        self._slots = threading.BoundedSemaphore(pool_size)
+        self._idle: list[psycopg.Connection[Any]] = [_connect(dsn)]  # refuses a bad DSN now
+        self._pinned = threading.local()  # `holding`: the block's connection, for its thread
         self._closed = False
-        self._conn: psycopg.Connection[Any] | None = _connect(dsn)
+        self._outage = Outage("PostgreSQL")
+
+    @property
+    def _conn(self) -> psycopg.Connection[Any] | None:
+        """The connection the next call takes (the latest given back), if one is idle: what a
+        test looks at when it checks a connection's settings or drops it."""
+        with self._guard:
+            return self._idle[-1] if self._idle else None
 
     def close(self) -> None:
-        """Close the connection; closing twice is harmless."""
-        with self._lock:
+        """Close the idle connections (and each busy one as it comes back); closing twice is
+        harmless."""
+        with self._guard:
             self._closed = True
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
 
     def append_many(self, batch: Sequence[AppendRequest]) -> list[AppendResult]:
         """Write several appends in one transaction: all of them, or none if any is stale."""
@@ -124,10 +145,12 @@ class PostgresJournal(Journal):
 
     def _append_once(self, batch: Sequence[AppendRequest], at: str) -> list[AppendResult]:
         # Pipeline mode: BEGIN, the locks and the two reads go in one round trip, the inserts
-        # and COMMIT in a second. A move's append is the hall's hot path, and the hall waits
-        # for it (the service's lock is held across it): each round trip counts (issue 15).
+        # and COMMIT in a second. A move's append is the hall's hot path, and the move's table
+        # waits for it (its stream lock is held across it): each round trip counts (issue 15).
         with self._connection() as conn, conn.pipeline(), conn.transaction():
-            return _append_batch(conn, batch, at)
+            results = _append_batch(conn, batch, at)
+        self._outage.worked()  # it can save again (a read alone does not say so)
+        return results
 
     def read(self, stream: str, after_seq: int = 0) -> list[Record]:
         """The stream's records after `after_seq`, in seq order."""
@@ -154,7 +177,11 @@ class PostgresJournal(Journal):
                 "SELECT pg_advisory_xact_lock(%s, key) FROM unnest(%s::int4[]) AS key",
                 (_STREAM_LOCK_CLASS, keys),
             )
-            yield
+            self._pinned.conn = conn
+            try:
+                yield
+            finally:
+                self._pinned.conn = None
 
     def read_after(self, after: Mapping[str, int]) -> dict[str, list[Record]]:
         """Each stream's records after its seq, in seq order, in one query: a hall roll on
@@ -210,25 +237,58 @@ class PostgresJournal(Journal):
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
-        """The open connection, held under the lock; reconnects after the server dropped it.
+        """A connection of the pool for one call (inside `holding`: the block's own), given
+        back after it; a broken one is dropped, and a new one opened when none is idle.
 
         Errors of the database arrive as JournalError (the server's callers know no other),
         except the unique violation that append_many retries.
         """
-        with self._lock:
+        pinned = getattr(self._pinned, "conn", None)
+        if pinned is not None:
+            with self._as_journal_errors():
+                yield pinned
+            return
+        with self._slots:
+            conn = self._take()
+            try:
+                with self._as_journal_errors():
+                    yield conn
+            finally:
+                self._give_back(conn)
+
+    @contextmanager
+    def _as_journal_errors(self) -> Iterator[None]:
+        """psycopg's errors as the journal's: a lost or refused connection, a server shutting
+        down or a lock not granted in time as JournalUnavailable (said once per outage)."""
+        try:
+            yield
+        except errors.UniqueViolation:
+            raise
+        except psycopg.OperationalError as exc:
+            raise self._outage.failed(exc) from exc
+        except psycopg.Error as exc:
+            raise JournalError(f"PostgreSQL: {exc}") from exc
+
+    def _take(self) -> psycopg.Connection[Any]:
+        with self._guard:
             if self._closed:
                 raise JournalError("the journal is closed")
-            try:
-                if self._conn is None or self._conn.broken:
-                    if self._conn is not None:
-                        self._conn.close()
-                    self._conn = None
-                    self._conn = _connect(self._dsn)
-                yield self._conn
-            except errors.UniqueViolation:
-                raise
-            except psycopg.Error as exc:
-                raise JournalError(f"PostgreSQL: {exc}") from exc
+            conn = self._idle.pop() if self._idle else None
+        if conn is not None and conn.broken:
+            conn.close()
+            conn = None
+        try:
+            return conn if conn is not None else _connect(self._dsn)
+        except JournalUnavailable as exc:
+            raise self._outage.failed(exc) from exc
+
+    def _give_back(self, conn: psycopg.Connection[Any]) -> None:
+        usable = not (conn.broken or conn.closed) and conn.info.transaction_status == IDLE
+        with self._guard:
+            if usable and not self._closed:
+                self._idle.append(conn)
+                return
+        conn.close()
 
     def _query(self, sql: LiteralString, params: tuple[Any, ...], storable: str = "") -> list[Any]:
         """Rows of one read; a name PostgreSQL cannot store (a NUL in it) was never written."""
@@ -245,6 +305,8 @@ def _connect(dsn: str) -> psycopg.Connection[Any]:
         if "connect_timeout" not in conninfo_to_dict(dsn):
             options["connect_timeout"] = _CONNECT_TIMEOUT
         conn = psycopg.connect(dsn, **options)
+    except psycopg.OperationalError as exc:
+        raise JournalUnavailable(f"cannot connect to PostgreSQL: {exc}") from exc
     except psycopg.Error as exc:
         raise JournalError(f"cannot connect to PostgreSQL: {exc}") from exc
     try:

@@ -11,7 +11,7 @@ from os import PathLike
 from typing import Any
 
 from companion.journal import interface
-from companion.journal.interface import AppendRequest, AppendResult, JournalError, Record
+from companion.journal.interface import AppendRequest, AppendResult, JournalError, Outage, Record
 
 _SCHEMA_VERSION = 1
 
@@ -65,6 +65,7 @@ class SqliteJournal(interface.Journal):
             conn.close()
             raise
         self._conn: sqlite3.Connection | None = conn
+        self._outage = Outage("SQLite")
 
     def close(self) -> None:
         """Checkpoint the write-ahead log into the file and close it; closing twice is harmless.
@@ -82,7 +83,9 @@ class SqliteJournal(interface.Journal):
         """Write several appends in one transaction: all of them, or none if any is stale."""
         at = interface.stamp(batch)
         with self._transaction() as conn:
-            return [_append_one(conn, request, at) for request in batch]
+            results = [_append_one(conn, request, at) for request in batch]
+        self._outage.worked()  # it can save again (a read alone does not say so: WAL reads go on)
+        return results
 
     def read(self, stream: str, after_seq: int = 0) -> list[Record]:
         """The stream's records after `after_seq`, in seq order."""
@@ -122,11 +125,16 @@ class SqliteJournal(interface.Journal):
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
-        """The open connection, held under the lock."""
+        """The open connection, held under the lock. SQLite's operational errors (the file
+        locked by another program past the timeout, gone, or its disk failing) are
+        JournalUnavailable, said once per outage."""
         with self._lock:
             if self._conn is None:
                 raise JournalError("the journal is closed")
-            yield self._conn
+            try:
+                yield self._conn
+            except sqlite3.OperationalError as exc:
+                raise self._outage.failed(exc) from exc
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

@@ -26,8 +26,29 @@ def is_organizer_key(key: Any) -> bool:
 
 
 def is_signed_in_organizer() -> bool:
-    """Whether this browser's session is the organizer's (the printed link or the PIN)."""
-    return session.get("organizer") is True
+    """Whether this browser's session is the organizer's (the printed link or the PIN), and
+    still is: signed in since the console last signed out every other device, and, when a PIN
+    opened it, with that PIN still the one set (a new or cleared PIN ends it). Both are read
+    from the journal's hall stream, so every process judges a session alike."""
+    if session.get("organizer") is not True:
+        return False
+    hall = service()
+    hall.catch_up_hall()
+    opened_by = session.get("pin")
+    pin = hall.organizer_pin
+    return (session.get("epoch", 0) == hall.signout_epoch
+            and (opened_by is None or (pin is not None and pin.get("salt") == opened_by)))
+
+
+def open_session(pin: dict[str, Any] | None = None) -> None:
+    """Sign this browser in as the organizer; `pin`: the PIN's record that opened it."""
+    session["organizer"] = True
+    session["epoch"] = service().signout_epoch
+    if pin is None:
+        session.pop("pin", None)
+    else:
+        session["pin"] = pin["salt"]
+    session.permanent = True
 
 
 def organizer_required(view: Callable[..., Any]) -> Callable[..., Any]:

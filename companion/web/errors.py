@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from companion.hall import HallError
+from companion.journal import JournalUnavailable
 
 log = logging.getLogger("companion")
 
@@ -138,6 +139,21 @@ def init_app(app: Flask) -> None:
                     405: _("this method is not allowed here")}
         return error_json(f"http/{status}", messages.get(status, error.description or error.name),
                           status)
+
+    @app.errorhandler(JournalUnavailable)
+    def unavailable(error: JournalUnavailable) -> Any:
+        # An expected condition (PostgreSQL restarting, the SQLite file locked): said once per
+        # outage by the journal, never a traceback per request; the client may try again.
+        if not wants_json():
+            page, status = message_page(_("Error"), _(
+                "The server cannot save anything right now. Nothing changed; try again in a "
+                "moment."), 503)
+            return page, status, {"Retry-After": "5"}
+        response = error_json("server/unavailable", _(
+            "the server cannot save anything right now (its journal is unavailable); nothing "
+            "changed: try again in a moment"), 503)
+        response.headers["Retry-After"] = "5"
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:

@@ -25,12 +25,19 @@ from flask_babel import gettext as _
 
 from companion.hall import clock
 from companion.hall.checks import ROLL_MODES, RULESETS
+from companion.hall.pin import pin_matches
 from companion.hall.printables import KINDS as PRINT_KINDS
 from companion.hall.printables import PrintOptions, phones_cannot_open, unreachable
 from companion.journal.backup import BackupRefused, backup_file, is_postgres_target
 from companion.printing.layouts import card_papers, page_papers
 from companion.rules.registry import ruleset as ruleset_of
-from companion.web.auth import is_organizer_key, is_signed_in_organizer, organizer_required, service
+from companion.web.auth import (
+    is_organizer_key,
+    is_signed_in_organizer,
+    open_session,
+    organizer_required,
+    service,
+)
 from companion.web.errors import message_page, opened_in_browser
 from companion.web.i18n import current_language
 from companion.web.offload import off_the_loop
@@ -41,9 +48,8 @@ log = logging.getLogger("companion")
 pin_guard = app_guard(bp, "organizer_pin_guard", "ORGANIZER_PIN", tries=5, hall_tries=20)
 
 
-def sign_in() -> Any:
-    session["organizer"] = True
-    session.permanent = True
+def sign_in(pin: dict[str, Any] | None = None) -> Any:
+    open_session(pin)
     return redirect(url_for("organizer.console"), code=303)
 
 
@@ -133,19 +139,22 @@ def card_names(lang: str) -> dict[str, str]:
 @bp.post("/organizer/pin")
 def pin_sign_in() -> Any:
     """The PIN form of a second device. The try is counted before the slow check (GuessGuard),
-    and the check runs off the event loop, so phones are answered meanwhile."""
+    and the check runs off the event loop, so phones are answered meanwhile: the PIN's record
+    is read here, on the loop (several processes: from the journal), and only the hashing
+    runs in the native thread, which takes no lock of the hall and no journal connection."""
     hall = service()
-    if not hall.organizer_pin_set:
+    record = hall.pin_record()
+    if not record:
         return signin_page(_("No PIN is set. Open the organizer link the server printed."), 409)
     guard, address, now = pin_guard(), request.remote_addr or "?", time.monotonic()
     wait = guard.try_now(address, now)
     if wait:
         return too_many(signin_page(_("Too many wrong PINs. Try again in %(seconds)s seconds.",
                                       seconds=wait), 429), wait)
-    if not off_the_loop(hall.check_organizer_pin, request.form.get("pin", "").strip()):
+    if not off_the_loop(pin_matches, record, request.form.get("pin", "").strip()):
         return signin_page(_("That PIN is not right."), 403)
     guard.right(address, now, forget=True)
-    return sign_in()
+    return sign_in(record)
 
 
 @bp.post("/organizer/signout")
@@ -181,3 +190,13 @@ def backup() -> Any:
                          download_name=name)
     response.headers["Cache-Control"] = "no-store"  # it holds the seats' tokens
     return response
+@bp.post("/organizer/signout-others")
+def sign_out_others() -> Any:
+    """The console's "Sign out every other device": every other console session ends (on
+    every process: a journal record); this one stays signed in, as it was opened."""
+    if not is_signed_in_organizer():
+        return signin_page(status=401)
+    opened_by = session.get("pin")
+    service().sign_out_others()
+    open_session(service().organizer_pin if opened_by is not None else None)
+    return redirect(url_for("organizer.console"), code=303)

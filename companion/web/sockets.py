@@ -22,11 +22,16 @@ from companion.hall import HallError, HallService
 from companion.hall.checks import refusal, unicode_only
 from companion.hall.model import Change
 from companion.hall.tournament_views import current_seat
+from companion.journal import JournalUnavailable
 from companion.web import fanout, socketio
 from companion.web.auth import is_organizer_key, is_signed_in_organizer, service
 from companion.web.fanout import BatchRedisManager as EncodedOnceRedisManager  # noqa: F401
 
 log = logging.getLogger("companion")
+# The refusal of a move while the journal is away (docs/api.md): retryable, nothing changed.
+UNAVAILABLE = "server/unavailable"
+UNAVAILABLE_MESSAGE = ("the server cannot save moves right now (its journal is unavailable); "
+                       "nothing changed: try again in a moment")
 # sid -> ("seat", token) | ("hall", id) | ("organizer", "") | ("player", token)
 connections: dict[str, tuple[str, str]] = {}
 # The connection whose move is being answered: its ack carries its view, so the publishing of
@@ -72,6 +77,8 @@ def connect(auth: Any = None) -> None:
         table, seat = hall.seat_for(token)
     except HallError as error:
         raise ConnectionRefusedError(error.message) from None
+    except JournalUnavailable:  # several processes: the token is looked up in the journal
+        raise ConnectionRefusedError(UNAVAILABLE_MESSAGE) from None
     connections[request.sid] = ("seat", token)
     join_room(f"token:{token}")
     join_room(f"table:{table.id}")
@@ -141,6 +148,8 @@ def move(payload: Any = None, *extra: Any) -> dict[str, Any]:
                               payload.get("seq"), view=True))
     except HallError as error:
         return refusal(error.code, error.message)
+    except JournalUnavailable:  # said once per outage by the journal: no traceback per move
+        return refusal(UNAVAILABLE, UNAVAILABLE_MESSAGE)
     except Exception:
         log.exception("move failed")
         return refusal("server/error", "something went wrong on the server; try again")

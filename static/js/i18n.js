@@ -50,6 +50,7 @@ const REFUSALS = {
   "auth/not_a_seat": t("Only a player's phone can do that."),
   "auth/organizer": t("This needs the organizer."),
   "server/error": t("Something went wrong on the server; nothing changed. Try again."),
+  "server/unavailable": t("The server cannot save moves right now. Nothing changed; try again in a moment."),
   "http/413": t("The request is too large."),
   "client/offline": t("Not connected. Try again when the connection is back."),
   "client/timeout": t("No answer from the server. Try again."),
