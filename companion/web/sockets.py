@@ -55,7 +55,7 @@ def connect(auth: Any = None) -> None:
         connections[request.sid] = ("organizer", "")
         join_room("organizer")
         hall.discover()  # events other processes created
-        with hall.lock:
+        with hall.memory:  # a short hold: not the organizer's lock, which a hall roll holds long
             views = [hall.hall_view(event) for event in hall.events.values()]
         for view in views:
             emit("hall", view)
@@ -218,7 +218,7 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
         """Redis is back after an outage: every table, as the journal has it, whole to this
         process's phones (they may have missed anything another process sent meanwhile)."""
         try:
-            with hall.lock:
+            with hall.memory:
                 tables = list(hall.tables.values())
             hall.catch_up_all(tables, list(hall.events.values()))
             rooms = socketio.server.manager.rooms.get("/", {})
