@@ -116,8 +116,9 @@ def track_move(rng: random.Random) -> dict[str, Any]:
 
 
 def floor_turn(number: int, dice: list[int], follow_up: list[int]) -> dict[str, Any]:
-    """The event's `turn` JSON as the app sends it (docs/api.md), for roll `number`: the
-    ruleset's own turn view, the schedule's seconds, a deadline from now."""
+    """The event's `turn` JSON as the app sends it (docs/api.md, hall/views.turn_message), for
+    roll `number`: the ruleset's own turn view, the schedule's seconds, a deadline from now,
+    the sender's clock."""
     from companion.rules.registry import ruleset
     from companion.rules.ruleset import HallTurn
     from companion.rules.schedule import read_schedule, seconds_for
@@ -128,7 +129,8 @@ def floor_turn(number: int, dice: list[int], follow_up: list[int]) -> dict[str, 
             "deadline_ms": round((time.time() + seconds) * 1000), "seconds": seconds,
             "remaining_ms": None, "paused": False, "auto_roll": False, "schedule": SCHEDULE,
             "over": False, "ended": False,
-            "rules": {RULESET: ruleset(RULESET).turn_view(turn)}}
+            "rules": {RULESET: ruleset(RULESET).turn_view(turn)},
+            "now_ms": round(time.time() * 1000)}
 
 
 def follow_up_count(number: int, dice: list[int]) -> int:
