@@ -1,22 +1,27 @@
-"""`companion bench hall`: hall rolls delivered to every phone, and move acks, measured.
+"""`companion bench hall`: hall rolls delivered to every phone, and move acks, measured against
+the strongest references (issue 24).
 
 One run: the app (`python -m companion serve` on 127.0.0.1, a temporary database) in a
 subprocess; an event with `tables` hall-mode tables of 4 players, started; `phones` Socket.IO
-clients (python-socketio AsyncClient, websocket transport, in 1-2 client processes) on the seats.
-While phones stream moves (a build when their view offers one, else `dice_count` 1, both
-accepted) at `moves_per_second`, the organizer rolls `rolls` times. A roll's delivery time to a
-phone runs from just before the organizer's `POST /api/events/ID/roll` to the phone's receipt of
+clients (the bench's light client or python-socketio's AsyncClient, websocket transport, in 1-2
+client processes) on the seats. Beside it, with phones of their own on the same tokens: the
+python floor (`companion.bench.floor`, a bare python-socketio server in the same async mode) and
+the Node.js reference (`companion.bench.reference`, socket.io 4.8 installed by the bench into a
+cache folder), each sending a roll as one broadcast emit of the bytes one of the app's phones
+got for a warm-up roll. The servers roll in turn (`interleave`), each server's phones streaming
+moves (a build when their view offers one, else `dice_count` 1, both accepted) at
+`moves_per_second` around its own rolls. A roll's delivery time to a phone runs from just before
+the organizer's `POST /api/events/ID/roll` (a reference's `POST /roll`) to the phone's receipt of
 the first `view` whose turn or dice changed (time.monotonic, one clock for every process on the
 machine); the next roll waits until every phone has the last one. A probe, a client process
 of its own with a few second devices on the first seats, sends 10 of the moves per second: its
 acks are what one phone sees, while the other phones' acks also wait for their process to get
-through the views of every phone in it. Then the same clients, rolls and move stream against
-the floor (`companion.bench.floor`): a bare python-socketio server in the same async mode that
-emits a view of the same size to each seat's room from the roll request.
+through the views of every phone in it.
 
-`ruleset="catan-big"` (issue 12) runs `companion.bench.catan`: the same phones and figures for
-the big Catan event, whose turn is one message for every phone, against the floor's catan mode,
-the app's rolls alternating with the floor's.
+`ruleset="catan-big"` (issue 12) runs `companion.bench.catan`: the same servers, phones and
+figures for the big Catan event, whose turn is one message for every phone. `--workers N`
+(`bench_hall_workers`): the app on PostgreSQL and Redis, one process against N, one phase after
+the other. `--hog N`: N busy processes on the machine meanwhile.
 """
 
 from __future__ import annotations
