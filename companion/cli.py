@@ -119,16 +119,22 @@ def _parser() -> argparse.ArgumentParser:
                        help="hall: also serve on N processes on PostgreSQL and Redis, started "
                             "for the run, against one (docs/scaling.md); tables: phones / 4")
     bench.add_argument("--rolls", type=COUNT, default=10, help="hall, views: hall rolls to time")
-    bench.add_argument("--no-floor", action="store_true", help="hall: skip the bare server")
+    bench.add_argument("--no-floor", action="store_true",
+                       help="hall: skip the bare python-socketio server (the floor)")
+    bench.add_argument("--no-node", action="store_true",
+                       help="hall: skip the Node.js socket.io 4.8 reference (installed by the "
+                            "bench with npm into ~/.cache/companion/bench-node)")
+    bench.add_argument("--hog", type=_number(int, 0), default=0, metavar="N",
+                       help="hall: N busy processes on the machine meanwhile (the hall under load)")
     bench.add_argument("--ruleset", choices=["machi-koro", "catan-big"], default="machi-koro",
                        help="hall: the event's game; catan-big: a board of two for every two "
                             "phones (--tables is ignored), each roll a turn to every phone")
     bench.add_argument("--moves-per-second", type=_number(int, 0),
                        help="hall: the moves the phones send meanwhile (100; catan-big: 20 "
                             "tracker updates)")
-    bench.add_argument("--client", choices=["socketio", "light"], default="socketio",
-                       help="hall: the phones' Socket.IO client: python-socketio's, or the "
-                            "bench's own of less work per message (companion/bench/phones.py)")
+    bench.add_argument("--client", choices=["socketio", "light"], default="light",
+                       help="hall: the phones' Socket.IO client: the bench's own of least work "
+                            "per message (companion/bench/phones.py), or python-socketio's")
     bench.add_argument("--minutes", type=SECONDS, default=10.0,
                        help="soak: how long the phones move and the hall rolls (every 10 s)")
     bench.add_argument("--before", metavar="TREE",
@@ -484,13 +490,19 @@ def _bench(args: argparse.Namespace) -> int:
             from companion.bench.hall import bench_hall_workers
 
             _print_json(bench_hall_workers(args.phones or [2000, 4000], args.workers,
-                                           rolls=args.rolls, floor=not args.no_floor))
+                                           rolls=args.rolls, floor=not args.no_floor,
+                                           hog=args.hog, client=args.client))
             return 0
         from companion.bench.hall import bench_hall
+        from companion.bench.reference import NodeMissing
 
-        _print_json(bench_hall(phones, args.tables, rolls=args.rolls, floor=not args.no_floor,
-                               moves_per_second=args.moves_per_second, ruleset=args.ruleset,
-                               client=args.client))
+        try:
+            _print_json(bench_hall(phones, args.tables, rolls=args.rolls,
+                                   floor=not args.no_floor, node=not args.no_node,
+                                   moves_per_second=args.moves_per_second,
+                                   ruleset=args.ruleset, client=args.client, hog=args.hog))
+        except NodeMissing as error:
+            return _refuse(f"bench hall: {error}")
         return 0
     from companion.bench.rules import bench_rules
 

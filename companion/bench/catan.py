@@ -4,15 +4,13 @@ The organizer's side (`set_up`): boards of two seated from one pasted list throu
 `POST /api/events/ID/seating`, each started, and a schedule set with auto-roll off (the bench
 rolls). The phones' side: a roll is one hall turn, delivered as the event's `turn` message
 (the same JSON for every phone, sent to the room `event:ID`); a few phones keep their points
-trackers up (`track` moves) meanwhile, so the server is not idle between rolls. The floor's
-side (`floor_turn`): the same turn JSON, which the floor's catan mode emits to each phone's
-room, one emit (and one encoding) per phone, as a naive server would.
+trackers up (`track` moves) meanwhile, so the server is not idle between rolls. The references'
+side (`floor_turn`): the same turn JSON, which the python floor and the Node.js reference each
+emit once to every phone (issue 24; until then the floor emitted it once per phone).
 
-The run (`bench_catan`): the app and the floor both serve, each with its own phones (the same
-seats' tokens) connected; the rolls alternate, the app's first on odd rolls and the floor's
-first on even ones, and each server's phones move only around its own rolls. On this shared
-2-core machine the load of other work comes and goes within a minute: rolls of the two servers
-side by side see the same load, where a phase of each in turn saw different ones.
+The run (`bench_catan`): the app and the references all serve, each with its own phones (the
+same seats' tokens) connected; their rolls alternate (`hall.interleave`), and each server's
+phones move only around its own rolls.
 """
 
 from __future__ import annotations
@@ -20,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -39,15 +36,15 @@ CAPS = {"settlements": 5, "cities": 10, "foreign_start_settlements": 5, "vp_card
 # The floor's seat view and move ack: about a board's seat view as the app sends it (the
 # figures give both sizes as the phones received them).
 VIEW_BYTES = 800
-LEAD_SECONDS = 1.0  # a server's phones move this long before its roll
 
 
 def bench_catan(phones: int, rolls: int = 10, moves_per_second: int = MOVES_PER_SECOND,
-                floor: bool = True, client: str = "socketio") -> dict[str, Any]:
-    """`bench_hall` for the big Catan event: figures of the app and of the floor, rolled in
-    turn (times in ms, memory in MB)."""
-    from companion.bench import hall
-    from companion.bench.server import HOST, ServerProcess, free_port, served_app
+                floor: bool = True, client: str = "light", node: bool = True,
+                hog: int = 0) -> dict[str, Any]:
+    """`bench_hall` for the big Catan event: figures of the app, the python floor and the
+    Node.js reference, rolled in turn (times in ms, memory in MB)."""
+    from companion.bench import hall, reference
+    from companion.bench.server import hogs, load_average, served_app
     from companion.web import SERVED_ASYNC_MODE
 
     if phones < 1 or rolls < 1 or moves_per_second < 0:
@@ -57,9 +54,10 @@ def bench_catan(phones: int, rolls: int = 10, moves_per_second: int = MOVES_PER_
     result: dict[str, Any] = {
         "ruleset": RULESET, "phones": phones, "tables": boards, "seats": boards * SEATS,
         "rolls": rolls, "moves_per_second": moves_per_second, "async_mode": SERVED_ASYNC_MODE,
-        "client_processes": processes, "client": client, "cpus": os.cpu_count(),
-        "interleaved": floor,
+        "client_processes": processes, "client": client, "cpus": os.cpu_count(), "hog": hog,
+        "interleaved": floor or node, "load_average_start": load_average(),
     }
+    script = reference.install() if node else None
     with tempfile.TemporaryDirectory(prefix="bench-catan-") as tmp, \
             served_app(Path(tmp)) as (server, base), contextlib.ExitStack() as stack:
         started = time.monotonic()
@@ -68,47 +66,19 @@ def bench_catan(phones: int, rolls: int = 10, moves_per_second: int = MOVES_PER_
         phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
         phases = {"app": hall.Phase(base, f"{base}/api/events/{event_id}/roll", server,
                                     phone_tokens, moves_per_second, processes, RULESET, client)}
-        if floor:
-            port = free_port()
-            command = [sys.executable, "-m", "companion.bench.floor", "--port", str(port),
-                       "--payload-bytes", str(VIEW_BYTES), "--ruleset", RULESET]
-            floor_server = stack.enter_context(ServerProcess(command, Path(tmp) / "floor.log"))
-            floor_base = f"http://{HOST}:{port}"
-            phases["floor"] = hall.Phase(floor_base, f"{floor_base}/roll", floor_server,
-                                         phone_tokens, moves_per_second, processes, RULESET,
-                                         client)
+        phases.update(hall.references(stack, Path(tmp), phone_tokens, moves_per_second,
+                                      processes, RULESET, client, VIEW_BYTES, floor, script,
+                                      reference.catan_roll(), result))
+        stack.enter_context(hogs(hog))
         try:
-            _interleave(list(phases.values()), rolls)
+            hall.interleave(list(phases.values()), rolls)
         finally:
             for phase in phases.values():
                 phase.close()
-        result.update({name: phase.figures for name, phase in phases.items()})
+    result.update({name: phase.figures for name, phase in phases.items()})
+    result["load_average_end"] = load_average()
     result["targets"] = hall._targets(result)
     return result
-
-
-def _interleave(phases: list[Any], rolls: int) -> None:
-    """Connect every server's phones, then roll each server in turn (the order alternating
-    from roll to roll), its phones moving from LEAD_SECONDS before its roll to the end of the
-    gap after it; then the figures."""
-    from companion.bench.hall import ROLL_GAP
-
-    for phase in phases:
-        phase.connect()
-    for phase in phases:
-        phase.begin()
-    for number in range(1, rolls + 1):
-        for phase in phases if number % 2 else phases[::-1]:
-            if phase.failed:
-                continue
-            phase.moves(True)
-            time.sleep(LEAD_SECONDS)
-            phase.roll(number)
-            time.sleep(ROLL_GAP)
-            phase.moves(False)
-    time.sleep(1.0)
-    for phase in phases:
-        phase.finish(rolls)
 
 
 def boards_for(phones: int) -> int:
@@ -146,8 +116,9 @@ def track_move(rng: random.Random) -> dict[str, Any]:
 
 
 def floor_turn(number: int, dice: list[int], follow_up: list[int]) -> dict[str, Any]:
-    """The event's `turn` JSON as the app sends it (docs/api.md), for roll `number`: the
-    ruleset's own turn view, the schedule's seconds, a deadline from now."""
+    """The event's `turn` JSON as the app sends it (docs/api.md, hall/views.turn_message), for
+    roll `number`: the ruleset's own turn view, the schedule's seconds, a deadline from now,
+    the sender's clock."""
     from companion.rules.registry import ruleset
     from companion.rules.ruleset import HallTurn
     from companion.rules.schedule import read_schedule, seconds_for
@@ -158,7 +129,8 @@ def floor_turn(number: int, dice: list[int], follow_up: list[int]) -> dict[str, 
             "deadline_ms": round((time.time() + seconds) * 1000), "seconds": seconds,
             "remaining_ms": None, "paused": False, "auto_roll": False, "schedule": SCHEDULE,
             "over": False, "ended": False,
-            "rules": {RULESET: ruleset(RULESET).turn_view(turn)}}
+            "rules": {RULESET: ruleset(RULESET).turn_view(turn)},
+            "now_ms": round(time.time() * 1000)}
 
 
 def follow_up_count(number: int, dice: list[int]) -> int:

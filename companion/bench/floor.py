@@ -3,13 +3,14 @@
 `python -m companion.bench.floor --port P --payload-bytes B`: a bare python-socketio server on
 127.0.0.1, served as `companion serve` serves the app (gevent, the same WSGI server with
 TCP_NODELAY). A phone connects with `{"token": T}` and joins the room `token:T`; `POST /roll`
-emits one view-sized `view` to every such room from the request, as the app's hall roll does;
-`move` is acked at once with a view.
+emits one view of about B bytes to every phone with one broadcast `emit` from the request (the
+library encodes it once: issue 24, the strongest python server, beside the Node.js reference of
+`companion.bench.reference`); `move` is acked at once with a view.
 
 `--ruleset catan-big`: the big Catan event's turns (`companion.bench.catan`). `POST /roll` makes
-the event's `turn` JSON as the app does and emits it to each phone's room `token:T`, one emit
-per phone (the library encodes each: a naive server; the app encodes it once and sends it to
-the event's room); a phone also gets the latest turn on connect.
+the event's `turn` JSON as the app does and emits it once to every phone, as the app sends it
+once to the event's room (until issue 24 it was one emit per phone, which made the app look
+faster than the library); a phone also gets the latest turn on connect.
 """
 
 from __future__ import annotations
@@ -58,7 +59,6 @@ def run_floor(port: int, payload_bytes: int, ruleset: str = "machi-koro") -> Non
     from companion.server import listen, wsgi_server
 
     sio = socketio.Server(async_mode="gevent", ping_interval=10, ping_timeout=20)
-    rooms: set[str] = set()
     state: dict[str, Any] = {"turn": 0, "message": None}
     catan = ruleset == "catan-big"
 
@@ -68,7 +68,6 @@ def run_floor(port: int, payload_bytes: int, ruleset: str = "machi-koro") -> Non
         if not isinstance(token, str):
             raise socketio.exceptions.ConnectionRefusedError("a token is required")
         sio.enter_room(sid, f"token:{token}")
-        rooms.add(f"token:{token}")
         sio.emit("view", floor_view(state["turn"], [], payload_bytes), to=sid)
         if catan and state["message"] is not None:
             sio.emit("turn", state["message"], to=sid)
@@ -85,8 +84,7 @@ def run_floor(port: int, payload_bytes: int, ruleset: str = "machi-koro") -> Non
             if catan:
                 body = roll_turn(state, dice)
             else:
-                for room in sorted(rooms):
-                    sio.emit("view", floor_view(state["turn"], dice[:1], payload_bytes), to=room)
+                sio.emit("view", floor_view(state["turn"], dice[:1], payload_bytes))
                 body = {"dice": dice, "roll": state["turn"]}
         elif path == "/healthz":
             body = {"ok": True}
@@ -97,12 +95,11 @@ def run_floor(port: int, payload_bytes: int, ruleset: str = "machi-koro") -> Non
         return [json.dumps(body).encode()]
 
     def roll_turn(state: dict[str, Any], dice: list[int]) -> dict[str, Any]:
-        """The event's turn to every phone's room, one emit each, as a naive server sends it."""
+        """The event's turn to every phone, one emit."""
         count = catan_rules.follow_up_count(state["turn"], dice)
         follow_up = [random.randint(1, 6) for _ in range(count)]
         state["message"] = catan_rules.floor_turn(state["turn"], dice, follow_up)
-        for room in sorted(rooms):
-            sio.emit("turn", state["message"], to=room)
+        sio.emit("turn", state["message"])
         return {"dice": dice, "follow_up": follow_up, "roll": state["turn"]}
 
     print(f"floor: serving on {HOST}:{port}", flush=True)

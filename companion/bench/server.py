@@ -138,3 +138,25 @@ def served_app(folder: Path) -> Iterator[tuple[ServerProcess, str]]:
                "--db", str(folder / "hall.db")]
     with ServerProcess(command, folder / "app.log", key_prefix="organizer: ") as server:
         yield server, f"http://{HOST}:{port}"
+
+
+def load_average() -> list[float]:
+    """The machine's 1, 5 and 15 minute load averages (/proc/loadavg, as `uptime` shows)."""
+    return [float(n) for n in Path("/proc/loadavg").read_text().split()[:3]]
+
+
+HOG = "while True: pass"
+
+
+@contextlib.contextmanager
+def hogs(count: int) -> Iterator[list[int]]:
+    """`count` busy processes (a core each, at the server's priority) while the block runs, as
+    a projector's browser and a console share a laptop with the server (`bench hall --hog N`):
+    their pids."""
+    processes = [subprocess.Popen([sys.executable, "-c", HOG], stdin=subprocess.DEVNULL)
+                 for _ in range(count)]
+    try:
+        yield [p.pid for p in processes]
+    finally:
+        for process in processes:
+            stop_process(process, signal.SIGKILL, grace=5)
