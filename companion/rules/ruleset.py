@@ -283,6 +283,11 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         nl): Machi Koro's cards with their names, costs and colours. Lists of objects with an
         `id` merge across the rulesets of a hall's screen."""
 
+    def card_sets(self, lang: str) -> list[Json]:
+        """The card sets a table of this game may add to its base cards, for the console's
+        choice: `{"id", "name" (in `lang`), "players_max"}` each; none by default."""
+        return []
+
     @abstractmethod
     def standings_rows(self, story: Story[State, Fact]) -> list[Json]:
         """One row per seat for the event's standings and score sheets, in the columns of

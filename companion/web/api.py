@@ -49,7 +49,8 @@ def table_json(table: Table) -> dict[str, Any]:
               "registered": s.registered}
              for i, s in enumerate(table.seats)]
     return {**table_header(table), "event_id": table.event_id, "seats": seats,
-            "neighbours": list(table.neighbours), "options": dict(table.options)}
+            "neighbours": list(table.neighbours), "options": dict(table.options),
+            "card_sets": list(table.card_sets)}
 
 
 @bp.get("/healthz")

@@ -81,6 +81,8 @@ def console() -> Any:
                    for kind in PRINT_KINDS},
         "ruleset_options": ruleset_options(),
         "tournament_rulesets": tournament_rulesets(hall.catalog),
+        # the card sets a table may add (Harbor), per ruleset, named in the page's language
+        "card_sets": {name: ruleset_of(name).card_sets(current_language()) for name in RULESETS},
         # the rulesets the plain table form offers: not those whose tables a series makes
         "table_rulesets": [name for name in RULESETS if not ruleset_of(name).needs_series],
         "series_rulesets": [name for name in RULESETS if ruleset_of(name).series_kinds],

@@ -248,6 +248,8 @@ async function seatPlayers(event) {
   const players = names(form.elements.players.value);
   const common = { players, ruleset: form.elements.ruleset.value, roll_mode: form.elements.roll_mode.value };
   Object.assign(common, rulesetOptions(form, common.ruleset));
+  const sets = cardSets(form, common.ruleset);
+  if (sets.length) common.card_sets = ["base", ...sets];
   const eventPath = `/api/events/${encodeURIComponent(state.eventId)}`;
   const at = submitter(event);
   let answer;
@@ -273,6 +275,18 @@ function showRulesetOptions() {
   const form = $("seating-form");
   const chosen = form.elements.ruleset.value;
   for (const box of form.querySelectorAll(".ruleset-options")) box.hidden = box.dataset.ruleset !== chosen;
+  // a card set that seats more (Harbor: 5) offers the bigger tables while it is ticked
+  const more = cardSets(form, chosen).length > 0;
+  for (const option of form.querySelectorAll("[data-card-sets-only]")) {
+    option.hidden = !more;
+    if (!more && option.selected) form.elements.table_size.selectedIndex = [...form.elements.table_size.options].findIndex((o) => !o.hidden);
+  }
+}
+
+// The card sets ticked for the chosen ruleset (the server names them: data.card_sets).
+function cardSets(form, ruleset) {
+  const box = form.querySelector(`.ruleset-options[data-ruleset="${CSS.escape(ruleset)}"]`);
+  return [...(box ? box.querySelectorAll("[data-card-set]:checked") : [])].map((input) => input.dataset.cardSet);
 }
 
 function rulesetOptions(form, ruleset) {
@@ -438,6 +452,7 @@ function start() {
   $("settings-form").addEventListener("submit", saveSettings);
   $("seating-form").addEventListener("submit", seatPlayers);
   $("seating-form").elements.ruleset.addEventListener("change", showRulesetOptions);
+  $("seating-form").addEventListener("change", (event) => { if (event.target.dataset.cardSet) showRulesetOptions(); });
   $("start-all").addEventListener("click", startAll);
   $("print-links").addEventListener("click", preparePrint);
   for (const id of ["paper", "wifi-ssid", "wifi-password"]) $(id).addEventListener("input", drawLinks);

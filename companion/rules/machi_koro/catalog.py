@@ -156,6 +156,16 @@ def card_sets() -> tuple[str, ...]:
 
 
 @functools.cache
+def set_names(name: str) -> Mapping[str, str]:
+    """A card set's name in each language (its file's `meta.names`; the id where it has none),
+    for the console's choice of a table's card sets."""
+    with (CATALOG_DIR / f"{name}.toml").open("rb") as file:
+        names = tomllib.load(file).get("meta", {}).get("names", {})
+    return MappingProxyType({lang: str(names.get(lang) or names.get("en") or name)
+                             for lang in LANGUAGES})
+
+
+@functools.cache
 def set_of(card_id: str) -> str | None:
     """The card set whose file adds `card_id` (an establishment or landmark), if any: a
     refusal can then say which set a table would have to play."""

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, TypeVar
 
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro import codec, engine, evolve, paper, staleness, views
-from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.catalog import Catalog, card_sets, load_catalog, set_names
 from companion.rules.machi_koro.facts import Fact
 from companion.rules.machi_koro.moves import EndTurn, Move, Roll
 from companion.rules.machi_koro.state import Phase, TableState, new_table
@@ -220,6 +220,12 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
         result = self.story_result(story)
         return paper.standings_rows(story.names, story.state, result, story.catalog)
+
+    def card_sets(self, lang: str) -> list[Json]:
+        """The sets beside the base one in `catalogs/` (Harbor, docs/rules.md 30)."""
+        return [{"id": name, "name": set_names(name)[lang],
+                 "players_max": load_catalog("base", name).players_max}
+                for name in card_sets() if name != "base"]
 
     # ------------------------------------------------------------ paper
 
