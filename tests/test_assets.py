@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.web import hall_service
-from companion.web.assets import DYNAMIC_SMALL, IMMUTABLE, Packed, StaticFiles
+from companion.web.assets import DYNAMIC_SMALL, IMMUTABLE, Packed, StaticFiles, lean
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 GZIP = {"Accept-Encoding": "gzip, deflate"}
@@ -50,7 +50,8 @@ def test_assets_pages_link_versioned_static_files(app, http):
     assert answer.headers["Content-Encoding"] == "gzip"
     assert "Accept-Encoding" in answer.headers["Vary"]
     assert answer.mimetype == "text/javascript"
-    assert gzip.decompress(answer.data) == (STATIC / "js" / "play.js").read_bytes()
+    play = STATIC / "js" / "play.js"
+    assert gzip.decompress(answer.data) == lean(play, play.read_bytes())
 
 
 def test_assets_a_module_imports_its_neighbours_under_the_same_version(app, http):
@@ -58,7 +59,27 @@ def test_assets_a_module_imports_its_neighbours_under_the_same_version(app, http
     version = VERSIONED.search(seated_phone(app)[0].get("/play").get_data(as_text=True))[2]
     answer = http.get(f"/v/{version}/static/js/dom.js")
     assert answer.status_code == 200 and answer.headers["Cache-Control"] == IMMUTABLE
-    assert answer.data == (STATIC / "js" / "dom.js").read_bytes()  # no gzip asked: none given
+    dom = STATIC / "js" / "dom.js"
+    assert answer.data == lean(dom, dom.read_bytes())  # no gzip asked: none given
+
+
+def test_assets_our_scripts_and_styles_go_out_without_their_comments():
+    """A phone's first join carries code, not the notes for the people who read the files;
+    nothing else changes: every other line is served as it is."""
+    play = STATIC / "js" / "play.js"
+    body = play.read_bytes()
+    served = lean(play, body)
+    assert len(served) < 0.95 * len(body)
+    assert not any(line.lstrip().startswith(b"//") for line in served.split(b"\n"))
+    assert [line for line in body.split(b"\n") if not line.lstrip().startswith(b"//")] == (
+        served.split(b"\n"))
+    css = b'a::before { content: "/* kept */"; } /* dropped */\nb { color: red; }'
+    assert lean(Path("static/css/x.css"), css) == b'a::before { content: "/* kept */"; } \nb { color: red; }'
+    # a template literal over lines: a line in it may look like a comment, so nothing goes
+    tricky = b"const text = `one\n// not a comment\n`;\n// a comment\n"
+    assert lean(Path("static/js/x.js"), tricky) == tricky
+    vendored = STATIC / "vendor" / "socket.io" / "socket.io.min.js"
+    assert lean(vendored, vendored.read_bytes()) == vendored.read_bytes()
 
 
 def test_assets_vendored_files_are_served_byte_for_byte(http):

@@ -24,6 +24,7 @@ import hashlib
 import mimetypes
 import os
 import posixpath
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -120,8 +121,32 @@ class StaticFiles:
         return found
 
 
+# A string (kept whole) or a block comment, in a style sheet.
+_CSS_PARTS = re.compile(rb'("(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\')|/\*.*?\*/', re.S)
+_JS_COMMENT_LINE = re.compile(rb"^[ \t]*//")
+_BACKTICK = re.compile(rb"(?<!\\)`")
+
+
+def lean(path: Path, body: bytes) -> bytes:
+    """Our own scripts and style sheets as phones get them: without their comments, which
+    are for the people who read the files (about a fifth of a phone's first join). A script
+    loses its whole-line `//` comments only; one with a template literal over several lines
+    is served as it is, so no line inside a string is ever taken for a comment."""
+    if "vendor" in path.parts:
+        return body
+    if path.suffix == ".css":
+        return _CSS_PARTS.sub(lambda m: m.group(1) or b"", body)
+    if path.suffix not in (".js", ".mjs"):
+        return body
+    lines = body.split(b"\n")
+    code = [line for line in lines if not _JS_COMMENT_LINE.match(line)]
+    if any(len(_BACKTICK.findall(line)) % 2 for line in code):
+        return body
+    return b"\n".join(code)
+
+
 def read_asset(path: Path, stamp: tuple[int, int]) -> Asset:
-    body = path.read_bytes()
+    body = lean(path, path.read_bytes())
     mimetype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     if path.suffix in (".js", ".mjs"):
         mimetype = "text/javascript"
