@@ -156,7 +156,8 @@ def test_table_locks_a_waiting_holder_is_served_before_later_comers():
     first_in.wait(10)
     roll = threading.Thread(target=hold, args=("roll", ["event:1", "table:1", "table:2"]))
     roll.start()
-    wait_until(lambda: locks.held() == 2)  # the roll holds event:1 and waits for table:1
+    # the roll holds event:1 and table:2 and waits for table:1
+    wait_until(lambda: locks.held() == 3)
     time.sleep(0.05)
     later = [threading.Thread(target=hold, args=(f"later{n}", ["table:1"])) for n in range(5)]
     for thread in later:
@@ -166,4 +167,37 @@ def test_table_locks_a_waiting_holder_is_served_before_later_comers():
     for thread in (move, roll, *later):
         thread.join(10)
     assert order[:2] == ["move", "roll"] and sorted(order[2:]) == [f"later{n}" for n in range(5)]
+    assert locks.held() == 0
+
+
+def test_table_locks_a_roll_joins_every_tables_line_at_once():
+    """A hall roll holding many tables asks for all of them in one step: while it waits for
+    the move in flight at one table, a move that comes later at a table further on waits for
+    the roll instead of taking its table first (a roll of 275 tables would otherwise wait for
+    one move after another, holding the tables it has: the hall at 100 moves/s stalled)."""
+    locks = StreamLocks()
+    order: list[str] = []
+    first_in, let_go = threading.Event(), threading.Event()
+
+    def hold(name: str, streams: list[str], started: threading.Event | None = None) -> None:
+        with locks.hold(streams):
+            if started is not None:
+                started.set()
+                let_go.wait(10)
+            order.append(name)
+
+    move = threading.Thread(target=hold, args=("move at 1", ["table:1"], first_in))
+    move.start()
+    first_in.wait(10)
+    roll = threading.Thread(target=hold, args=("roll", ["event:1", "table:1", "table:2"]))
+    roll.start()
+    wait_until(lambda: locks.held() == 3)  # event:1 and table:2 held, table:1 waited for
+    later = threading.Thread(target=hold, args=("later at 2", ["table:2"]))
+    later.start()
+    time.sleep(0.1)
+    assert order == []  # the later move waits for the roll, which waits for the move at 1
+    let_go.set()
+    for thread in (move, roll, later):
+        thread.join(10)
+    assert order == ["move at 1", "roll", "later at 2"]
     assert locks.held() == 0

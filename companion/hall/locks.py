@@ -46,45 +46,50 @@ class StreamLocks:
 
     @contextmanager
     def hold(self, streams: Iterable[str]) -> Iterator[None]:
-        """Hold the locks of `streams` (in sorted order: two holders of overlapping sets cannot
-        wait for each other) until the block ends. A holder may hold a stream again."""
-        taken: list[str] = []
+        """Hold the locks of `streams` until the block ends; a holder may hold a stream again.
+        A holder of several (a hall roll) joins every stream's line in one step, under the
+        guard: it takes the free ones at once and waits for the rest together, so a move that
+        comes later at any of its tables waits behind it. (Taking them one by one, a roll of
+        275 tables waited for a move at one table while later moves took the next ones.) The
+        lines are joined in one global order, so no two holders can wait for each other."""
+        names = sorted(set(streams))
+        me = threading.get_ident()
+        waits: list[tuple[str, _Turn, threading.Event]] = []
+        with self._guard:
+            for name in names:
+                turn = self._turns.get(name)
+                if turn is None:
+                    self._turns[name] = _Turn(me)
+                elif turn.owner == me:
+                    turn.depth += 1
+                else:
+                    ready = threading.Event()
+                    turn.waiting.append((me, ready))
+                    waits.append((name, turn, ready))
         try:
-            for name in sorted(set(streams)):
-                self._acquire(name)
-                taken.append(name)
+            for _, _, ready in waits:
+                ready.wait()  # a holder's release makes this one the owner, then sets it
+        except BaseException:  # killed while waiting (a greenlet's timeout): leave the lines
+            left = set()
+            with self._guard:
+                for name, turn, ready in waits:
+                    if turn.owner != me:  # not handed over yet
+                        turn.waiting.remove((me, ready))
+                        left.add(name)
+            for name in reversed(names):
+                if name not in left:
+                    self._release(name)
+            raise
+        try:
             yield
         finally:
-            for name in reversed(taken):
+            for name in reversed(names):
                 self._release(name)
 
     def held(self) -> int:
         """How many streams are held (or waited for) now: 0 when the hall is idle."""
         with self._guard:
             return len(self._turns)
-
-    def _acquire(self, name: str) -> None:
-        me = threading.get_ident()
-        with self._guard:
-            turn = self._turns.get(name)
-            if turn is None:
-                self._turns[name] = _Turn(me)
-                return
-            if turn.owner == me:
-                turn.depth += 1
-                return
-            ready = threading.Event()
-            turn.waiting.append((me, ready))
-        try:
-            ready.wait()  # the holder's release makes this one the owner, then sets it
-        except BaseException:  # killed while waiting (a greenlet's timeout): leave the line
-            with self._guard:
-                handed = turn.owner == me
-                if not handed:
-                    turn.waiting.remove((me, ready))
-            if handed:
-                self._release(name)
-            raise
 
     def _release(self, name: str) -> None:
         with self._guard:
