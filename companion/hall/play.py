@@ -397,7 +397,7 @@ def roll_for_seat(hall: HallService, table_id: Any) -> Table:
         commit(hall, table, facts, "organizer")
         return table
 
-    return organizer_change(hall, act)
+    return organizer_change(hall, table_id, act)
 
 
 def organizer_facts(hall: HallService, table_id: Any,
