@@ -1,3 +1,3 @@
 """The table companion: bank and referee for board-game nights in a hall."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

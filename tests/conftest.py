@@ -1,4 +1,4 @@
-"""Shared fixtures: where ../shared is, how to run the real `companion` command and how it
+"""Shared fixtures: where the example scenarios are, how to run the real `companion` command and how it
 refuses, the HallService alone on a fresh SQLite file (`hall`), and the hall app on one with its
 organizer's API (the server tests share one app fixture, so a test module changes the app's
 settings by overriding `app_config`)."""
@@ -27,7 +27,25 @@ settings.register_profile("companion", deadline=None, suppress_health_check=[Hea
 settings.load_profile("companion")
 
 REPO = Path(__file__).resolve().parents[1]
+# The repository's own example scenarios (docs/scenarios.md), checked on every run.
+SCENARIOS = REPO / "examples" / "scenarios"
+# An optional extra check: where a folder of more scenarios of the same form exists (the product
+# owner's, by default ../shared beside the checkout, or COMPANION_SHARED), its `scenarios/` are
+# checked too. Without it the suite needs nothing outside the repository.
 SHARED = Path(os.environ.get("COMPANION_SHARED", REPO.parent / "shared"))
+
+
+def scenario_files(pattern: str = "**/*.json", under: str = "") -> list[tuple[str, Path]]:
+    """(test id, file) of every example scenario matching `pattern` in `under`: the repository's,
+    then those of SHARED/scenarios that the repository does not carry byte for byte."""
+    own = sorted((SCENARIOS / under).glob(pattern))
+    found = [(str(path.relative_to(SCENARIOS).with_suffix("")), path) for path in own]
+    extra_root = SHARED / "scenarios"
+    for path in sorted((extra_root / under).glob(pattern)):
+        mine = SCENARIOS / path.relative_to(extra_root)
+        if not (mine.is_file() and mine.read_bytes() == path.read_bytes()):
+            found.append(("shared/" + str(path.relative_to(extra_root).with_suffix("")), path))
+    return found
 
 
 def run_companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -51,10 +69,9 @@ def resolve_json(scenario: dict) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="session")
-def shared_scenarios() -> list[Path]:
-    folder = SHARED / "scenarios"
-    assert folder.is_dir(), f"../shared/scenarios not found at {folder} (set COMPANION_SHARED)"
-    return sorted(folder.glob("*.json"))
+def example_scenarios() -> list[Path]:
+    """The Machi Koro and Tax Assessor examples (the top folder of examples/scenarios)."""
+    return [path for _, path in scenario_files("*.json")]
 
 
 @pytest.fixture

@@ -64,12 +64,17 @@ class ServerProcess:
     """`python -m companion serve` on 127.0.0.1 with one SQLite file, started and stopped at will."""
 
     def __init__(self, db: str | Path, *, port: int | None = None, host: str = "127.0.0.1",
-                 log_path: str | Path | None = None, extra_args: tuple[str, ...] = ()) -> None:
+                 log_path: str | Path | None = None, extra_args: tuple[str, ...] = (),
+                 program: tuple[str, ...] = (sys.executable, "-m", "companion"),
+                 cwd: str | Path = REPO, env: dict[str, str] | None = None) -> None:
+        """`program` is the command that is `companion` (an installed one: its script's path),
+        run in `cwd` with `env` (None: this process's)."""
         self.db = Path(db)
         self.host = host
         self.port = port
         self.log_path = None if log_path is None else Path(log_path)
         self.extra_args = extra_args
+        self.program, self.cwd, self.env = program, Path(cwd), env
         self.proc: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
         self.starts = 0
@@ -93,10 +98,10 @@ class ServerProcess:
         if self.log_path is not None and self._log is None:
             self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         output: IO[bytes] | int = self._log if self._log is not None else subprocess.DEVNULL
-        command = [sys.executable, "-m", "companion", "serve", "--host", self.host,
+        command = [*self.program, "serve", "--host", self.host,
                    "--port", str(self.port), "--db", str(self.db), *self.extra_args]
-        self.proc = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=output,
-                                     stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
+                                     stdout=output, stderr=subprocess.STDOUT)
         self.starts += 1
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -1,24 +1,22 @@
-"""`companion resolve` on the `catan-big` forms (SCENARIOS.md "The big Catan event"): the
-published files of ../shared/scenarios/catan-big through the real command, and refused inputs:
-exit 2, one line on standard error naming the field, nothing on standard output."""
+"""`companion resolve` on the `catan-big` forms (docs/scenarios.md "The big Catan event"): the
+example files of examples/scenarios/catan-big (and COMPANION_SHARED's) through the real command,
+and refused inputs: exit 2, one line on standard error naming the field, nothing on standard output."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from conftest import SHARED, resolve_json, run_companion
+from conftest import resolve_json, run_companion, scenario_files
 
-FOLDER = SHARED / "scenarios" / "catan-big"
-GOLDEN = sorted(FOLDER.glob("*.json"))
+GOLDEN = scenario_files("*.json", under="catan-big")
 
 
 def test_catan_big_scenarios_are_found():
-    assert FOLDER.is_dir(), f"{FOLDER} not found (set COMPANION_SHARED)"
-    assert len(GOLDEN) >= 2
+    assert len([name for name, _ in GOLDEN if not name.startswith("shared/")]) >= 2
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+@pytest.mark.parametrize("path", [path for _, path in GOLDEN], ids=[name for name, _ in GOLDEN])
 def test_catan_big_golden_through_the_command(path):
     scenario = json.loads(path.read_text(encoding="utf-8"))
     expect = scenario["expect"]

@@ -271,6 +271,7 @@ def test_the_api(tmp_path: Path) -> None:
     assert client.get(base, headers=headers).get_json() == answer["series"]
     assert client.get("/api/series/77", headers=headers).status_code == 404
     assert client.get(base).status_code == 401
+    client.application.extensions["hall"].journal.close()
 
 
 def test_two_processes_on_one_journal_see_each_others_campaigns(tmp_path: Path) -> None:

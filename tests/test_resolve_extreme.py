@@ -367,11 +367,11 @@ def _published(paths: tuple[Path, ...]) -> list[dict[str, Any]]:
 @settings(max_examples=300)
 @given(data=st.data())
 def test_property_any_mutated_published_scenario_is_resolved_or_refused_in_one_line(
-    shared_scenarios: list[Path], data: st.DataObject,
+    example_scenarios: list[Path], data: st.DataObject,
 ) -> None:
-    """The published examples (../shared/scenarios) with values or keys replaced by extreme ones:
+    """The published examples (examples/scenarios) with values or keys replaced by extreme ones:
     an outcome, or a one-line refusal that starts with a field; never a traceback."""
-    text = _mutate(data, data.draw(st.sampled_from(_published(tuple(shared_scenarios)))))
+    text = _mutate(data, data.draw(st.sampled_from(_published(tuple(example_scenarios)))))
     code, out, err = in_process(text)
     if code == 0:
         assert_resolved(code, out, err)

@@ -1,22 +1,39 @@
-"""`companion resolve` on the golden scenarios of ../shared and on refused ones (SCENARIOS.md)."""
+"""`companion resolve` on the example scenarios (examples/scenarios, and those of COMPANION_SHARED
+where it exists) and on refused ones (docs/scenarios.md)."""
 
 import json
 
 import pytest
-from conftest import SHARED, resolve_json, run_companion
+from conftest import resolve_json, run_companion, scenario_files
 from scenario_builders import P, city, table
 
 from companion.rules.machi_koro.scenario import ScenarioError, resolve
 
-GOLDEN = sorted((SHARED / "scenarios").rglob("*.json"))  # play-on/, catan-big/ too
-GOLDEN_IDS = [str(p.relative_to(SHARED / "scenarios").with_suffix("")) for p in GOLDEN]
+GOLDEN = scenario_files()  # play-on/, catan-big/ too
 
 
-def test_scenarios_are_found(shared_scenarios):
-    assert len(shared_scenarios) >= 9
+def test_scenarios_are_found(example_scenarios):
+    assert len(example_scenarios) >= 9
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=GOLDEN_IDS)
+def test_scenarios_of_an_extra_folder_are_added_unless_the_repository_has_them(tmp_path, monkeypatch):
+    """COMPANION_SHARED is an extra check: its files the repository lacks (or has otherwise) are
+    added under `shared/`; a copy of a repository file is not run twice; no folder, nothing added."""
+    import conftest
+
+    own = conftest.SCENARIOS / "blue-pays-everyone.json"
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / own.name).write_bytes(own.read_bytes())
+    (tmp_path / "scenarios" / "unpublished-case.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(conftest, "SHARED", tmp_path)
+    names = [name for name, _ in scenario_files()]
+    assert "shared/unpublished-case" in names and "shared/blue-pays-everyone" not in names
+    assert "blue-pays-everyone" in names
+    monkeypatch.setattr(conftest, "SHARED", tmp_path / "nonexistent")
+    assert not [name for name, _ in scenario_files() if name.startswith("shared/")]
+
+
+@pytest.mark.parametrize("path", [path for _, path in GOLDEN], ids=[name for name, _ in GOLDEN])
 def test_scenario_golden_through_the_command(path):
     scenario = json.loads(path.read_text(encoding="utf-8"))
     expect = scenario["expect"]
