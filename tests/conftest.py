@@ -37,14 +37,20 @@ SHARED = Path(os.environ.get("COMPANION_SHARED", REPO.parent / "shared"))
 
 def scenario_files(pattern: str = "**/*.json", under: str = "") -> list[tuple[str, Path]]:
     """(test id, file) of every example scenario matching `pattern` in `under`: the repository's,
-    then those of SHARED/scenarios that the repository does not carry byte for byte."""
+    then those of SHARED/scenarios (and of SHARED/harbor-scenarios, the repository's `harbor/`)
+    that the repository does not carry byte for byte."""
     own = sorted((SCENARIOS / under).glob(pattern))
     found = [(str(path.relative_to(SCENARIOS).with_suffix("")), path) for path in own]
-    extra_root = SHARED / "scenarios"
-    for path in sorted((extra_root / under).glob(pattern)):
-        mine = SCENARIOS / path.relative_to(extra_root)
-        if not (mine.is_file() and mine.read_bytes() == path.read_bytes()):
-            found.append(("shared/" + str(path.relative_to(extra_root).with_suffix("")), path))
+    extras = [(SHARED / "scenarios" / under, Path(under))]
+    if under == "harbor" or (not under and pattern.startswith("**")):
+        extras.append((SHARED / "harbor-scenarios", Path("harbor")))
+    for extra_root, into in extras:
+        for path in sorted(extra_root.glob(pattern.removeprefix("**/") if into.name == "harbor"
+                                           else pattern)):
+            relative = into / path.relative_to(extra_root)
+            mine = SCENARIOS / relative
+            if not (mine.is_file() and mine.read_bytes() == path.read_bytes()):
+                found.append(("shared/" + str(relative.with_suffix("")), path))
     return found
 
 
