@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
-from companion.hall import clock
+from companion.hall import clock, night
 from companion.hall import series as hall_series
 from companion.hall.checks import N_, Detail
 from companion.hall.model import HallEvent, Table
@@ -29,6 +29,7 @@ from companion.printing import model as drawn  # what the printing draws
 from companion.printing.i18n import STRINGS, add_words, text
 from companion.printing.layouts import card_papers, page_papers
 from companion.printing.model import NOT_STARTED, PLAYING, RESULT, Column, TableSheet, Wifi
+from companion.printing.report import night_report
 from companion.printing.series_sheets import series_sheets
 from companion.rules import paper as said  # what a ruleset says of its paper
 from companion.rules.errors import RuleError
@@ -38,7 +39,8 @@ from companion.rules.ruleset import Ruleset
 for _name in names():  # each game's own words on paper: printing knows no game
     add_words(ruleset(_name).paper_words())
 
-KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster", "series-sheets")
+KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster", "series-sheets",
+         "report")
 WITH_ADDRESS = ("join-cards", "poster")  # the kinds that print the base URL, as text and QR
 LANGS = tuple(STRINGS)
 JOIN_PATH = "/"  # the general join page: a joined phone goes back to its seat, others learn how to join
@@ -154,6 +156,9 @@ def prepare(hall: HallService, event_id: str, options: PrintOptions,
         if options.kind == "series-sheets":
             return partial(series_sheets, event_series_sheets(hall, event), options.lang,
                            options.paper, event.name)
+        if options.kind == "report":
+            return partial(night_report, event_report(hall, event, options.lang, stamp),
+                           options.lang, options.paper)
         return _drawing(event, hall.tables_of(event), options, stamp)
 
 
@@ -182,6 +187,14 @@ def filename(event_id: str, options: PrintOptions) -> str:
     """A download's name, ASCII only: event-1-join-cards-a4-en.pdf."""
     safe_id = "".join(ch for ch in event_id if ch.isascii() and ch.isalnum()) or "event"
     return f"event-{safe_id}-{options.kind}-{options.paper}-{options.lang}.pdf"
+
+
+def event_report(hall: HallService, event: HallEvent, lang: str, stamp: str) -> drawn.NightReport:
+    """The morning after's values (`hall/night.py`), its standings those of the standings
+    sheet; printed while a table still plays, it carries `stamp`."""
+    tables = hall.tables_of(event)
+    standing = event_standing(event, tables, lang, stamp)
+    return night.night_report(hall, event, tables, standing, lang, standing.printed_at)
 
 
 # ------------------------------------------------------------ join cards and the poster
