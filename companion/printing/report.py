@@ -64,15 +64,31 @@ def section(title_key: str, lang: str) -> Flowable:
 
 
 def winners(report: NightReport, lang: str, width: float) -> list[Flowable]:
-    """Table, game and who won (or what became of the game), one line per table."""
+    """Table, game and who won (or what became of the game), one line per table: side by side
+    in two or three runs on a night of many tables; the game named once in the heading when
+    every table played the same."""
     rtl = is_rtl(lang)
     if not report.tables:
         return [section("report_winners", lang), para(text(lang, "report_no_tables"), rtl)]
-    columns = (Column("table", 0.3), Column("report_game", 0.3), Column("report_winner", 0.4))
-    rows = [[t.table_name, t.game, ", ".join(t.winners) if t.winners
-             else text(lang, f"report_{t.outcome}")] for t in report.tables]
-    grid = table([text(lang, c.key) for c in columns], rows, shares(columns, width), rtl, size=9)
-    return [section("report_winners", lang), grid, Spacer(1, 4 * mm)]
+    games = {t.game for t in report.tables}
+    title = text(lang, "report_winners")
+    if len(games) == 1:
+        title = f"{title} · {embed(games.pop())}"
+        columns: tuple[Column, ...] = (Column("table", 0.45), Column("report_winner", 0.55))
+    else:
+        columns = (Column("table", 0.3), Column("report_game", 0.3), Column("report_winner", 0.4))
+    cells = [[t.table_name, *([t.game] if len(columns) == 3 else []),
+              ", ".join(t.winners) if t.winners else text(lang, f"report_{t.outcome}")]
+             for t in report.tables]
+    runs = 1 if len(cells) <= 12 else 2 if len(cells) <= 32 or len(columns) == 3 else 3
+    length = -(-len(cells) // runs)
+    blank = [""] * len(columns)
+    rows = [[value for run in range(runs)
+             for value in (cells[run * length + i] if run * length + i < len(cells) else blank)]
+            for i in range(length)]
+    header = [text(lang, c.key) for c in columns] * runs
+    grid = table(header, rows, shares(columns * runs, width), rtl, size=9 if runs == 1 else 8)
+    return [heading(title, rtl, 13), grid, Spacer(1, 4 * mm)]
 
 
 def dice(report: NightReport, lang: str, width: float) -> list[Flowable]:
@@ -99,6 +115,7 @@ def chart(counts: Sequence[int], lang: str, width: float) -> Drawing:
     rtl = is_rtl(lang)
     fair = fair_counts(sum(counts))
     drawing = Drawing(width, CHART_HEIGHT)
+    drawing.hAlign = "RIGHT" if rtl else "LEFT"  # with the text, when a long night is shrunk
     left, bottom, top = 10 * mm, 9 * mm, CHART_HEIGHT - 9 * mm
     plot = width - left - 2 * mm
     highest = max(max(counts), max(fair), 1.0)
