@@ -27,7 +27,7 @@ USAGE_MISTAKES = [
     (("serve", "--port", "99999"), "--port: '99999': a number from 1 to 65535"),
     (("serve", "--port", "0"), "--port: '0'"),
     (("demo",), "required: --db"),
-    (("print",), "required: {join-cards|setup-sheets|score-sheets|standings|poster|series-sheets}, --db"),
+    (("print",), "required: {join-cards|setup-sheets|score-sheets|standings|poster|series-sheets|report}, --db"),
     (("print", "poster", "--db", "x.db", "--event", "1", "-o", "x.pdf", "--paper"),
      "--paper: expected one argument"),
     (("bench",), "required: what"),
