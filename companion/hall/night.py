@@ -68,21 +68,23 @@ def decided_places(standing: drawn.Standing,
 
 def outcome(table: Table, winners: dict[str, list[str]], lang: str,
             over: bool = False) -> drawn.TableOutcome:
-    """A table's line: its winners once its game is over; "lost" when its ruleset says every
-    seat lost (a co-op game); "placed" when the game the event's tables play together (`over`)
-    was won at another table; else "ended" or "playing"."""
+    """A table's line: the seats its ruleset's result says won, "lost" when it says every seat
+    lost (a co-op game); for a game the event's tables play together (`over` once it is), the
+    winner as the standings place them, or "placed" when the winner sat at another table;
+    else "ended" (the organizer ended it before a result; with the first place the standings
+    count as its win, if any) or "playing"."""
     game = game_title(table.rules, lang)
-    names = tuple(winners.get(table.name, ()))
-    if names:
-        return drawn.TableOutcome(table.name, game, "won", names)
     result = table.rules.result(table.state)
     if result is not None:
         won = tuple(name for name, said in zip(seat_names(table), result.outcomes, strict=False)
                     if said == "won")
         return drawn.TableOutcome(table.name, game, "won" if won else "lost", won)
     if over:
-        return drawn.TableOutcome(table.name, game, "placed")
-    return drawn.TableOutcome(table.name, game, "ended" if table.status == "ended" else "playing")
+        names = tuple(winners.get(table.name, ()))
+        return drawn.TableOutcome(table.name, game, "won" if names else "placed", names)
+    if table.status == "ended":  # first on the figures, as the standings count it a win
+        return drawn.TableOutcome(table.name, game, "ended", tuple(winners.get(table.name, ())))
+    return drawn.TableOutcome(table.name, game, "playing")
 
 
 def seat_names(table: Table) -> list[str]:

@@ -365,14 +365,15 @@ REPORT: dict[Lang, dict[str, str]] = {
         "report_won": "won",
         "report_lost": "nobody won: the game was lost",
         "report_ended": "ended before a result",
+        "report_ended_first": "{names} (first when the organizer ended the game)",
         "report_playing": "still playing",
         "report_placed": "over: the winner played at another table",
         "report_no_tables": "No table played tonight.",
         "report_dice": "The hall's dice against fair dice",
         "report_no_rolls": "No hall roll tonight: every table rolled its own dice.",
         "report_dice_line": "{rolls} hall rolls, {doubles} of them doubles (fair dice: "
-                            "{fair_doubles}). Most above fair: {total}, rolled {count} times "
-                            "(fair dice: {fair}).",
+                            "{fair_doubles}).",
+        "report_dice_most": "Most above fair: {total}, rolled {count} times (fair dice: {fair}).",
         "report_legend_hall": "rolled in the hall",
         "report_legend_fair": "fair dice, as many rolls",
         "report_games": "Games",
@@ -396,14 +397,16 @@ REPORT: dict[Lang, dict[str, str]] = {
         "report_won": "gewonnen",
         "report_lost": "niemand won: het spel is verloren",
         "report_ended": "beëindigd voor er een uitslag was",
+        "report_ended_first": "{names} (eerste toen de organisator het spel beëindigde)",
         "report_playing": "speelt nog",
         "report_placed": "klaar: de winnaar speelde aan een andere tafel",
         "report_no_tables": "Vanavond speelde geen tafel.",
         "report_dice": "De dobbelstenen van de zaal tegenover eerlijke dobbelstenen",
         "report_no_rolls": "Vanavond geen worp voor de zaal: elke tafel gooide zelf.",
         "report_dice_line": "{rolls} worpen voor de zaal, waarvan {doubles} dubbel (eerlijke "
-                            "dobbelstenen: {fair_doubles}). Het meest boven eerlijk: {total}, "
-                            "{count} keer gegooid (eerlijke dobbelstenen: {fair}).",
+                            "dobbelstenen: {fair_doubles}).",
+        "report_dice_most": "Het meest boven eerlijk: {total}, {count} keer gegooid (eerlijke "
+                            "dobbelstenen: {fair}).",
         "report_legend_hall": "gegooid in de zaal",
         "report_legend_fair": "eerlijke dobbelstenen, even vaak gegooid",
         "report_games": "Spellen",
@@ -428,14 +431,16 @@ REPORT: dict[Lang, dict[str, str]] = {
         "report_won": "ניצחון",
         "report_lost": "אף אחד לא ניצח: השחקנים הפסידו",
         "report_ended": "הסתיים לפני שהייתה תוצאה",
+        "report_ended_first": "{names} (במקום הראשון כשהמארגן סיים את המשחק)",
         "report_playing": "עדיין משחקים",
         "report_placed": "הסתיים: המנצח/ת שיחק/ה בשולחן אחר",
         "report_no_tables": "אף שולחן לא שיחק הערב.",
         "report_dice": "הקוביות של האולם מול קוביות הוגנות",
         "report_no_rolls": "לא הייתה הטלה של האולם הערב: כל שולחן הטיל בעצמו.",
         "report_dice_line": "{rolls} הטלות של האולם, מהן {doubles} דאבל (בקוביות הוגנות: "
-                            "{fair_doubles}). הכי הרבה מעל ההוגן: {total}, יצא {count} פעמים "
-                            "(בקוביות הוגנות: {fair}).",
+                            "{fair_doubles}).",
+        "report_dice_most": "הכי הרבה מעל ההוגן: {total}, יצא {count} פעמים (בקוביות הוגנות: "
+                            "{fair}).",
         "report_legend_hall": "הוטל באולם",
         "report_legend_fair": "קוביות הוגנות, אותו מספר הטלות",
         "report_games": "משחקים",

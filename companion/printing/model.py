@@ -159,7 +159,8 @@ class SeriesSheet:
 class TableOutcome:
     """How one table's game went, for the night's report: its winners' names (none when nobody
     won), or the state it was left in: `outcome` is "won", "lost" (nobody won: a co-op game
-    lost), "ended" (ended before a result) or "playing"."""
+    lost), "ended" (ended by the organizer before a result: `winners` then the first place
+    the standings count as its win), "placed" (the event's winner sat elsewhere) or "playing"."""
 
     table_name: str
     game: str  # the game's name in the report's language

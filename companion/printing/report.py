@@ -16,11 +16,12 @@ from companion.printing.flow import FRAME_PADDING, heading, para, render_story, 
 from companion.printing.fonts import BOLD, REGULAR
 from companion.printing.i18n import is_rtl, text
 from companion.printing.layouts import page_spec
-from companion.printing.model import Column, GameLength, NightReport
+from companion.printing.model import Column, GameLength, NightReport, TableOutcome
 from companion.printing.textfit import embed, visual
 
 TOTALS = tuple(range(2, 13))  # the two dice's totals, the chart's bars
 WAYS = tuple(6 - abs(total - 7) for total in TOTALS)  # of the 36 pairs, how many make each total
+PAIRS = 36  # two dice fall in 36 ways, each as likely
 STANDINGS_SHOWN = 10  # the top of the standings; the standings sheet lists everyone
 BAR_TINT = colors.Color(0.55, 0.68, 0.85)  # prints as a mid grey in black and white
 FAIR_COLOUR = colors.Color(0.75, 0.1, 0.1)
@@ -29,7 +30,7 @@ CHART_HEIGHT = 62 * mm
 
 def fair_counts(rolls: int) -> list[float]:
     """What fair dice would give in `rolls` rolls, per total: rolls x ways / 36."""
-    return [rolls * ways / 36 for ways in WAYS]
+    return [rolls * ways / PAIRS for ways in WAYS]
 
 
 def night_report(report: NightReport, lang: str = "en", paper: str = "a4") -> bytes:
@@ -77,8 +78,7 @@ def winners(report: NightReport, lang: str, width: float) -> list[Flowable]:
         columns: tuple[Column, ...] = (Column("table", 0.45), Column("report_winner", 0.55))
     else:
         columns = (Column("table", 0.3), Column("report_game", 0.3), Column("report_winner", 0.4))
-    cells = [[t.table_name, *([t.game] if len(columns) == 3 else []),
-              ", ".join(t.winners) if t.winners else text(lang, f"report_{t.outcome}")]
+    cells = [[t.table_name, *([t.game] if len(columns) == 3 else []), who(t, lang)]
              for t in report.tables]
     runs = 1 if len(cells) <= 12 else 2 if len(cells) <= 32 or len(columns) == 3 else 3
     length = -(-len(cells) // runs)
@@ -91,6 +91,14 @@ def winners(report: NightReport, lang: str, width: float) -> list[Flowable]:
     return [heading(title, rtl, 13), grid, Spacer(1, 4 * mm)]
 
 
+def who(line: TableOutcome, lang: str) -> str:
+    """The winners' names, or what became of the game; a table the organizer ended says so."""
+    names = ", ".join(line.winners)
+    if line.outcome == "ended" and names:
+        return text(lang, "report_ended_first", names=embed(names))
+    return names or text(lang, f"report_{line.outcome}")
+
+
 def dice(report: NightReport, lang: str, width: float) -> list[Flowable]:
     """The chart of the hall's totals against fair dice, and a line that reads it."""
     rtl = is_rtl(lang)
@@ -98,15 +106,14 @@ def dice(report: NightReport, lang: str, width: float) -> list[Flowable]:
     story: list[Flowable] = [section("report_dice", lang)]
     if not rolls:
         return [*story, para(text(lang, "report_no_rolls"), rtl), Spacer(1, 4 * mm)]
-    most = max(range(len(TOTALS)), key=lambda i: (report.dice[i] - fair_counts(rolls)[i], -i))
-    story += [
-        chart(report.dice, lang, width),
-        para(text(lang, "report_dice_line", rolls=rolls, doubles=report.doubles,
-                  fair_doubles=f"{rolls / 6:.1f}", total=TOTALS[most], count=report.dice[most],
-                  fair=f"{fair_counts(rolls)[most]:.1f}"), rtl, size=9),
-        Spacer(1, 4 * mm),
-    ]
-    return story
+    line = text(lang, "report_dice_line", rolls=rolls, doubles=report.doubles,
+                fair_doubles=f"{rolls / 6:.1f}")
+    if rolls >= PAIRS:  # below 36 rolls any total "above fair" is chance talking
+        fair = fair_counts(rolls)
+        most = max(range(len(TOTALS)), key=lambda i: (report.dice[i] - fair[i], -i))
+        line += " " + text(lang, "report_dice_most", total=TOTALS[most], count=report.dice[most],
+                           fair=f"{fair[most]:.1f}")
+    return [*story, chart(report.dice, lang, width), para(line, rtl, size=9), Spacer(1, 4 * mm)]
 
 
 def chart(counts: Sequence[int], lang: str, width: float) -> Drawing:
