@@ -162,3 +162,25 @@ def test_report_printed_while_playing_carries_the_time(night) -> None:
     hall, event, _ = night
     assert report_of(hall, event).printed_at == STAMP  # tables 2 and 3 still play
     assert printed_at(datetime(2026, 11, 28, 8, 30)) == STAMP
+
+
+def test_report_a_coop_game_won_together_and_one_lost(app, http, key) -> None:
+    """Through the ruleset door: a co-op table won together names both players; a lost one
+    says nobody won (its ruleset's result: every seat lost), in the game's own name."""
+    from test_coop_results import lose_by_waiting, win_together
+
+    from companion.web import hall_service
+
+    won_event, _, won_pair, _ = win_together(app, http, key)
+    lost_event, _, lost_pair, _ = lose_by_waiting(app, http, key)
+    hall = hall_service(app)
+    for event_id, outcome, winners in ((won_event["id"], "won", ("Ana", "Ben")),
+                                       (lost_event["id"], "lost", ())):
+        report = report_of(hall, hall.event(event_id), "nl")
+        (line,) = report.tables
+        assert (line.outcome, line.winners) == (outcome, winners)
+        assert line.game == "Machi Koro coöperatief (belastinginspecteur)"  # the console's word
+        text = page_texts(render(hall, event_id, PrintOptions("report", lang="nl")))[0]
+        assert ("Ana, Ben" if winners else "niemand won: het spel is verloren") in text
+    for client in (*won_pair, *lost_pair):
+        client.disconnect()
