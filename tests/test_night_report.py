@@ -184,3 +184,25 @@ def test_report_a_coop_game_won_together_and_one_lost(app, http, key) -> None:
         assert ("Ana, Ben" if winners else "niemand won: het spel is verloren") in text
     for client in (*won_pair, *lost_pair):
         client.disconnect()
+
+
+def test_report_catan_event_names_its_winner_once_at_the_winners_board(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A game the tables play together (the big Catan event, RULES.md 23-24): the winner the
+    event view places first (Cy, on cards in hand) at their board, the other boards "over:
+    the winner played at another table"; the staff's two verifications are corrections."""
+    from test_catan_big_paper import over
+
+    from companion.journal import SqliteJournal
+
+    db = over.__wrapped__(tmp_path_factory)
+    with SqliteJournal(db) as journal:
+        hall = HallService(journal)
+        report = report_of(hall, hall.event("1"))
+        pdf = render(hall, "1", PrintOptions("report", lang="he"))
+    lines = {t.table_name: (t.outcome, t.winners) for t in report.tables}
+    assert lines == {"Board 1": ("placed", ()), "Board 2": ("won", ("Cy",)),
+                     "Board 3": ("placed", ())}
+    assert report.corrections == 2 and sum(report.dice) == 1
+    text = page_texts(pdf)[0]
+    assert "הסתיים: המנצח/ת שיחק/ה בשולחן אחר" in text and "Cy" in text

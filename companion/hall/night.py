@@ -7,7 +7,7 @@ taken back left out. No game's rules here."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -25,28 +25,27 @@ TOTALS = range(2, 13)
 
 
 def night_report(hall: HallService, event: HallEvent, tables: Sequence[Table],
-                 standing: drawn.Standing, lang: str, stamp: str = "") -> drawn.NightReport:
+                 standing: drawn.Standing, lang: str, stamp: str = "",
+                 joint: Collection[str] = ()) -> drawn.NightReport:
     """The report's values, read now (under the hall's lock: the journal's records of every
-    started table are read once)."""
+    started table are read once). `joint`: the ids of the tables whose game the event decides
+    over them all (its standings place them: Catan's event), not each table by itself."""
     started = [t for t in tables if t.state is not None]
     records = {t.id: hall.journal.read(t.stream) for t in started}
+    # A table's records written with the event's (a hall roll taken back, the end of a game the
+    # tables play together) share its record's time: the journal stamps a transaction once.
+    with_event = {r.at for r in hall.journal.read(event.stream)}
     places = decided_places(standing, started)
     lengths = sorted((length for t in started
                       if (length := game_length(t, records[t.id], lang)) is not None),
                      key=lambda g: -g.minutes)
     return drawn.NightReport(
-        event.name, tuple(outcome(t, places, lang, event.over) for t in started), standing,
+        event.name, tuple(outcome(t, places, lang, t.id in joint) for t in started), standing,
         dice_counts(event.rolls), sum(1 for d1, d2 in event.rolls if d1 == d2), tuple(lengths),
-        sum(corrections(t, records[t.id]) for t in started),
-        undone_moves(hall, event, [r for t in started for r in records[t.id]]),
+        sum(corrections(t, records[t.id], with_event) for t in started),
+        sum(1 for t in started for r in records[t.id]
+            if r.kind == "reverted" and r.at not in with_event),
         event.undone_rolls, stamp)
-
-
-def undone_moves(hall: HallService, event: HallEvent, records: Sequence[Record]) -> int:
-    """The moves the organizer took back at tables, one by one: not those a hall roll taken
-    back reversed with it (written in its transaction, so stamped with its time)."""
-    with_rolls = {r.at for r in hall.journal.read(event.stream) if r.kind == "roll_undone"}
-    return sum(1 for r in records if r.kind == "reverted" and r.at not in with_rolls)
 
 
 def dice_counts(rolls: Sequence[Sequence[int]]) -> tuple[int, ...]:
@@ -67,23 +66,23 @@ def decided_places(standing: drawn.Standing,
 
 
 def outcome(table: Table, winners: dict[str, list[str]], lang: str,
-            over: bool = False) -> drawn.TableOutcome:
-    """A table's line: the seats its ruleset's result says won, "lost" when it says every seat
-    lost (a co-op game); for a game the event's tables play together (`over` once it is), the
-    winner as the standings place them, or "placed" when the winner sat at another table;
-    else "ended" (the organizer ended it before a result; with the first place the standings
-    count as its win, if any) or "playing"."""
+            joint: bool = False) -> drawn.TableOutcome:
+    """A table's line. A game the event's tables play together (`joint`, once it is over): the
+    winner as the event's standings place them, or "placed" when the winner sat at another
+    table. Else the seats its ruleset's result says won, "lost" when it says every seat lost
+    (a co-op game); without a result "ended" (the organizer ended it; with the first place the
+    standings count as its win, if any) or "playing"."""
     game = game_title(table.rules, lang)
+    names = tuple(winners.get(table.name, ()))
+    if joint:
+        return drawn.TableOutcome(table.name, game, "won" if names else "placed", names)
     result = table.rules.result(table.state)
     if result is not None:
         won = tuple(name for name, said in zip(seat_names(table), result.outcomes, strict=False)
                     if said == "won")
         return drawn.TableOutcome(table.name, game, "won" if won else "lost", won)
-    if over:
-        names = tuple(winners.get(table.name, ()))
-        return drawn.TableOutcome(table.name, game, "won" if names else "placed", names)
     if table.status == "ended":  # first on the figures, as the standings count it a win
-        return drawn.TableOutcome(table.name, game, "ended", tuple(winners.get(table.name, ())))
+        return drawn.TableOutcome(table.name, game, "ended", names)
     return drawn.TableOutcome(table.name, game, "playing")
 
 
@@ -105,11 +104,13 @@ def game_length(table: Table, records: Sequence[Record], lang: str) -> drawn.Gam
     return drawn.GameLength(table.name, game_title(table.rules, lang), round(max(0, seconds) / 60))
 
 
-def corrections(table: Table, records: Sequence[Record]) -> int:
+def corrections(table: Table, records: Sequence[Record], with_event: Collection[str]) -> int:
     """The organizer's (and the staff's) own moves at a table: a coin correction, a verified or
-    corrected claim; each move once, whatever its facts."""
+    corrected claim; each move once, whatever its facts. Not the moves the organizer's action on
+    the event wrote at every table with it (`with_event`: the times of the event's records)."""
     moves = {r.data.get("move") for r in records
-             if r.author == "organizer" and r.kind in table.rules.fact_kinds}
+             if r.author == "organizer" and r.kind in table.rules.fact_kinds
+             and r.at not in with_event}
     return len(moves)
 
 

@@ -194,7 +194,8 @@ def event_report(hall: HallService, event: HallEvent, lang: str, stamp: str) -> 
     sheet; printed while a table still plays, it carries `stamp`."""
     tables = hall.tables_of(event)
     standing = event_standing(event, tables, lang, stamp)
-    return night.night_report(hall, event, tables, standing, lang, standing.printed_at)
+    joint = {table_id for table_id, _ in event_places(event, tables)}
+    return night.night_report(hall, event, tables, standing, lang, standing.printed_at, joint)
 
 
 # ------------------------------------------------------------ join cards and the poster
