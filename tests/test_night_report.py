@@ -102,7 +102,7 @@ def test_report_pdf_text_one_page_in_every_language(night, lang: str) -> None:
     totals = journal_totals(hall, event)
     assert chart_counts(text) == [totals[t] for t in range(2, 13)]
     # Hebrew lines come back with their digits in visual places: there, the words and the number
-    rolls = {"en": "15 hall rolls", "he": "הטלות של האולם", "nl": "15 worpen voor de zaal"}
+    rolls = {"en": "Hall rolls: 15,", "he": "הטלות של האולם", "nl": "Worpen voor de zaal: 15,"}
     assert rolls[lang] in text and "15" in text
     report = report_of(hall, event, lang)
     for game in (report.lengths[0], report.lengths[-1]):

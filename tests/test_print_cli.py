@@ -334,7 +334,7 @@ def test_print_report_the_morning_after_from_the_nights_file(finished: dict[str,
     bars = lines[twelve - 21:twelve + 1]
     assert [int(v) for v in bars[0::2]] == [1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0]
     if lang == "en":
-        assert "3 hall rolls, 1 of them doubles" in text
+        assert "Hall rolls: 3, doubles among them: 1" in text
         assert "Corrections by the organizer and the staff: 1" in text
     assert journal_rows(finished["db"]) == rows
     save_artifact(rasterise(pdf, tmp_path, "report")[0], f"cli-report-{lang}")

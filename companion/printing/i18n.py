@@ -371,7 +371,7 @@ REPORT: dict[Lang, dict[str, str]] = {
         "report_no_tables": "No table played tonight.",
         "report_dice": "The hall's dice against fair dice",
         "report_no_rolls": "No hall roll tonight: every table rolled its own dice.",
-        "report_dice_line": "{rolls} hall rolls, {doubles} of them doubles (fair dice: "
+        "report_dice_line": "Hall rolls: {rolls}, doubles among them: {doubles} (fair dice: "
                             "{fair_doubles}).",
         "report_dice_most": "Most above fair: {total}, rolled {count} times (fair dice: {fair}).",
         "report_legend_hall": "rolled in the hall",
@@ -403,7 +403,7 @@ REPORT: dict[Lang, dict[str, str]] = {
         "report_no_tables": "Vanavond speelde geen tafel.",
         "report_dice": "De dobbelstenen van de zaal tegenover eerlijke dobbelstenen",
         "report_no_rolls": "Vanavond geen worp voor de zaal: elke tafel gooide zelf.",
-        "report_dice_line": "{rolls} worpen voor de zaal, waarvan {doubles} dubbel (eerlijke "
+        "report_dice_line": "Worpen voor de zaal: {rolls}, waarvan dubbel: {doubles} (eerlijke "
                             "dobbelstenen: {fair_doubles}).",
         "report_dice_most": "Het meest boven eerlijk: {total}, {count} keer gegooid (eerlijke "
                             "dobbelstenen: {fair}).",
@@ -437,7 +437,7 @@ REPORT: dict[Lang, dict[str, str]] = {
         "report_no_tables": "אף שולחן לא שיחק הערב.",
         "report_dice": "הקוביות של האולם מול קוביות הוגנות",
         "report_no_rolls": "לא הייתה הטלה של האולם הערב: כל שולחן הטיל בעצמו.",
-        "report_dice_line": "{rolls} הטלות של האולם, מהן {doubles} דאבל (בקוביות הוגנות: "
+        "report_dice_line": "הטלות של האולם: {rolls}, מהן דאבל: {doubles} (בקוביות הוגנות: "
                             "{fair_doubles}).",
         "report_dice_most": "הכי הרבה מעל ההוגן: {total}, יצא {count} פעמים (בקוביות הוגנות: "
                             "{fair}).",

@@ -36,7 +36,7 @@ def test_console_report_link_downloads_the_night_in_the_consoles_language(
         text = pages[0].extract_text()
         assert title in text and "Morning" in text and "Ann" in text
         if lang == "en":
-            assert "1 hall rolls, 0 of them doubles" in text  # the one hall roll, a 3 and a 4
+            assert "Hall rolls: 1, doubles among them: 0" in text  # the one hall roll, a 3 and a 4
         if lang == "he":
             link.scroll_into_view_if_needed()
             snap(page, "console-report-link-he")
