@@ -156,10 +156,12 @@ def prepare(hall: HallService, event_id: str, options: PrintOptions,
         if options.kind == "series-sheets":
             return partial(series_sheets, event_series_sheets(hall, event), options.lang,
                            options.paper, event.name)
-        if options.kind == "report":
-            return partial(night_report, event_report(hall, event, options.lang, stamp),
-                           options.lang, options.paper)
-        return _drawing(event, hall.tables_of(event), options, stamp)
+        if options.kind != "report":
+            return _drawing(event, hall.tables_of(event), options, stamp)
+        read = event_report(hall, event, options.lang, stamp)
+    # The night's records are read here, after the hall's lock, on the caller's thread as every
+    # journal read (the drawing may run in a native thread; the journal's connection stays out).
+    return partial(night_report, read(), options.lang, options.paper)
 
 
 def printed_at(now: datetime) -> str:
@@ -189,8 +191,10 @@ def filename(event_id: str, options: PrintOptions) -> str:
     return f"event-{safe_id}-{options.kind}-{options.paper}-{options.lang}.pdf"
 
 
-def event_report(hall: HallService, event: HallEvent, lang: str, stamp: str) -> drawn.NightReport:
-    """The morning after's values (`hall/night.py`), its standings those of the standings
+def event_report(hall: HallService, event: HallEvent, lang: str,
+                 stamp: str) -> Callable[[], drawn.NightReport]:
+    """The morning after's values (`hall/night.py`): the hall's copied now, under its lock; the
+    journal's read by the function returned, after it. Its standings are those of the standings
     sheet; printed while a table still plays, it carries `stamp`."""
     tables = hall.tables_of(event)
     standing = event_standing(event, tables, lang, stamp)
