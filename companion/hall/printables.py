@@ -146,9 +146,10 @@ def render(hall: HallService, event_id: str, options: PrintOptions,
 
 def prepare(hall: HallService, event_id: str, options: PrintOptions,
             now: datetime | None = None) -> Callable[[], bytes]:
-    """Copy the event's values out under the hall's lock; the function returned draws them
-    and touches nothing of the hall, so it may run in another thread. `now` is the time a
-    sheet printed before the end shows (default: the laptop's clock as the values are read)."""
+    """Copy the event's values out under the hall's lock (the night's report then reads its
+    journal records, after the lock); the function returned draws them and touches nothing of
+    the hall, so it may run in another thread. `now` is the time a sheet printed before the end
+    shows (default: the laptop's clock as the values are read)."""
     check(options)
     with hall.lock:
         event = hall.event(event_id)
