@@ -309,11 +309,11 @@ def _add_print(commands: Any) -> None:
     """`companion print KIND`: kind, paper and language are checked by _print (one line on
     standard error, exit 2), not by argparse, so every refusal reads the same."""
     printer = commands.add_parser(
-        "print", help="print an event's join cards, setup or score sheets, standings, poster or a "
-        "campaign's register", description="Write one event's printout as a PDF. Nothing is written "
-        "on a refusal.")
+        "print", help="print an event's join cards, setup or score sheets, standings, poster, a "
+        "campaign's register or the night's report",
+        description="Write one event's printout as a PDF. Nothing is written on a refusal.")
     printer.add_argument(
-        "kind", metavar="{join-cards|setup-sheets|score-sheets|standings|poster|series-sheets}")
+        "kind", metavar="{join-cards|setup-sheets|score-sheets|standings|poster|series-sheets|report}")
     printer.add_argument("--db", required=True, metavar="PATH", help="the hall's SQLite file (as for serve)")
     printer.add_argument("--event", required=True, metavar="ID", help="the event's id")
     printer.add_argument("--paper", default="a4", metavar="{a4|letter|a3}",

@@ -311,3 +311,30 @@ def test_print_reports_progress_on_stderr_while_it_lays_out(tmp_path: Path) -> N
     score = run_companion("print", "score-sheets", "--db", str(db), "--event", event.id, "-o",
                           str(tmp_path / "scores.pdf"))
     assert score.returncode == 0 and score.stderr.splitlines()[0] == "print: score-sheets: page 1"
+
+
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_print_report_the_morning_after_from_the_nights_file(finished: dict[str, Any], lang: str,
+                                                             tmp_path: Path) -> None:
+    """`companion print report` on the played demo's file: יעל won table 2, table 1 was ended
+    before a result, the hall rolled 3+4, 1+1 and 5+6 (the chart's bars for 7, 2 and 11), one
+    correction; the file is only read."""
+    rows = journal_rows(finished["db"])
+    pdf = print_pdf(finished["db"], "report", tmp_path / "report.pdf", "--lang", lang)
+    texts = page_texts(pdf)
+    assert len(texts) == 1
+    text = texts[0]
+    # the standings count Avi's first place at the ended table 1 as a win: the report says how
+    ended = {"en": "(first when the organizer ended the game)",
+             "he": "במקום הראשון כשהמארגן סיים את המשחק"}[lang]
+    for words in ("Demo night", "Table 1 (hall roll)", "Table 2 (own roll)", "יעל", "Avi", ended):
+        assert words in text, words
+    lines = text.splitlines()
+    twelve = max(i for i, line in enumerate(lines) if line.strip() == "12")
+    bars = lines[twelve - 21:twelve + 1]
+    assert [int(v) for v in bars[0::2]] == [1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0]
+    if lang == "en":
+        assert "Hall rolls: 3, doubles among them: 1" in text
+        assert "Corrections by the organizer and the staff: 1" in text
+    assert journal_rows(finished["db"]) == rows
+    save_artifact(rasterise(pdf, tmp_path, "report")[0], f"cli-report-{lang}")

@@ -26,7 +26,7 @@ from companion.hall.demo import create_demo
 from companion.server import lan_addresses
 from companion.web import hall_service
 
-KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster")
+KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster", "report")
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
-from companion.hall import clock
+from companion.hall import clock, night
 from companion.hall import series as hall_series
 from companion.hall.checks import N_, Detail
 from companion.hall.model import HallEvent, Table
@@ -29,6 +29,7 @@ from companion.printing import model as drawn  # what the printing draws
 from companion.printing.i18n import STRINGS, add_words, text
 from companion.printing.layouts import card_papers, page_papers
 from companion.printing.model import NOT_STARTED, PLAYING, RESULT, Column, TableSheet, Wifi
+from companion.printing.report import night_report
 from companion.printing.series_sheets import series_sheets
 from companion.rules import paper as said  # what a ruleset says of its paper
 from companion.rules.errors import RuleError
@@ -38,7 +39,8 @@ from companion.rules.ruleset import Ruleset
 for _name in names():  # each game's own words on paper: printing knows no game
     add_words(ruleset(_name).paper_words())
 
-KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster", "series-sheets")
+KINDS = ("join-cards", "setup-sheets", "score-sheets", "standings", "poster", "series-sheets",
+         "report")
 WITH_ADDRESS = ("join-cards", "poster")  # the kinds that print the base URL, as text and QR
 LANGS = tuple(STRINGS)
 JOIN_PATH = "/"  # the general join page: a joined phone goes back to its seat, others learn how to join
@@ -144,9 +146,10 @@ def render(hall: HallService, event_id: str, options: PrintOptions,
 
 def prepare(hall: HallService, event_id: str, options: PrintOptions,
             now: datetime | None = None) -> Callable[[], bytes]:
-    """Copy the event's values out under the hall's lock; the function returned draws them
-    and touches nothing of the hall, so it may run in another thread. `now` is the time a
-    sheet printed before the end shows (default: the laptop's clock as the values are read)."""
+    """Copy the event's values out under the hall's lock (the night's report then reads its
+    journal records, after the lock); the function returned draws them and touches nothing of
+    the hall, so it may run in another thread. `now` is the time a sheet printed before the end
+    shows (default: the laptop's clock as the values are read)."""
     check(options)
     with hall.lock:
         event = hall.event(event_id)
@@ -154,7 +157,12 @@ def prepare(hall: HallService, event_id: str, options: PrintOptions,
         if options.kind == "series-sheets":
             return partial(series_sheets, event_series_sheets(hall, event), options.lang,
                            options.paper, event.name)
-        return _drawing(event, hall.tables_of(event), options, stamp)
+        if options.kind != "report":
+            return _drawing(event, hall.tables_of(event), options, stamp)
+        read = event_report(hall, event, options.lang, stamp)
+    # The night's records are read here, after the hall's lock, on the caller's thread as every
+    # journal read (the drawing may run in a native thread; the journal's connection stays out).
+    return partial(night_report, read(), options.lang, options.paper)
 
 
 def printed_at(now: datetime) -> str:
@@ -182,6 +190,17 @@ def filename(event_id: str, options: PrintOptions) -> str:
     """A download's name, ASCII only: event-1-join-cards-a4-en.pdf."""
     safe_id = "".join(ch for ch in event_id if ch.isascii() and ch.isalnum()) or "event"
     return f"event-{safe_id}-{options.kind}-{options.paper}-{options.lang}.pdf"
+
+
+def event_report(hall: HallService, event: HallEvent, lang: str,
+                 stamp: str) -> Callable[[], drawn.NightReport]:
+    """The morning after's values (`hall/night.py`): the hall's copied now, under its lock; the
+    journal's read by the function returned, after it. Its standings are those of the standings
+    sheet; printed while a table still plays, it carries `stamp`."""
+    tables = hall.tables_of(event)
+    standing = event_standing(event, tables, lang, stamp)
+    joint = {table_id for table_id, _ in event_places(event, tables)}
+    return night.night_report(hall, event, tables, standing, lang, standing.printed_at, joint)
 
 
 # ------------------------------------------------------------ join cards and the poster

@@ -353,6 +353,109 @@ SERIES_AND_COLOURS: dict[Lang, dict[str, str]] = {
 }
 
 
+# The morning after (report.py): the night on one page.
+REPORT: dict[Lang, dict[str, str]] = {
+    "en": {
+        "report_title": "The morning after",
+        "report_tables": "{done} of {total} tables finished",
+        "report_printed": "printed {time}",
+        "report_winners": "Winners",
+        "report_game": "Game",
+        "report_winner": "Winner",
+        "report_won": "won",
+        "report_lost": "nobody won: the game was lost",
+        "report_ended": "ended before a result",
+        "report_ended_first": "{names} (first when the organizer ended the game)",
+        "report_playing": "still playing",
+        "report_placed": "over: the winner played at another table",
+        "report_no_tables": "No table played tonight.",
+        "report_dice": "The hall's dice against fair dice",
+        "report_no_rolls": "No hall roll tonight: every table rolled its own dice.",
+        "report_dice_line": "Hall rolls: {rolls}, doubles among them: {doubles} (fair dice: "
+                            "{fair_doubles}).",
+        "report_dice_most": "Most above fair: {total}, rolled {count} times (fair dice: {fair}).",
+        "report_legend_hall": "rolled in the hall",
+        "report_legend_fair": "fair dice, as many rolls",
+        "report_games": "Games",
+        "report_longest": "Longest game: {table}, {game}: {time}",
+        "report_shortest": "Shortest game: {table}, {game}: {time}",
+        "report_no_lengths": "No game was finished.",
+        "report_minutes": "{m} min",
+        "report_hours": "{h} h {m} min",
+        "report_corrections": "Corrections by the organizer and the staff: {n}",
+        "report_undos": "Moves undone at tables: {moves} · hall rolls taken back: {rolls}",
+        "report_no_standings": "Nobody has played yet.",
+        "report_more_players": "… and {n} more players: the standings sheet lists everyone.",
+    },
+    "nl": {
+        "report_title": "De ochtend erna",
+        "report_tables": "{done} van {total} tafels klaar",
+        "report_printed": "afgedrukt {time}",
+        "report_winners": "Winnaars",
+        "report_game": "Spel",
+        "report_winner": "Winnaar",
+        "report_won": "gewonnen",
+        "report_lost": "niemand won: het spel is verloren",
+        "report_ended": "beëindigd voor er een uitslag was",
+        "report_ended_first": "{names} (eerste toen de organisator het spel beëindigde)",
+        "report_playing": "speelt nog",
+        "report_placed": "klaar: de winnaar speelde aan een andere tafel",
+        "report_no_tables": "Vanavond speelde geen tafel.",
+        "report_dice": "De dobbelstenen van de zaal tegenover eerlijke dobbelstenen",
+        "report_no_rolls": "Vanavond geen worp voor de zaal: elke tafel gooide zelf.",
+        "report_dice_line": "Worpen voor de zaal: {rolls}, waarvan dubbel: {doubles} (eerlijke "
+                            "dobbelstenen: {fair_doubles}).",
+        "report_dice_most": "Het meest boven eerlijk: {total}, {count} keer gegooid (eerlijke "
+                            "dobbelstenen: {fair}).",
+        "report_legend_hall": "gegooid in de zaal",
+        "report_legend_fair": "eerlijke dobbelstenen, even vaak gegooid",
+        "report_games": "Spellen",
+        "report_longest": "Langste spel: {table}, {game}: {time}",
+        "report_shortest": "Kortste spel: {table}, {game}: {time}",
+        "report_no_lengths": "Geen spel is uitgespeeld.",
+        "report_minutes": "{m} min",
+        "report_hours": "{h} u {m} min",
+        "report_corrections": "Correcties door de organisator en de staf: {n}",
+        "report_undos": "Zetten teruggedraaid aan tafels: {moves} · zaalworpen teruggenomen: "
+                        "{rolls}",
+        "report_no_standings": "Er heeft nog niemand gespeeld.",
+        "report_more_players": "… en nog {n} spelers: het standblad noemt iedereen.",
+    },
+    "he": {
+        "report_title": "הבוקר שאחרי",
+        "report_tables": "{done} מתוך {total} שולחנות סיימו",
+        "report_printed": "הודפס {time}",
+        "report_winners": "מנצחים",
+        "report_game": "משחק",
+        "report_winner": "מנצח/ת",
+        "report_won": "ניצחון",
+        "report_lost": "אף אחד לא ניצח: השחקנים הפסידו",
+        "report_ended": "הסתיים לפני שהייתה תוצאה",
+        "report_ended_first": "{names} (במקום הראשון כשהמארגן סיים את המשחק)",
+        "report_playing": "עדיין משחקים",
+        "report_placed": "הסתיים: המנצח/ת שיחק/ה בשולחן אחר",
+        "report_no_tables": "אף שולחן לא שיחק הערב.",
+        "report_dice": "הקוביות של האולם מול קוביות הוגנות",
+        "report_no_rolls": "לא הייתה הטלה של האולם הערב: כל שולחן הטיל בעצמו.",
+        "report_dice_line": "הטלות של האולם: {rolls}, מהן דאבל: {doubles} (בקוביות הוגנות: "
+                            "{fair_doubles}).",
+        "report_dice_most": "הכי הרבה מעל ההוגן: {total}, יצא {count} פעמים (בקוביות הוגנות: "
+                            "{fair}).",
+        "report_legend_hall": "הוטל באולם",
+        "report_legend_fair": "קוביות הוגנות, אותו מספר הטלות",
+        "report_games": "משחקים",
+        "report_longest": "המשחק הארוך ביותר: {table}, {game}: {time}",
+        "report_shortest": "המשחק הקצר ביותר: {table}, {game}: {time}",
+        "report_no_lengths": "אף משחק לא הסתיים.",
+        "report_minutes": "{m} דקות",
+        "report_hours": "{h} שע׳ {m} דק׳",
+        "report_corrections": "תיקונים של המארגן והצוות: {n}",
+        "report_undos": "מהלכים שבוטלו בשולחנות: {moves} · הטלות אולם שבוטלו: {rolls}",
+        "report_no_standings": "אף אחד עוד לא שיחק.",
+        "report_more_players": "… ועוד {n} שחקנים: טבלת הדירוג המלאה מונה את כולם.",
+    },
+}
+
 
 def add_words(words: Mapping[Lang, Mapping[str, str]]) -> None:
     """Take more words, by language: a game's own (the hall adds each ruleset's, so printing
@@ -362,6 +465,7 @@ def add_words(words: Mapping[Lang, Mapping[str, str]]) -> None:
 
 
 add_words(SERIES_AND_COLOURS)
+add_words(REPORT)
 
 RTL_LANGS = frozenset({"he"})
 

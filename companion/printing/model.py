@@ -153,3 +153,45 @@ class SeriesSheet:
     name: str
     ruleset: str
     sheet: GameSetup | None = None
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    """How one table's game went, for the night's report: its winners' names (none when nobody
+    won), or the state it was left in: `outcome` is "won", "lost" (nobody won: a co-op game
+    lost), "ended" (ended by the organizer before a result: `winners` then the first place
+    the standings count as its win), "placed" (the event's winner sat elsewhere) or "playing"."""
+
+    table_name: str
+    game: str  # the game's name in the report's language
+    outcome: str
+    winners: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameLength:
+    """How long one finished game took: from its start to its deciding move."""
+
+    table_name: str
+    game: str
+    minutes: int
+
+
+@dataclass(frozen=True)
+class NightReport:
+    """The morning after: the night on one page (`hall/night.py` builds it from the journal).
+    `dice` counts the hall's two-dice totals 2..12 (index 0 is a total of 2), the rolls taken
+    back left out; `undone_moves` the moves the organizer took back at tables,
+    `undone_rolls` the hall rolls taken back, `corrections` the organizer's and staff's own
+    moves at tables (a coin correction, a verified claim)."""
+
+    event_name: str
+    tables: tuple[TableOutcome, ...]
+    standing: Standing
+    dice: tuple[int, ...]
+    doubles: int
+    lengths: tuple[GameLength, ...]  # longest first
+    corrections: int
+    undone_moves: int
+    undone_rolls: int
+    printed_at: str = ""
