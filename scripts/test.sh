@@ -67,10 +67,11 @@ rules=(activation adjust assessor build_lists catalog catalog_schema codec coop 
        coop_properties coop_setup engine evolve frozen options properties purity scenarios
        scenarios_edge variants catan_big_rules catan_big_ruleset catan_big_properties
        catan_big_scenarios legacy_campaign legacy_catalog legacy_properties legacy_ruleset
-       legacy_rulings tournament_scoring tournament_seating tournament_semis)
+       legacy_rulings tournament_scoring tournament_seating tournament_semis harbor_rules)
 journal=(journal journal_postgres golden_journal)
 hall=(hall_clock hall_roll_isolation hall_roll_undo catan_big_hall legacy_hall legacy_hall_malformed
-      legacy_hall_processes legacy_hall_undo tournament_hall join_codes expire_isolation)
+      legacy_hall_processes legacy_hall_undo tournament_hall join_codes expire_isolation harbor_hall
+      table_locks)
 files=()
 for name in "${rules[@]}" "${journal[@]}" "${hall[@]}"; do files+=("tests/test_$name.py"); done
 .venv-3.13/bin/python -m pytest -q -p no:cacheprovider "${files[@]}"
