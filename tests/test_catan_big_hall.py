@@ -248,7 +248,7 @@ def test_catan_big_hall_undo_after_tracked_points_and_a_correction(app, http, ke
     assert undone.status_code == 200, undone.get_json()
     view = hall_view(http, key, event_id)
     assert view["turn"]["number"] == 1
-    assert [t["points"] for t in view["tables"][:2]] == [[13, 0], [0, 25]]  # the tracks stay
+    assert [t["points"] for t in view["tables"][:2]] == [[13, 4], [4, 25]]  # the tracks stay; untouched at 4 (RULES.md 24)
     roll(http, key, event_id, [5, 5])  # turn 2 again
     assert move(ben, "c1", kind="claim", breakdown=WIN)["ok"]
     refused = api(http, key, "post", f"/api/events/{event_id}/roll/undo")
@@ -306,7 +306,7 @@ def test_catan_big_hall_export_has_the_boards_columns(app, http, key, event):
     assert header[:3] == ["table", "seat", "player"] and header[-2:] == ["winner", "result"]
     assert "points" in header and "grain" in header and "coins" not in header
     rows = api(http, key, "get", f"/api/events/{event_id}/export").get_json()["results"]
-    assert len(rows) == 6 and all(row["points"] == 0 for row in rows)
+    assert len(rows) == 6 and all(row["points"] == 4 for row in rows)  # RULES.md 24
 
 
 def test_ruling_23_a_claim_waiting_for_the_staff_holds_the_turn(app, http, key, event):

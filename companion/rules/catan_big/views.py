@@ -13,8 +13,8 @@ from companion.rules.catan_big.codec import breakdown_json
 from companion.rules.catan_big.engine import CLAIM_PENDING, GAME_OVER, NOT_STARTED, UNDER_25
 from companion.rules.catan_big.state import (
     COLOURS,
-    NOTHING,
     ROLES,
+    START,
     BoardState,
     Hand,
     SeatClaim,
@@ -100,7 +100,7 @@ def player_json(story: BoardStory, seat: int) -> Json:
     state = story.state
     if state is None or seat >= len(state.seats):
         return {"name": story.names[seat], "role": role(seat), "colour": None,
-                "registered": registered(story, seat), "points": 0, "verified": False,
+                "registered": registered(story, seat), "points": START.points, "verified": False,
                 "claim": None}
     found = figures(state.seats[seat])
     return {"name": story.names[seat], "role": role(seat), "colour": state.colours[seat],
@@ -116,7 +116,7 @@ def seat_json(story: BoardStory, seat: int) -> Json:
     """One seat's own fields: its tracker, claim, final breakdown, and what it may do now."""
     state = story.state
     own = None if state is None or seat >= len(state.seats) else state.seats[seat]
-    tracker = NOTHING if own is None else own.tracker
+    tracker = START if own is None else own.tracker
     reason = claim_reason(story, seat)
     over = state is not None and state.over
     return {
@@ -218,7 +218,7 @@ def standings_rows(story: BoardStory) -> list[Json]:
     outcome = None if state is None else result(state)
     for seat, name in enumerate(story.names):
         found = figures(state.seats[seat]) if state is not None else None
-        breakdown = NOTHING if found is None else found.breakdown
+        breakdown = START if found is None else found.breakdown
         # Cards in hand not entered yet print as blanks on the sheets, not as 0.
         hand: tuple[int | None, ...] = (
             found.hand if found is not None and found.resources is not None
