@@ -309,6 +309,30 @@ def test_catan_big_hall_export_has_the_boards_columns(app, http, key, event):
     assert len(rows) == 6 and all(row["points"] == 4 for row in rows)  # RULES.md 24
 
 
+def test_catan_big_hall_results_csv_has_the_registration_and_the_place_in_the_event(
+        app, http, key, event):
+    """Issue 27 (8): the results name each player's registration number and place in the
+    event (RULES.md 24: the winner first, then by points), not only the place at the board."""
+    event_id, tables = event
+    cy = phone(app, http, tables[1]["seats"][0]["token"])
+    roll(http, key, event_id, [2, 4])
+    assert move(cy, "c1", kind="claim", breakdown=WIN)["ok"]
+    assert staff(http, key, tables[1]["id"], kind="verify", seat=0, resources=HAND).status_code == 200
+    over = api(http, key, "post", f"/api/events/{event_id}/roll", {"dice": [1, 2]})
+    assert over.get_json()["code"] == "event/over"
+    text = api(http, key, "get", f"/api/events/{event_id}/export?format=csv").get_data()
+    lines = text.decode("utf-8-sig").splitlines()
+    header = lines[0].split(",")
+    assert header[:4] == ["table", "seat", "player", "registered"]
+    assert header[-3:] == ["place", "winner", "result"]
+    rows = {row[2]: dict(zip(header, row, strict=True))
+            for row in (line.split(",") for line in lines[1:])}
+    assert (rows["Cy"]["registered"], rows["Cy"]["place"], rows["Cy"]["winner"]) == \
+        ("7", "1", "True")
+    # everyone else at 4 points (RULES.md 24), then the earlier registration: Dana (1) is 2nd
+    assert rows["Dana"]["place"] == "2" and rows["Fay"]["place"] == "6"
+
+
 def test_ruling_23_a_claim_waiting_for_the_staff_holds_the_turn(app, http, key, event):
     """RULES.md 23: staff verify claims during the turn and the game ends at the end of the
     turn in which one is verified; so the turn cannot end (neither the organizer's roll nor the

@@ -14,6 +14,7 @@ from companion.hall.checks import N_, Detail, invalid, malformed, seat_number, u
 from companion.hall.clock import clock_json, turn_json
 from companion.hall.model import HallEvent, Table
 from companion.hall.pin import PIN_DIGITS
+from companion.hall.printables import event_places
 from companion.hall.registry import STATUS_ACTIONS
 from companion.hall.views import audit_json, hall_view, players_json, standings_rows, table_header
 from companion.rules.registry import ruleset
@@ -264,7 +265,9 @@ def export(event_id: str) -> Any:
         event = hall.event(event_id)
         tables = hall.tables_of(event)
         columns = export_columns(tables)
-        results = [result_row(t, row, columns) for t in tables for row in standings_rows(t)]
+        places = event_places(event, tables)
+        results = [result_row(t, placed(t, row, places), columns)
+                   for t in tables for row in standings_rows(t)]
         journal = [{"table": t.id, "seq": r.seq, "kind": r.kind, "author": r.author, "at": r.at,
                     "data": r.data} for t in tables for r in hall.journal.read(t.stream)
                    if r.kind not in ("table_created", "player_added", "seat_reassigned")]
@@ -294,6 +297,14 @@ def export_columns(tables: list[Table]) -> tuple[str, ...]:
     (an event without tables: the default ruleset's, so the file's header stays the same)."""
     rulesets = [t.rules for t in tables] or [ruleset(DEFAULT_RULESET)]
     return tuple(dict.fromkeys(key for rules in rulesets for key in rules.export_columns()))
+
+
+def placed(table: Table, row: dict[str, Any],
+           places: dict[tuple[str, int], tuple[int, bool]]) -> dict[str, Any]:
+    """A seat's row with its place in the event where its ruleset ranks the whole event (one
+    game over all its tables: Catan's, RULES.md 24), else its place at its table."""
+    found = places.get((str(table.id), int(row["seat"])))
+    return row if found is None else {**row, "place": found[0]}
 
 
 def result_row(table: Table, row: dict[str, Any], columns: tuple[str, ...]) -> dict[str, Any]:
