@@ -209,6 +209,50 @@ def test_catan_big_hall_a_restart_mid_turn_keeps_the_turn_and_the_deadline(app, 
         hall_service(again).journal.close()
 
 
+def test_ruling_21_the_production_window_is_the_schedules_and_the_staff_end_it_early(
+        app, http, key, event, tmp_path):
+    """Issue 27 (6): a turn opens with production (RULES.md 21), 20 s by default or a step's
+    third number; the organizer ends it early for the whole hall: a journalled record every
+    phone's `turn` follows, replayed after a restart, undone with its roll."""
+    event_id, tables = event
+    avi = phone(app, http, tables[0]["seats"][0]["token"])
+    early = api(http, key, "post", f"/api/events/{event_id}/production/end")
+    assert early.status_code == 409 and early.get_json()["code"] == "event/not_started"
+    roll(http, key, event_id, [2, 4])
+    turn = hall_view(http, key, event_id)["turn"]
+    assert (turn["production_seconds"], turn["production_ended"]) == (20, False)
+    clock = api(http, key, "post", f"/api/events/{event_id}/clock",
+                {"schedule": [[1, 60, 30], [11, 90]]})
+    assert clock.get_json()["schedule"] == [[1, 60, 30], [11, 90]]
+    assert clock.get_json()["turn"]["production_seconds"] == 30
+    bad = api(http, key, "post", f"/api/events/{event_id}/clock", {"schedule": [[1, 60, 61]]})
+    assert bad.status_code == 400 and bad.get_json()["message"].startswith("schedule[0][2]")
+
+    ended = api(http, key, "post", f"/api/events/{event_id}/production/end")
+    assert ended.status_code == 200, ended.get_json()
+    assert ended.get_json()["turn"]["production_ended"] is True
+    assert ended.get_json()["turn"]["production_seconds"] == 0
+    assert received(avi, "turn")[-1]["production_ended"] is True  # every phone follows
+    again = api(http, key, "post", f"/api/events/{event_id}/production/end")
+    assert again.get_json()["code"] == "event/production_ended"
+    records = [r.kind for r in hall_service(app).journal.read(f"event:{event_id}")]
+    assert "production_ended" in records
+
+    before = hall_view(http, key, event_id)["turn"]
+    hall_service(app).journal.close()
+    restarted = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
+    try:
+        client = restarted.test_client()
+        key2 = hall_service(restarted).organizer_key
+        after = api(client, key2, "get", f"/api/events/{event_id}").get_json()["turn"]
+        assert after == before and after["production_ended"] is True
+        roll(client, key2, event_id, [5, 5])  # the next turn opens with its production again
+        turn = api(client, key2, "get", f"/api/events/{event_id}").get_json()["turn"]
+        assert (turn["production_seconds"], turn["production_ended"]) == (30, False)
+    finally:
+        hall_service(restarted).journal.close()
+
+
 def test_catan_big_hall_undo_right_after_a_roll_and_refused_after_a_claim(app, http, key, event):
     """RULES.md 21, 23: a roll moves no board, so the undo asks the boards' journals: nothing
     since the roll, the turn goes back; a claim of the turn refuses it and changes nothing."""

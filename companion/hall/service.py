@@ -459,6 +459,9 @@ class HallService:
     def resume_event(self, event_id: Any) -> HallEvent:
         return clock.resume(self, event_id)
 
+    def end_production(self, event_id: Any) -> HallEvent:
+        return clock.end_production(self, event_id)
+
     def end_event(self, event_id: Any) -> HallEvent:
         return clock.end(self, event_id)
 

@@ -176,6 +176,15 @@ def pause_event(event_id: str) -> Any:
     return clock_answer(service().pause_event(event_id))
 
 
+@bp.post("/api/events/<event_id>/production/end")
+@organizer_required
+def end_production(event_id: str) -> Any:
+    """End the current turn's production early for the whole hall (RULES.md 21): trading may
+    start; journalled like the clock's other changes."""
+    body()
+    return clock_answer(service().end_production(event_id))
+
+
 @bp.post("/api/events/<event_id>/resume")
 @organizer_required
 def resume_event(event_id: str) -> Any:

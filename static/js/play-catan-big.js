@@ -335,18 +335,28 @@ function drawOutcome() {
   document.body.classList.toggle("catan-over", Boolean(view.over));
   if (!view.over) return;
   $("catan-outcome-headline").textContent = t("The game is over.");
-  const verified = view.players.map((p, seat) => [p, seat]).filter(([p]) => p.claim?.status === "verified");
-  const mine = verified.find(([, seat]) => seat === view.seat);
-  let detail;
-  if (mine) {
-    detail = tx("Your claim of {points} points was verified. The hall screen announces the winner.", { points: num(mine[0].claim.points) });
-  } else if (verified.length) {
-    const [other] = verified[0];
-    detail = tx("At your board, {name}'s claim of {points} points was verified.", { name: bdi(other.name), points: num(other.claim.points) });
+  // The event's winner and this player's place (the `turn` message's `results`, RULES.md 24).
+  const results = turn?.results?.[RULESET];
+  const place = results?.places?.[String(view.table?.id)]?.[String(view.seat)];
+  const winner = results?.winner;
+  const lines = [];
+  if (winner && winner.table === view.table?.id && winner.seat === view.seat) {
+    lines.push(tx("You won the event with {points} points!", { points: num(winner.points) }));
+  } else if (winner) {
+    lines.push(tx("{name} won the event with {points} points (board {board}).",
+      { name: bdi(winner.name), points: num(winner.points), board: winner.board ?? "" }));
+  } else if (results) {
+    lines.push(t("No claim of victory was verified: the standings rank by points."));
   } else {
-    detail = t("No claim was verified at your board.");
+    const verified = view.players.filter((p) => p.claim?.status === "verified");
+    lines.push(verified.length
+      ? tx("At your board, {name}'s claim of {points} points was verified.", { name: bdi(verified[0].name), points: num(verified[0].claim.points) })
+      : t("No claim was verified at your board."));
   }
-  fill($("catan-outcome-detail"), detail);
+  if (Number.isInteger(place)) {
+    lines.push(tx("Your place: {place} of {count}.", { place: num(place), count: num(results.players) }));
+  }
+  fill($("catan-outcome-detail"), lines.map((line) => h("span", { class: "outcome-line" }, line)));
 }
 
 function drawClaimStatus() {
