@@ -292,7 +292,7 @@ def test_catan_big_hall_undo_after_tracked_points_and_a_correction(app, http, ke
     assert undone.status_code == 200, undone.get_json()
     view = hall_view(http, key, event_id)
     assert view["turn"]["number"] == 1
-    assert [t["points"] for t in view["tables"][:2]] == [[13, 4], [4, 25]]  # the tracks stay; untouched at 4 (RULES.md 24)
+    assert [t["points"] for t in view["tables"][:2]] == [[13, 4], [4, 25]]  # tracks stay; untouched: 4
     roll(http, key, event_id, [5, 5])  # turn 2 again
     assert move(ben, "c1", kind="claim", breakdown=WIN)["ok"]
     refused = api(http, key, "post", f"/api/events/{event_id}/roll/undo")
