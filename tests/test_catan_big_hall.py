@@ -316,6 +316,29 @@ def test_catan_big_hall_undoing_a_seven_lifts_the_rules_pause_not_the_organizers
     assert hall_view(http, key, event_id)["turn"]["paused"] is True  # the organizer's pause
 
 
+def test_catan_big_hall_the_pasted_list_sets_each_boards_letter_and_colours(app, http, key):
+    """Issue 27 (5): one pasted line per board sets its letter and colours (`table_options`,
+    in board order, over the common options); a refused line creates no board."""
+    event = api(http, key, "post", "/api/events", {"name": "Catan night"}).get_json()
+    path = f"/api/events/{event['id']}/seating"
+    base = {"players": PLAYERS, "ruleset": "catan-big", "name_prefix": "Board"}
+    for bad in ([{"letter": "D"}], [{}, {"sun_colour": "blue"}], [{}, {}, {}, {}], {"letter": "B"},
+                ["B"]):
+        refused = api(http, key, "post", path, {**base, "table_options": bad})
+        assert refused.status_code == 400, (bad, refused.get_json())
+    assert "table 2" in api(http, key, "post", path, {
+        **base, "table_options": [{}, {"sun_colour": "blue"}]}).get_json()["message"]
+    assert api(http, key, "get", f"/api/events/{event['id']}").get_json()["tables"] == []
+    lines = [{"letter": "B", "sun_colour": "white", "moon_colour": "orange"}, {"letter": "C"}]
+    tables = api(http, key, "post", path, {**base, "table_options": lines}).get_json()["tables"]
+    options = [t["options"] for t in tables]
+    assert options == [{"letter": "B", "sun_colour": "white", "moon_colour": "orange"},
+                       {"letter": "C", "sun_colour": "red", "moon_colour": "blue"},
+                       {"letter": "A", "sun_colour": "red", "moon_colour": "blue"}]
+    again = HallService(hall_service(app).journal)
+    assert [again.tables[t["id"]].options["letter"] for t in tables] == ["B", "C", "A"]
+
+
 def test_catan_big_hall_each_board_gets_its_letter_before_the_start(app, http, key):
     """RULES.md 20: boards of types A, B and C in a chain. Seated from one list, every board
     has the same options; each is set on its own before the start (journalled: a restart

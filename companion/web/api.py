@@ -103,7 +103,7 @@ def create_table(event_id: str) -> Any:
 
 
 TABLE_FIELDS = frozenset({"name", "players", "ruleset", "roll_mode", "table_size", "name_prefix",
-                          "card_sets"})
+                          "card_sets", "table_options"})
 
 
 def table_options(data: dict[str, Any]) -> Any:
@@ -124,7 +124,7 @@ def seat_players(event_id: str) -> Any:
     tables = service().seat_players(
         event_id, data.get("players"), data.get("ruleset", DEFAULT_RULESET),
         data.get("roll_mode", "hall"), data.get("table_size"), data.get("name_prefix", "Table"),
-        table_options(data), data.get("card_sets"))
+        table_options(data), data.get("card_sets"), data.get("table_options"))
     return jsonify({"tables": [table_json(t) for t in tables]}), 201
 
 

@@ -310,7 +310,10 @@ function tickClock() {
   let left = null;
   if (turn && !gameOver()) left = turn.paused ? turn.remaining_ms : turn.deadline_ms === null ? null : Math.max(0, turn.deadline_ms - serverNow());
   box.hidden = left === null || left === undefined;
-  if (box.hidden) return;
+  if (box.hidden) {
+    $("catan-phase").hidden = true;
+    return;
+  }
   const seconds = Math.ceil(left / 1000);
   const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   if (clock.textContent !== text) clock.textContent = text;
@@ -319,8 +322,25 @@ function tickClock() {
   else if (seconds === 0) words = turn.auto_roll ? t("Time is up: the next roll comes.") : t("Time is up.");
   if (label.textContent !== words) label.textContent = words;
   box.dataset.state = turn.paused ? "paused" : seconds === 0 ? "up" : seconds <= 10 ? "short" : "running";
+  drawPhase(left);
 }
 setInterval(tickClock, 250);
+
+// The turn's step, as the hall screen shows it: production for the schedule's first seconds
+// (`production_seconds`, 0 once the staff ended it), then trade and build (RULES.md 21).
+function drawPhase(left) {
+  const line = $("catan-phase");
+  const total = Number.isInteger(turn?.seconds) ? turn.seconds * 1000 : null;
+  const production = 1000 * (turn?.production_seconds ?? 0);
+  const phase = total === null || seconds0(left) ? null : total - left < production ? "production" : "build";
+  line.hidden = phase === null;
+  if (phase === null) return;
+  const words = phase === "production" ? t("Production: hand out the resources; no trading yet.")
+    : t("Trade and build.");
+  if (line.textContent !== words) line.textContent = words;
+  line.dataset.phase = phase;
+}
+const seconds0 = (left) => left === null || left === undefined || left <= 0;
 
 function announceTurn() {
   if (!turn) return;
