@@ -8,6 +8,15 @@ import { t } from "./i18n.js";
 import { $, fill, h, rollWords } from "./dom.js";
 import { notice } from "./organizer-api.js";
 import { change, clockText, currentEvent, currentView, eventPath, onView, serverNow } from "./organizer-event.js";
+import { eventRuleset, hasWord, said } from "./organizer-words.js";
+
+// A step's third number, a turn's opening seconds (Catan's production: RULES.md 21), is offered
+// when the event's ruleset names it (its console words).
+const OPENING = "Opening seconds of a turn";
+const openingWord = () => {
+  const ruleset = eventRuleset(currentView()?.tables);
+  return hasWord(ruleset, OPENING) ? said(ruleset, OPENING) : null;
+};
 
 const DEFAULT_STEP = [1, 60];
 let drawnSchedule = null; // the schedule the form shows, as JSON: redrawn only when it changed
@@ -61,20 +70,23 @@ function draw(view) {
 function drawSchedule(schedule, force = false) {
   const json = JSON.stringify(schedule ?? null);
   const form = $("schedule-form");
-  if (!force && (json === drawnSchedule || form.contains(document.activeElement))) return;
-  drawnSchedule = json;
+  if (!force && (`${json}|${openingWord()}` === drawnSchedule || form.contains(document.activeElement))) return;
+  drawnSchedule = `${json}|${openingWord()}`;
   fill($("schedule-steps"), (schedule?.length ? schedule : [DEFAULT_STEP]).map(stepRow));
   numberSteps();
 }
 
 let stepIds = 0;
-function stepRow([first, seconds]) {
+function stepRow([first, seconds, opening]) {
   const id = ++stepIds;
+  const word = openingWord();
   return h("li", { class: "schedule-step" },
     h("label", { for: `step-first-${id}` }, t("From turn"),
       h("input", { id: `step-first-${id}`, name: "first", type: "number", min: 1, step: 1, value: first, inputmode: "numeric" })),
     h("label", { for: `step-seconds-${id}` }, t("Seconds a turn"),
       h("input", { id: `step-seconds-${id}`, name: "seconds", type: "number", min: 10, max: 900, step: 1, value: seconds, inputmode: "numeric" })),
+    word && h("label", { for: `step-opening-${id}` }, word,
+      h("input", { id: `step-opening-${id}`, name: "opening", type: "number", min: 0, max: 900, step: 1, value: opening ?? 20, inputmode: "numeric" })),
     h("button", { type: "button", class: "secondary outline step-remove" }, t("Remove")));
 }
 
@@ -89,8 +101,11 @@ function numberSteps() {
 }
 
 function readSchedule() {
-  return [...$("schedule-steps").children].map((row) => [
-    Number(row.querySelector("[name=first]").value), Number(row.querySelector("[name=seconds]").value)]);
+  return [...$("schedule-steps").children].map((row) => {
+    const opening = row.querySelector("[name=opening]");
+    return [Number(row.querySelector("[name=first]").value), Number(row.querySelector("[name=seconds]").value),
+      ...(opening ? [Number(opening.value)] : [])];
+  });
 }
 
 async function saveSchedule(event) {
@@ -109,8 +124,8 @@ async function clearSchedule(event) {
 
 function addStep() {
   const steps = readSchedule();
-  const [first, seconds] = steps.at(-1) ?? DEFAULT_STEP;
-  const row = stepRow([first + 10, seconds]);
+  const [first, seconds, opening] = steps.at(-1) ?? DEFAULT_STEP;
+  const row = stepRow([first + 10, seconds, opening]);
   $("schedule-steps").append(row);
   numberSteps();
   row.querySelector("input").focus();

@@ -22,7 +22,7 @@ from companion.rules.catan_big.state import (
     hand_json,
 )
 from companion.rules.paper import competition_ranks
-from companion.rules.ruleset import Json, Result, Story
+from companion.rules.ruleset import N_, Json, Result, Story
 
 BoardStory = Story[BoardState, Any]
 BREAKDOWN_FIELDS = (*CAPS, "largest_army", "longest_road")
@@ -169,6 +169,35 @@ def tile_json(story: BoardStory) -> Json:
             "over": state is not None and state.over}
 
 
+CONSOLE_WORDS = {
+    # The console's general words (its English message ids) as a Catan event says them: a
+    # table is a board of two, Sun and Moon; a seat's figures are its points and claim, and a
+    # board has no coins to correct (the staff correct points in the Catan part). "" hides.
+    "Table {n}": N_("Board {n}"),
+    "Table": N_("Board"),
+    "Tables": N_("Boards"),
+    "Table name": N_("Board name"),
+    "Split into tables of at most": N_("Boards of two players, Sun and Moon"),
+    "Ready to roll": N_("In the hall's turn"),
+    "Seat": N_("Team"),
+    "Coins": N_("Points"),
+    "Landmarks": N_("Claim"),
+    "Correct the coins": "",
+    "role:sun": N_("Sun"),
+    "role:moon": N_("Moon"),
+    "claim:pending": N_("waiting for the staff"),
+    "claim:verified": N_("verified"),
+    "claim:rejected": N_("rejected"),
+    "Set-up options": N_("Letter and colours"),
+    "Opening seconds of a turn": N_("Production (seconds, no trading)"),
+    "Choose a table in the list to see its players, links, corrections and journal.":
+        N_("Choose a board in the list to see its players, links and journal."),
+    "Options per table, one line a table":
+        N_("Each board's letter and colours, one line a board in the list's order (A red blue)"),
+}
+"""The console's general words in a Catan event (the web layer translates them)."""
+
+
 def page_data() -> Json:
     """What the pages need beyond the views: the breakdown's fields with their points and caps,
     the resources in tie-break order, the points that win, the colours."""
@@ -177,7 +206,8 @@ def page_data() -> Json:
     flags = [{"id": key, "kind": "flag", "points": SPECIAL_POINTS}
              for key in ("largest_army", "longest_road")]
     return {"catan": {"fields": counts + flags, "caps": dict(CAPS), "resources": list(RESOURCES),
-                      "winning_points": WINNING_POINTS, "colours": list(COLOURS)}}
+                      "winning_points": WINNING_POINTS, "colours": list(COLOURS)},
+            "console_words": dict(CONSOLE_WORDS)}
 
 
 # ---------------------------------------------------------------- standings of a board
