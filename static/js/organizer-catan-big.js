@@ -40,8 +40,24 @@ const tableOf = (id) => view.tables.find((table) => String(table.id) === String(
 const where = (seat) => tx("{table} ({letter})", { table: bdi(tableOf(seat.table)?.name ?? ""), letter: seat.board });
 const team = (role) => [teamSymbol(role, "team-mark"), teamWord(role)];
 
+// A notice speaks of the moment it was said: once the turn, the clock's pause or the game's end
+// changes, it leaves ("The clock runs again." while paused; a rejection of turn 5 at turn 21).
+// The change's own notice comes just before the view it made: a notice said in the last
+// seconds stays.
+let moment = null;
+let saidAt = 0;
+const noticeBox = document.getElementById("notice");
+if (noticeBox) new MutationObserver(() => { saidAt = Date.now(); }).observe(noticeBox, { childList: true, characterData: true, subtree: true });
+function forgetOldNotice() {
+  const turn = view?.turn;
+  const now = `${view?.event?.id}|${turn?.number}|${turn?.paused}|${turn?.over}|${turn?.ended}`;
+  if (moment !== null && now !== moment && Date.now() - saidAt > 2000 && noticeBox && !noticeBox.hidden) notice("");
+  moment = now;
+}
+
 function draw(next) {
   view = next;
+  forgetOldNotice();
   const boards = (view?.tables ?? []).filter((table) => table.ruleset === RULESET);
   $("catan-part").hidden = boards.length === 0;
   if (!boards.length) return;
