@@ -111,7 +111,7 @@ function drawProduction() {
 }
 setInterval(() => view && drawProduction(), 500);
 
-$("catan-production-end").addEventListener("click", (event) => change(eventPath("/production/end"), {},
+$("catan-production-end").addEventListener("click", () => change(eventPath("/production/end"), {},
   { done: t("Production has ended: the hall may trade."), at: $("catan-turn") }));
 
 // ------------------------------------------------------------------ the winner

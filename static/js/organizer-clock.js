@@ -19,6 +19,7 @@ const openingWord = () => {
 };
 
 const DEFAULT_STEP = [1, 60];
+const DEFAULT_OPENING = 20; // the server's default (companion/rules/schedule.py): not sent
 let drawnSchedule = null; // the schedule the form shows, as JSON: redrawn only when it changed
 
 // ------------------------------------------------------------------ state and time left
@@ -86,7 +87,7 @@ function stepRow([first, seconds, opening]) {
     h("label", { for: `step-seconds-${id}` }, t("Seconds a turn"),
       h("input", { id: `step-seconds-${id}`, name: "seconds", type: "number", min: 10, max: 900, step: 1, value: seconds, inputmode: "numeric" })),
     word && h("label", { for: `step-opening-${id}` }, word,
-      h("input", { id: `step-opening-${id}`, name: "opening", type: "number", min: 0, max: 900, step: 1, value: opening ?? 20, inputmode: "numeric" })),
+      h("input", { id: `step-opening-${id}`, name: "opening", type: "number", min: 0, max: 900, step: 1, value: opening ?? DEFAULT_OPENING, inputmode: "numeric" })),
     h("button", { type: "button", class: "secondary outline step-remove" }, t("Remove")));
 }
 
@@ -104,7 +105,7 @@ function readSchedule() {
   return [...$("schedule-steps").children].map((row) => {
     const opening = row.querySelector("[name=opening]");
     return [Number(row.querySelector("[name=first]").value), Number(row.querySelector("[name=seconds]").value),
-      ...(opening ? [Number(opening.value)] : [])];
+      ...(opening && Number(opening.value) !== DEFAULT_OPENING ? [Number(opening.value)] : [])];
   });
 }
 

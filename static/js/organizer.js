@@ -226,7 +226,7 @@ async function seatPlayers(event) {
   let answer;
   if (form.elements.split.value === "one") {
     const name = form.elements.table_name.value.trim()
-      || said(common.ruleset, "Table {n}", { n: (state.view ? state.view.tables.length : 0) + 1 });
+      || tableName(common.ruleset, (state.view ? state.view.tables.length : 0) + 1);
     answer = await act("POST", `${eventPath}/tables`, { ...common, name }, { done: t("The table is created."), at });
   } else {
     answer = await act("POST", `${eventPath}/seating`, {
@@ -252,6 +252,9 @@ function showRulesetOptions() {
   form.elements.table_size.hidden = hasWord(chosen, "Split into tables of at most");
   $("seating-lines").hidden = !hasWord(chosen, "Options per table, one line a table");
 }
+
+// A new table's name: "Table 3", or as its ruleset says it ("Board 3").
+const tableName = (ruleset, n) => (hasWord(ruleset, "Table {n}") ? said(ruleset, "Table {n}", { n }) : t("Table {n}", { n }));
 
 // The pasted lines of the tables' own options (one line a table, in the list's order: a
 // board's letter and colours), or null when a line is not understood (said at the field).
