@@ -127,6 +127,7 @@ def seat_part(table: Table, seat: int, story: Story[Any, Any] | None = None) -> 
 def table_summary(table: Table) -> dict[str, Any]:
     """One tile of the hall screen."""
     return {**table_header(table), **table.rules.tile_view(table.story()),
+            "options": dict(table.options),  # the console sets a table's own before its start
             "seq": table.seq, "waited": waited_seconds(table)}
 
 

@@ -50,7 +50,7 @@ export function stateLine(table, cardName) {
     if (table.winner !== null && table.winner !== undefined) return t("Won by {name}.", { name: table.players[table.winner].name });
     return table.result.outcomes.every((o) => o === "won") ? t("Game over: the players won together.") : t("Game over: the players lost.");
   }
-  if (!Number.isInteger(table.turn)) return ""; // a board of the event's shared turn (Catan)
+  if (table.shared_turn) return ""; // a board of the event's shared turn (Catan): the turn is the event's
   if (["building", "ready", "paused"].includes(state)) return t("Turn {turn}: {name}", { turn: table.turn, name });
   return "";
 }

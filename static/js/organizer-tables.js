@@ -118,7 +118,7 @@ export class TableCards {
 
   turnText(table) {
     if (table.status === "setup") return t("Not started yet.");
-    if (!Number.isInteger(table.turn) && hasWord(table.ruleset, "Ready to roll")) {
+    if (table.shared_turn && hasWord(table.ruleset, "Ready to roll")) {
       return table.status === "ended" ? t("Ended") : said(table.ruleset, "Ready to roll");
     }
     if (table.winner !== null && table.winner !== undefined) {

@@ -81,8 +81,11 @@ function refreshSoon() {
 // board's tile) is listed with those names, without coins or landmarks, at the event's turn.
 function listed(table, turn) {
   if (table.players) return table;
-  const players = (table.names ?? []).map((name, seat) => ({ seat, name, coins: null, landmarks: [] }));
-  return { ...table, players, turn: turn ? turn.number : 0 };
+  const players = (table.names ?? []).map((name, seat) => ({
+    seat, name, coins: null, landmarks: [], role: table.roles?.[seat] ?? null, points: table.points?.[seat] ?? null,
+    claim: table.claims?.[seat] ? { status: table.claims[seat] } : null,
+  }));
+  return { ...table, players, turn: turn ? turn.number : 0, shared_turn: true };
 }
 
 function draw(shown) {

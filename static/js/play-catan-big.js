@@ -376,7 +376,7 @@ function drawOutcome() {
   if (Number.isInteger(place)) {
     lines.push(tx("Your place: {place} of {count}.", { place: num(place), count: num(results.players) }));
   }
-  fill($("catan-outcome-detail"), lines.map((line) => h("span", { class: "outcome-line" }, line)));
+  fill($("catan-outcome-detail"), lines.flatMap((line, i) => [i ? " " : null, h("span", { class: "outcome-line" }, line)]));
 }
 
 function drawClaimStatus() {

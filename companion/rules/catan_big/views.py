@@ -164,7 +164,9 @@ def tile_json(story: BoardStory) -> Json:
             "roles": [role(seat) for seat in range(len(story.names))],
             "colours": [None if state is None else state.colours[seat]
                         for seat in range(len(story.names))],
-            "points": [figures(own).points for own in seats],
+            # before the start every player stands at the start's 4 points (RULES.md 24)
+            "points": ([figures(own).points for own in seats] if state is not None
+                       else [START.points] * len(story.names)),
             "claims": [None if own.claim is None else own.claim.status for own in seats],
             "over": state is not None and state.over}
 
