@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 from socket_phone import Phone
 
 from browser.conftest import Hall, console_page, english_words, join_seat
