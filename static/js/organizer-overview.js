@@ -5,7 +5,7 @@
 
 import { t } from "./i18n.js";
 import { bdi, h, num } from "./dom.js";
-import { said } from "./organizer-words.js";
+import { eventRuleset, said } from "./organizer-words.js";
 
 const ASKING_CARD = { reroll: "radio_tower" }; // a table's `waiting` is the card that asks, but for a reroll
 
@@ -143,7 +143,9 @@ export class Overview {
       if (visible) shown += 1;
     }
     for (const option of this.filter.options) {
-      const text = `${FILTERS.find(([value]) => value === option.value)[1]} (${counts[option.value]})`;
+      const ruleset = eventRuleset(this.tables);
+      const label = option.value === "ready" ? said(ruleset, "Ready to roll") : FILTERS.find(([value]) => value === option.value)[1];
+      const text = `${label} (${counts[option.value]})`;
       if (option.textContent !== text) option.textContent = text;
     }
     const line = t("Tables shown: {shown} of {total}", { shown, total: this.tables.length });

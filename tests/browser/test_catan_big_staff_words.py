@@ -32,7 +32,7 @@ WORDS = {  # what the console says in each language, where a Machi Koro event sa
     "nl": {"split": "Borden van twee spelers, Zon en Maan", "team": "Team", "points": "Punten",
            "sun": "Zon", "board": "Bord 1"},
 }
-LINES = {"en": "B white orange\n\nC green brown", "he": "B white orange\n\nC green brown",
+LINES = {"en": "B white orange\n\nC green brown", "he": "B לבן כתום\n\nC green brown",
          "nl": "B wit oranje\n\nC groen bruin"}
 
 
@@ -69,7 +69,9 @@ def test_catan_big_console_speaks_of_boards_and_sets_letters_in_the_paste(screen
 
     # A board's card: Sun and Moon, points and claims; no coins to correct; its own letter.
     second = str(tables[1]["id"])
-    page.locator(f"button.table-open[data-table='{second}']").click()
+    opener = page.locator(f"button.table-open[data-table='{second}']")
+    if opener.get_attribute("aria-expanded") != "true":  # a few new tables open by themselves
+        opener.click()
     card = page.locator(f".table-card[data-table='{second}']")
     heads = card.locator("table.players thead th")
     expect(heads.nth(0)).to_have_text(words["team"])
@@ -96,7 +98,8 @@ def test_catan_big_console_speaks_of_boards_and_sets_letters_in_the_paste(screen
     for general in ("Coins", "Correct the coins", "Split into tables", "Ready to roll"):
         assert general not in text, general
     if lang == "he":
-        assert english_words(page, (*PLAYERS, f"Boards {lang}", "Lefebvre", "Dumont")) == []
+        names = tuple(word for name in PLAYERS for word in re.split(r"[ -]", name))
+        assert english_words(page, (*names, "Boards", "en", lang)) == []
 
 
 def production_event(hall: Hall, name: str) -> tuple[str, list[dict]]:
