@@ -126,6 +126,7 @@ function drawTables() {
   const hint = $("details-hint");
   hint.hidden = state.opened.size > 0;
   hint.textContent = said(eventRuleset(tables), hint.dataset.word);
+  for (const node of document.querySelectorAll("[data-event-word]")) node.textContent = said(eventRuleset(tables), node.dataset.eventWord);
 }
 
 // Open a table's details from the list (and bring them into view), or close them.

@@ -182,6 +182,7 @@ CONSOLE_WORDS = {
     "Split into tables of at most": N_("Boards of two players, Sun and Moon"),
     "Ready to roll": N_("In the hall's turn"),
     "Seat": N_("Team"),
+    "Players and coins": N_("Players and points"),
     "Coins": N_("Points"),
     "Landmarks": N_("Claim"),
     "Correct the coins": "",
