@@ -169,3 +169,18 @@ def test_catan_big_production_window_ended_early_for_the_whole_hall(screen, tall
     if lang == "he":
         assert english_words(phone, (*PLAYERS, "Board", "Cohen", "Vries", "Lefebvre",
                                      "Dumont")) == []
+
+
+def test_ruling_24_an_untouched_tracker_shows_4_on_the_phone_and_in_the_export(tall_phone,
+                                                                                hall_server):
+    """RULES.md 24: every player starts with two settlements and a city. A phone that never
+    touched its tracker shows 4 points (2 settlements, 1 city), and so does the export."""
+    event_id, tables = production_event(hall_server, "Ruling 24")
+    phone = join_seat(tall_phone(), hall_server, tables[0]["seats"][0]["join_path"])
+    expect(phone.locator("#catan-total")).to_have_text("4 of 25 points")
+    expect(phone.locator("#catan-settlements")).to_have_text("2")
+    expect(phone.locator("#catan-cities")).to_have_text("1")
+    expect(phone.locator("#catan-claim-why")).to_have_text(
+        "You need 25 points to claim victory; you have 4.")
+    rows = hall_server.api("GET", f"/api/events/{event_id}/export")["results"]
+    assert [row["points"] for row in rows] == [4, 4, 4, 4]
