@@ -147,8 +147,14 @@ def test_catan_big_production_window_ended_early_for_the_whole_hall(screen, tall
     snap(hall, f"issue27-projector-trade-{lang}")
     snap(phone, f"issue27-phone-trade-{lang}")
 
-    # The end: Dana (board 2, Sun) wins; the phone of Ben (board 1, Moon) says so and its place.
+    # Issue 27 (9): the console's notice speaks of its moment; the next turn takes it away.
+    expect(console.locator("#notice")).to_be_visible()
+    console.wait_for_timeout(2100)
     hall_server.roll(event_id, (5, 5))
+    expect(console.locator("#notice")).to_be_hidden()
+
+    # The end: Cyrille (board 2, Sun) wins; the phone of Ben (board 1, Moon) says so and its
+    # place.
     hall_server.roll(event_id, (5, 6))  # turn 3: the Sun team's
     winner = Phone(hall_server.url, tables[1]["seats"][0]["token"])  # a real socket's claim
     try:
