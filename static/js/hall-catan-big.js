@@ -179,6 +179,7 @@ function drawClockNote(clock) {
   else if (turn && clock.kind !== "over") {
     const parts = [];
     if (Number.isInteger(turn.seconds)) parts.push(t("{seconds} s a turn", { seconds: turn.seconds }));
+    if (turn.production_ended) parts.push(t("The staff ended the production: trade."));
     // A claim being checked holds the turn (RULES.md 23): no roll, the timer's or the staff's.
     if (game().claims?.length) parts.push(t("The next roll waits for the claims to be checked."));
     else parts.push(turn.auto_roll && turn.deadline_ms ? t("The hall rolls when the time is up.") : t("The staff roll the next turn."));

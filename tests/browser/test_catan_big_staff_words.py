@@ -144,6 +144,8 @@ def test_catan_big_production_window_ended_early_for_the_whole_hall(screen, tall
     expect(end).to_be_hidden()
     expect(hall.locator("#phases li.now")).to_have_attribute("data-phase", "build")
     expect(phone.locator("#catan-phase")).to_have_attribute("data-phase", "build")
+    if lang == "en":
+        expect(hall.locator("#clock-note")).to_contain_text("The staff ended the production: trade.")
     snap(hall, f"issue27-projector-trade-{lang}")
     snap(phone, f"issue27-phone-trade-{lang}")
 
