@@ -180,6 +180,7 @@ CONSOLE_WORDS = {
     "Tables": N_("Boards"),
     "Table name": N_("Board name"),
     "Split into tables of at most": N_("Boards of two players, Sun and Moon"),
+    "All at one table named": N_("One board named"),
     "Ready to roll": N_("In the hall's turn"),
     "Seat": N_("Team"),
     "Players and coins": N_("Players and points"),
