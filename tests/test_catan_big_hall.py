@@ -211,6 +211,50 @@ def test_catan_big_hall_a_restart_mid_turn_keeps_the_turn_and_the_deadline(app, 
         hall_service(again).journal.close()
 
 
+def test_ruling_21_the_production_window_is_the_schedules_and_the_staff_end_it_early(
+        app, http, key, event, tmp_path):
+    """Issue 27 (6): a turn opens with production (RULES.md 21), 20 s by default or a step's
+    third number; the organizer ends it early for the whole hall: a journalled record every
+    phone's `turn` follows, replayed after a restart, undone with its roll."""
+    event_id, tables = event
+    avi = phone(app, http, tables[0]["seats"][0]["token"])
+    early = api(http, key, "post", f"/api/events/{event_id}/production/end")
+    assert early.status_code == 409 and early.get_json()["code"] == "event/not_started"
+    roll(http, key, event_id, [2, 4])
+    turn = hall_view(http, key, event_id)["turn"]
+    assert (turn["production_seconds"], turn["production_ended"]) == (20, False)
+    clock = api(http, key, "post", f"/api/events/{event_id}/clock",
+                {"schedule": [[1, 60, 30], [11, 90]]})
+    assert clock.get_json()["schedule"] == [[1, 60, 30], [11, 90]]
+    assert clock.get_json()["turn"]["production_seconds"] == 30
+    bad = api(http, key, "post", f"/api/events/{event_id}/clock", {"schedule": [[1, 60, 61]]})
+    assert bad.status_code == 400 and bad.get_json()["message"].startswith("schedule[0][2]")
+
+    ended = api(http, key, "post", f"/api/events/{event_id}/production/end")
+    assert ended.status_code == 200, ended.get_json()
+    assert ended.get_json()["turn"]["production_ended"] is True
+    assert ended.get_json()["turn"]["production_seconds"] == 0
+    assert received(avi, "turn")[-1]["production_ended"] is True  # every phone follows
+    again = api(http, key, "post", f"/api/events/{event_id}/production/end")
+    assert again.get_json()["code"] == "event/production_ended"
+    records = [r.kind for r in hall_service(app).journal.read(f"event:{event_id}")]
+    assert "production_ended" in records
+
+    before = hall_view(http, key, event_id)["turn"]
+    hall_service(app).journal.close()
+    restarted = create_app({"DATABASE": str(tmp_path / "hall.db"), "TESTING": True})
+    try:
+        client = restarted.test_client()
+        key2 = hall_service(restarted).organizer_key
+        after = api(client, key2, "get", f"/api/events/{event_id}").get_json()["turn"]
+        assert after == before and after["production_ended"] is True
+        roll(client, key2, event_id, [5, 5])  # the next turn opens with its production again
+        turn = api(client, key2, "get", f"/api/events/{event_id}").get_json()["turn"]
+        assert (turn["production_seconds"], turn["production_ended"]) == (30, False)
+    finally:
+        hall_service(restarted).journal.close()
+
+
 def test_catan_big_hall_undo_right_after_a_roll_and_refused_after_a_claim(app, http, key, event):
     """RULES.md 21, 23: a roll moves no board, so the undo asks the boards' journals: nothing
     since the roll, the turn goes back; a claim of the turn refuses it and changes nothing."""
@@ -250,7 +294,7 @@ def test_catan_big_hall_undo_after_tracked_points_and_a_correction(app, http, ke
     assert undone.status_code == 200, undone.get_json()
     view = hall_view(http, key, event_id)
     assert view["turn"]["number"] == 1
-    assert [t["points"] for t in view["tables"][:2]] == [[13, 0], [0, 25]]  # the tracks stay
+    assert [t["points"] for t in view["tables"][:2]] == [[13, 4], [4, 25]]  # tracks stay; untouched: 4
     roll(http, key, event_id, [5, 5])  # turn 2 again
     assert move(ben, "c1", kind="claim", breakdown=WIN)["ok"]
     refused = api(http, key, "post", f"/api/events/{event_id}/roll/undo")
@@ -272,6 +316,29 @@ def test_catan_big_hall_undoing_a_seven_lifts_the_rules_pause_not_the_organizers
     assert api(http, key, "post", f"/api/events/{event_id}/pause").status_code == 200
     assert api(http, key, "post", f"/api/events/{event_id}/roll/undo").status_code == 200
     assert hall_view(http, key, event_id)["turn"]["paused"] is True  # the organizer's pause
+
+
+def test_catan_big_hall_the_pasted_list_sets_each_boards_letter_and_colours(app, http, key):
+    """Issue 27 (5): one pasted line per board sets its letter and colours (`table_options`,
+    in board order, over the common options); a refused line creates no board."""
+    event = api(http, key, "post", "/api/events", {"name": "Catan night"}).get_json()
+    path = f"/api/events/{event['id']}/seating"
+    base = {"players": PLAYERS, "ruleset": "catan-big", "name_prefix": "Board"}
+    for bad in ([{"letter": "D"}], [{}, {"sun_colour": "blue"}], [{}, {}, {}, {}], {"letter": "B"},
+                ["B"]):
+        refused = api(http, key, "post", path, {**base, "table_options": bad})
+        assert refused.status_code == 400, (bad, refused.get_json())
+    assert "table 2" in api(http, key, "post", path, {
+        **base, "table_options": [{}, {"sun_colour": "blue"}]}).get_json()["message"]
+    assert api(http, key, "get", f"/api/events/{event['id']}").get_json()["tables"] == []
+    lines = [{"letter": "B", "sun_colour": "white", "moon_colour": "orange"}, {"letter": "C"}]
+    tables = api(http, key, "post", path, {**base, "table_options": lines}).get_json()["tables"]
+    options = [t["options"] for t in tables]
+    assert options == [{"letter": "B", "sun_colour": "white", "moon_colour": "orange"},
+                       {"letter": "C", "sun_colour": "red", "moon_colour": "blue"},
+                       {"letter": "A", "sun_colour": "red", "moon_colour": "blue"}]
+    again = HallService(hall_service(app).journal)
+    assert [again.tables[t["id"]].options["letter"] for t in tables] == ["B", "C", "A"]
 
 
 def test_catan_big_hall_each_board_gets_its_letter_before_the_start(app, http, key):
@@ -309,7 +376,31 @@ def test_catan_big_hall_export_has_the_boards_columns(app, http, key, event):
     assert "points" in header and "grain" in header and "coins" not in header
     assert header[3] == "registered" and "place" in header  # issue 26, item 8
     rows = api(http, key, "get", f"/api/events/{event_id}/export").get_json()["results"]
-    assert len(rows) == 6 and all(row["points"] == 0 for row in rows)
+    assert len(rows) == 6 and all(row["points"] == 4 for row in rows)  # RULES.md 24
+
+
+def test_catan_big_hall_results_csv_has_the_registration_and_the_place_in_the_event(
+        app, http, key, event):
+    """Issue 27 (8): the results name each player's registration number and place in the
+    event (RULES.md 24: the winner first, then by points), not only the place at the board."""
+    event_id, tables = event
+    cy = phone(app, http, tables[1]["seats"][0]["token"])
+    roll(http, key, event_id, [2, 4])
+    assert move(cy, "c1", kind="claim", breakdown=WIN)["ok"]
+    assert staff(http, key, tables[1]["id"], kind="verify", seat=0, resources=HAND).status_code == 200
+    over = api(http, key, "post", f"/api/events/{event_id}/roll", {"dice": [1, 2]})
+    assert over.get_json()["code"] == "event/over"
+    text = api(http, key, "get", f"/api/events/{event_id}/export?format=csv").get_data()
+    lines = text.decode("utf-8-sig").splitlines()
+    header = lines[0].split(",")
+    assert header[:4] == ["table", "seat", "player", "registered"]
+    assert header[-3:] == ["place", "winner", "result"]
+    rows = {row[2]: dict(zip(header, row, strict=True))
+            for row in (line.split(",") for line in lines[1:])}
+    assert (rows["Cy"]["registered"], rows["Cy"]["place"], rows["Cy"]["winner"]) == \
+        ("7", "1", "True")
+    # everyone else at 4 points (RULES.md 24), then the earlier registration: Dana (1) is 2nd
+    assert rows["Dana"]["place"] == "2" and rows["Fay"]["place"] == "6"
 
 
 def test_ruling_23_a_claim_waiting_for_the_staff_holds_the_turn(app, http, key, event):

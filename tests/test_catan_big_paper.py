@@ -332,8 +332,9 @@ def test_catan_big_paper_standings_over_from_the_event_view(
     if lang == "en":  # rank, player, table, wins, points, cards in hand, the five resources
         rows = [" ".join(row) for row in table_rows(page, "Wool", 11)]
         assert rows == ["1 Cy Board 2 1 25 3 3 0 0 0 0", "2 Avi Board 1 0 25 2 0 2 0 0 0",
-                        "3 † דני כהן Board 1 0 7 1 0 0 0 0 1", "4 Dana † Board 2 0 0 0 0 0 0 0 0",
-                        "5 Eli † Board 3 0 0 0 0 0 0 0 0", "6 Fay † Board 3 0 0 0 0 0 0 0 0"]
+                        "3 † דני כהן Board 1 0 7 1 0 0 0 0 1", "4 Dana † Board 2 0 4 0 0 0 0 0 0",
+                        "5 Eli † Board 3 0 4 0 0 0 0 0 0", "6 Fay † Board 3 0 4 0 0 0 0 0 0"]
+        # Dana, Eli and Fay never touched their trackers: 4 points each (RULES.md 24)
     images = rasterise(pdf, tmp_path, "standings")
     assert decode(images[0]) == []
     save_artifact(images[0], f"catan-big-standings-{paper}-{lang}")

@@ -132,7 +132,8 @@ def test_ruling_21_schedule_seconds_limits_are_allowed(seconds):
     ([[1, 60], [11, 90], [11, 120]], "schedule[2][0]:"),
     ([[1, 60], [21, 90], [11, 120]], "schedule[2][0]:"),
     ([[1, 60], [1, 90]], "schedule[1][0]:"),
-    ([[1, 60, 3]], "schedule[0]:"),
+    ([[1, 60, 3, 4]], "schedule[0]:"),  # a step is 2 or 3 numbers (issue 27: production)
+    ([[1, 60, 61]], "schedule[0][2]:"), ([[1, 60, -1]], "schedule[0][2]:"),
     ([[1]], "schedule[0]:"),
     ([60], "schedule[0]:"),
     ([{"first": 1, "seconds": 60}], "schedule[0]:"),

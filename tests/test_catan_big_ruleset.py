@@ -267,6 +267,29 @@ def test_ruling_23_foreign_bonus_at_most_the_settlements_and_cities():
     assert refused(board(), SUN, wire, turn(1)).code == "catan/over_cap"
 
 
+@pytest.mark.parametrize("kind", ["claim", "track", "final", "correct"])
+def test_ruling_23_at_most_one_bonus_per_foreign_start_area_five_areas(kind):
+    """RULES.md 23: only the first settlement in each foreign start area earns +2, and there are
+    five foreign areas (the other player's on the board, two on each neighbouring board): at
+    most 5 bonuses, and at most the settlements plus cities, wherever a breakdown is entered."""
+    state = end(board()) if kind == "final" else board()
+    five = breakdown(settlements=5, cities=8, foreign=5)
+    six = {**five, "foreign_start_settlements": 6}
+    over_built = breakdown(settlements=2, cities=1, foreign=4)
+    for wire_breakdown, allowed in ((five, True), (six, False), (over_built, False)):
+        wire = {"kind": kind, "breakdown": wire_breakdown}
+        if kind == "correct":
+            wire.update(seat=SUN, reason="recount")
+            if allowed:
+                staff(state, wire, turn(1))
+            else:
+                assert staff_refused(state, wire, turn(1)).code == "catan/over_cap"
+        elif allowed:
+            move(state, SUN, wire, turn(1))
+        else:
+            assert refused(state, SUN, wire, turn(1)).code == "catan/over_cap"
+
+
 @pytest.mark.parametrize("wire, field", [
     ({"kind": "claim"}, "breakdown"),
     ({"kind": "claim", "breakdown": [1]}, "breakdown"),
@@ -588,7 +611,43 @@ def test_ruling_24_no_places_while_the_game_runs():
     assert RULES.result(board()) is None
     rows = RULES.standings_rows(story(None, running=False))
     assert [(row["name"], row["points"], row["place"]) for row in rows] == \
-        [("Avi", 0, None), ("Dana", 0, None)]
+        [("Avi", 4, None), ("Dana", 4, None)]  # RULES.md 24: every player starts at 4
+
+
+def test_ruling_24_a_tracker_starts_at_two_settlements_and_a_city():
+    """RULES.md 24: every player starts with two settlements and a city, 4 points; a player who
+    never touches the tracker is listed at 4, on the phone, the tile and the standings."""
+    state = board()
+    assert [seat.tracker.points for seat in state.seats] == [4, 4]
+    assert (state.seats[SUN].tracker.settlements, state.seats[SUN].tracker.cities) == (2, 1)
+    seat = RULES.seat_view(story(state), SUN, CATALOG)
+    assert seat["tracker"]["points"] == 4
+    assert seat["tracker"]["breakdown"]["settlements"] == 2
+    assert seat["tracker"]["breakdown"]["cities"] == 1
+    assert [p["points"] for p in RULES.common_view(story(state))["players"]] == [4, 4]
+    assert RULES.tile_view(story(state))["points"] == [4, 4]
+    rows = RULES.standings_rows(story(end(state)))
+    assert [(row["settlements"], row["cities"], row["points"]) for row in rows] == \
+        [(2, 1, 4), (2, 1, 4)]
+
+
+def test_ruling_24_before_the_start_the_players_are_listed_at_4():
+    rows = RULES.standings_rows(story(None, running=False))
+    assert [row["points"] for row in rows] == [4, 4]
+    players = RULES.common_view(story(None, running=False))["players"]
+    assert [player["points"] for player in players] == [4, 4]
+
+
+def test_ruling_24_an_old_tracker_record_counts_as_it_did():
+    """A journal written before the tracker started at 4 replays: a stored tracker record is the
+    whole breakdown the player set, so it counts as it did (0 points stays 0)."""
+    zero = {"settlements": 0, "cities": 0, "foreign_start_settlements": 0, "vp_cards": 0,
+            "largest_army": False, "longest_road": False}
+    old = RULES.decode_fact("CatanPointsTracked", {"seat": 1, "breakdown": zero})
+    state = RULES.evolve(board(), [old])
+    assert [seat.tracker.points for seat in state.seats] == [4, 0]
+    old = RULES.decode_fact("CatanPointsTracked", {"seat": 0, "breakdown": B24})
+    assert RULES.evolve(board(), [old]).seats[SUN].tracker.points == 24
 
 
 # ---------------------------------------------------------------- the journal
@@ -643,10 +702,10 @@ def test_views_common_view_of_a_board():
     assert view == {
         "board": "B", "neighbours": ["T1", "T3"],
         "players": [
-            {"name": "Avi", "role": "sun", "colour": "green", "registered": 12, "points": 0,
+            {"name": "Avi", "role": "sun", "colour": "green", "registered": 12, "points": 4,
              "verified": False,
              "claim": {"status": "pending", "points": 25, "turn": 3, "reason": None}},
-            {"name": "Dana", "role": "moon", "colour": "blue", "registered": 13, "points": 0,
+            {"name": "Dana", "role": "moon", "colour": "blue", "registered": 13, "points": 4,
              "verified": False, "claim": None}],
         "over": False, "result": None}
 
@@ -686,7 +745,7 @@ def test_views_tile_of_a_board():
     state = staff(claim(board(letter="C")), {"kind": "reject", "seat": 0, "reason": "no"}, turn(1))
     assert RULES.tile_view(story(state)) == {
         "board": "C", "names": ["Avi", "Dana"], "roles": ["sun", "moon"],
-        "colours": ["red", "blue"], "points": [0, 0], "claims": ["rejected", None], "over": False}
+        "colours": ["red", "blue"], "points": [4, 4], "claims": ["rejected", None], "over": False}
 
 
 def test_views_page_data_gives_the_fields_and_caps():

@@ -168,7 +168,7 @@ def test_clock_without_a_schedule_has_no_deadline(hall):
     ([[1, 901]], "schedule[0][1]"),
     ([], "schedule"),
     ("60", "schedule"),
-    ([[1, 60, 3]], "schedule[0]"),
+    ([[1, 60, 3, 4]], "schedule[0]"),  # a step is 2 or 3 numbers (issue 27: production)
 ])
 def test_clock_bad_schedule_is_refused_naming_the_field_and_changes_nothing(hall, schedule, field):
     event = hall.create_event("Night")

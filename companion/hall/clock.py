@@ -22,7 +22,14 @@ from companion.hall.model import Change, HallEvent, Table, follows_turn
 from companion.hall.play import evolve, move_records, next_move_number, note_state, twice
 from companion.journal import AppendRequest, NewRecord, StaleSequence
 from companion.rules.errors import RuleError, is_whole_number
-from companion.rules.registry import AnyRuleset, read_schedule, ruleset, schedule_json, seconds_for
+from companion.rules.registry import (
+    AnyRuleset,
+    production_for,
+    read_schedule,
+    ruleset,
+    schedule_json,
+    seconds_for,
+)
 from companion.rules.ruleset import HallTurn, Ruleset
 
 if TYPE_CHECKING:
@@ -40,6 +47,16 @@ def seconds(event: HallEvent) -> int | None:
     if not event.schedule or not event.rolls:
         return None
     return seconds_for(read_schedule(event.schedule), len(event.rolls))
+
+
+def production_seconds(event: HallEvent) -> int | None:
+    """The current turn's opening production by the schedule (RULES.md 21: no trading until
+    the resources are handed out); 0 once the organizer ended it early; None without a
+    schedule or a roll."""
+    if not event.schedule or not event.rolls:
+        return None
+    return 0 if event.production_ended else production_for(read_schedule(event.schedule),
+                                                            len(event.rolls))
 
 
 def runs(event: HallEvent) -> bool:
@@ -116,12 +133,32 @@ def turn_json(event: HallEvent, tables: Iterable[Table]) -> dict[str, Any] | Non
     turn = hall_turn(event)
     if turn is None:
         return None
+    tables = list(tables)
     return {"number": turn.number, "dice": list(turn.dice), "follow_up": list(turn.follow_up),
             "deadline_ms": epoch_ms(deadline(event)), "seconds": seconds(event),
+            "production_seconds": production_seconds(event),
+            "production_ended": event.production_ended,
             "remaining_ms": epoch_ms(remaining(event)), "paused": event.paused,
             "auto_roll": event.auto_roll, "schedule": event.schedule or None,
             "over": event.over, "ended": event.ended,
-            "rules": {name: rules.turn_view(turn) for name, rules in rulesets_of(tables).items()}}
+            "rules": {name: rules.turn_view(turn) for name, rules in rulesets_of(tables).items()},
+            **({"results": results_json(event, tables)} if event.over or event.ended else {})}
+
+
+def results_json(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
+    """Once the event is over: for each ruleset that ranks the whole event (its event view's
+    `standings`: Catan's, RULES.md 24), its winner and each seat's place by table id, so a
+    phone can say who won and its player's place."""
+    found: dict[str, Any] = {}
+    for name, view in games_json(event, tables).items():
+        if not view.get("standings"):
+            continue
+        places: dict[str, dict[str, int]] = {}
+        for row in view["standings"]:
+            places.setdefault(str(row["table"]), {})[str(row["seat"])] = row["place"]
+        found[name] = {"winner": view.get("winner"), "places": places,
+                       "players": len(view["standings"])}
+    return found
 
 
 def clock_json(event: HallEvent) -> dict[str, Any]:
@@ -259,6 +296,23 @@ def switch_clock(hall: HallService, event_id: Any, pausing: bool) -> HallEvent:
         if not pausing and not event.paused:
             raise HallError("event/not_paused", "the clock is not paused")
         return [("paused" if pausing else "resumed", {})]
+
+    return change_clock(hall, event_id, check)
+
+
+def end_production(hall: HallService, event_id: Any) -> HallEvent:
+    """End the current turn's production now, for the whole hall: trading may start (every
+    screen and phone follows the `turn`). Refused in a closed event, before the first roll,
+    without a schedule, and once it has ended."""
+    def check(event: HallEvent) -> list[NewRecord]:
+        refuse_closed(event)
+        if not event.rolls:
+            raise HallError("event/not_started", "the clock starts with the first roll")
+        if not event.schedule:
+            raise HallError("event/no_schedule", "the turns have no time: set a schedule first")
+        if event.production_ended:
+            raise HallError("event/production_ended", "this turn's production has ended already")
+        return [("production_ended", {"roll": len(event.rolls)})]
 
     return change_clock(hall, event_id, check)
 

@@ -186,6 +186,7 @@ class HallEvent:
     # The roll whose turn the organizer asked to end while its rules held it (hall/clock.py
     # `held_by`): the turn takes nothing more that would hold it (HallTurn.closing).
     closing_roll: int | None = None
+    production_ended: bool = False  # the organizer ended the current turn's production early
 
     @property
     def stream(self) -> str:

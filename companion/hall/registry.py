@@ -16,6 +16,7 @@ from companion.hall.play import commit_record, evolve, move_records, twice
 from companion.hall.replay import apply_event_record, apply_record, rules_of, start_state
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, StaleSequence
+from companion.rules.registry import AnyRuleset
 from companion.rules.registry import catalog as catalog_of
 
 if TYPE_CHECKING:
@@ -142,15 +143,17 @@ def create_table(
 def seat_players(
     hall: HallService, event_id: Any, players: Any, ruleset: Any = "machi-koro",
     roll_mode: Any = "hall", table_size: Any = None, name_prefix: Any = "Table",
-    options: Any = None, card_sets: Any = None,
+    options: Any = None, card_sets: Any = None, table_options: Any = None,
 ) -> list[Table]:
     """A pasted list of players split into new tables of at most `table_size` (capped at
     the most the ruleset seats, which is also the default), named "PREFIX N", each with the
     ruleset's `options` (the co-op game's difficulty). A chained ruleset's tables (Catan's
     boards) seat exactly as many as it seats. A line may start with the player's registration
     number ("12, Avi", `seating.registration_column`), else the list's order is the
-    registration's. The whole list is checked before any table is created, so a refusal
-    creates none, and the tables commit in one transaction."""
+    registration's. `table_options`: a list of option objects, one per new table in order,
+    each over `options` (Catan's board letter and colours, one pasted line a board). The
+    whole list is checked before any table is created, so a refusal creates none, and the
+    tables commit in one transaction."""
     lines, numbers = (seating.registration_column(players) if isinstance(players, list)
                       else (players, None))
     rules, names = checks.table_request(ruleset, roll_mode, lines)
@@ -165,6 +168,7 @@ def seat_players(
         raise unseated(ruleset, len(names), low, size, fixed=low == high)
     prefix = clean_name(name_prefix, "table name")
     settings = checks.table_options(rules, options)
+    each = per_table_options(rules, options, table_options, len(sizes))
     def act() -> tuple[HallEvent, list[Table], list[str]]:
         hall.discover()
         event = hall.event(event_id)
@@ -173,14 +177,40 @@ def seat_players(
                        for i in range(len(sizes))]
         registered = numbers or next_registrations(hall, event, len(names))
         groups = list(zip(table_names, seating.split_players(names, sizes), strict=True))
-        tables, beside = add_tables(hall, event, groups, ruleset, roll_mode, settings, sets,
-                                    seating.split_players(registered, sizes))
+        tables, beside = add_tables(hall, event, groups, ruleset, roll_mode, each or settings,
+                                    sets, seating.split_players(registered, sizes))
         return event, tables, beside
 
     with hall.lock:
         event, tables, beside = twice(hall, act)
     hall.publish(Change(tables=[*(t.id for t in tables), *beside], events=[event.id]))
     return tables
+
+
+def per_table_options(rules: AnyRuleset, options: Any, table_options: Any,
+                      count: int) -> list[dict[str, Any]] | None:
+    """Each new table's options: the i-th object of `table_options` over the common `options`,
+    checked by the ruleset; None when no list is given. Refused, naming the entry: not a list,
+    more entries than tables, an entry that is not an object or that the ruleset refuses."""
+    if table_options is None:
+        return None
+    if not isinstance(table_options, list):
+        raise checks.invalid("table_options is a list of option objects, one per table")
+    if len(table_options) > count:
+        raise checks.invalid("table_options: {given} entries for {count} tables",
+                             given=len(table_options), count=count)
+    common = options if isinstance(options, dict) else {}
+    found = []
+    for i in range(count):
+        own = table_options[i] if i < len(table_options) else {}
+        if not isinstance(own, dict):
+            raise checks.invalid("table_options[{i}] is an object", i=i)
+        try:
+            found.append(checks.table_options(rules, {**common, **own}))
+        except HallError as error:
+            raise checks.invalid("table {n}: {why}", n=i + 1,
+                                 why=error.detail or error.message) from None
+    return found
 
 
 def next_registrations(hall: HallService, event: HallEvent, count: int) -> list[int]:
@@ -209,7 +239,8 @@ def unseated(ruleset: str, count: int, low: int, size: int, *, fixed: bool) -> H
 
 
 def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list[str]]],
-               ruleset: str, roll_mode: str, settings: dict[str, Any],
+               ruleset: str, roll_mode: str,
+               settings: dict[str, Any] | list[dict[str, Any]],
                card_sets: tuple[str, ...] = DEFAULT_SETS,
                registered: list[list[int]] | None = None) -> tuple[list[Table], list[str]]:
     """Commit checked new tables of the event, `(name, players)` each, in one transaction,
@@ -223,9 +254,10 @@ def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list
         numbers = iter(next_registrations(hall, event, sum(len(names) for _, names in groups)))
         registered = [[next(numbers) for _ in names] for _, names in groups]
     first = len(hall.tables) + 1
+    each = settings if isinstance(settings, list) else [settings] * len(groups)
     tables = [Table(str(first + i), event.id, name, ruleset, roll_mode,
                     [Seat(n, new_token(), r) for n, r in zip(names, numbers, strict=True)],
-                    options=dict(settings), card_sets=card_sets)
+                    options=dict(each[i]), card_sets=card_sets)
               for i, ((name, names), numbers) in enumerate(zip(groups, registered, strict=True))]
     try:
         results = hall.journal.append_many([

@@ -127,6 +127,8 @@ def apply_clock_record(event: HallEvent, kind: str, data: dict[str, Any], when: 
         event.over = True
     elif kind == "turn_closing":
         event.closing_roll = data["roll"]
+    elif kind == "production_ended" and data.get("roll") == len(event.rolls):
+        event.production_ended = True
 
 
 def start_turn(event: HallEvent, when: float, *, paused: bool) -> None:
@@ -134,6 +136,7 @@ def start_turn(event: HallEvent, when: float, *, paused: bool) -> None:
     event.turn_started = when
     event.paused_seconds = 0.0
     event.closing_roll = None
+    event.production_ended = False
     event.paused_at = when if paused else None
     if not paused:
         event.paused_after_roll = None

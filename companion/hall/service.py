@@ -440,10 +440,10 @@ class HallService:
     def seat_players(
         self, event_id: Any, players: Any, ruleset: Any = "machi-koro", roll_mode: Any = "hall",
         table_size: Any = None, name_prefix: Any = "Table", options: Any = None,
-        card_sets: Any = None,
+        card_sets: Any = None, table_options: Any = None,
     ) -> list[Table]:
         return registry.seat_players(self, event_id, players, ruleset, roll_mode, table_size,
-                                     name_prefix, options, card_sets)
+                                     name_prefix, options, card_sets, table_options)
 
     def rename_table(self, table_id: Any, name: Any) -> Table:
         return registry.rename_table(self, table_id, name)
@@ -511,6 +511,9 @@ class HallService:
 
     def resume_event(self, event_id: Any) -> HallEvent:
         return clock.resume(self, event_id)
+
+    def end_production(self, event_id: Any) -> HallEvent:
+        return clock.end_production(self, event_id)
 
     def end_event(self, event_id: Any) -> HallEvent:
         return clock.end(self, event_id)

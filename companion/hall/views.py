@@ -128,6 +128,7 @@ def table_summary(table: Table) -> dict[str, Any]:
     """One tile of the hall screen; `roll_due`: the seat whose own roll the table waits for
     (the console offers to roll for it)."""
     return {**table_header(table), **table.rules.tile_view(table.story()),
+            "options": dict(table.options),  # the console sets a table's own before its start
             "seq": table.seq, "waited": waited_seconds(table), "roll_due": roll_due(table)}
 
 

@@ -14,11 +14,11 @@ from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions
 
 __all__ = ["REGISTRY", "AnyRuleset", "BadOptions", "Catalog", "catalog", "names", "read_schedule",
-           "ruleset", "schedule_json", "seconds_for"]
+           "production_for", "ruleset", "schedule_json", "seconds_for"]
 from companion.rules.ruleset import Ruleset
 
 # The event's turn times (RULES.md 21), served here for the hall's clock: no game in them.
-from companion.rules.schedule import read_schedule, schedule_json, seconds_for
+from companion.rules.schedule import production_for, read_schedule, schedule_json, seconds_for
 
 AnyRuleset = Ruleset[Any, Any, Any]
 

@@ -15,6 +15,7 @@ from companion.hall.checks import N_, Detail, invalid, malformed, seat_number, u
 from companion.hall.clock import clock_json, turn_json
 from companion.hall.model import HallEvent, Table
 from companion.hall.pin import PIN_DIGITS
+from companion.hall.printables import event_places
 from companion.hall.registry import STATUS_ACTIONS
 from companion.hall.views import audit_json, hall_view, players_json, standings_rows, table_header
 from companion.rules.registry import ruleset
@@ -105,7 +106,7 @@ def create_table(event_id: str) -> Any:
 
 
 TABLE_FIELDS = frozenset({"name", "players", "ruleset", "roll_mode", "table_size", "name_prefix",
-                          "card_sets"})
+                          "card_sets", "table_options"})
 
 
 def table_options(data: dict[str, Any]) -> Any:
@@ -126,7 +127,7 @@ def seat_players(event_id: str) -> Any:
     tables = service().seat_players(
         event_id, data.get("players"), data.get("ruleset", DEFAULT_RULESET),
         data.get("roll_mode", "hall"), data.get("table_size"), data.get("name_prefix", "Table"),
-        table_options(data), data.get("card_sets"))
+        table_options(data), data.get("card_sets"), data.get("table_options"))
     return jsonify({"tables": [table_json(t) for t in tables]}), 201
 
 
@@ -176,6 +177,15 @@ def pause_event(event_id: str) -> Any:
     """Stop the clock of the event's turn (the time left is kept)."""
     body()  # a malformed body is refused, as everywhere
     return clock_answer(service().pause_event(event_id))
+
+
+@bp.post("/api/events/<event_id>/production/end")
+@organizer_required
+def end_production(event_id: str) -> Any:
+    """End the current turn's production early for the whole hall (RULES.md 21): trading may
+    start; journalled like the clock's other changes."""
+    body()
+    return clock_answer(service().end_production(event_id))
 
 
 @bp.post("/api/events/<event_id>/resume")
@@ -269,7 +279,9 @@ def export(event_id: str) -> Any:
         event = hall.event(event_id)
         tables = hall.tables_of(event)
         columns = export_columns(tables)
-        results = [result_row(t, row, columns) for t in tables for row in standings_rows(t)]
+        places = event_places(event, tables)
+        results = [result_row(t, placed(t, row, places), columns)
+                   for t in tables for row in standings_rows(t)]
         journal = [{"table": t.id, "seq": r.seq, "kind": r.kind, "author": r.author, "at": r.at,
                     "data": r.data} for t in tables for r in hall.journal.read(t.stream)
                    if r.kind not in ("table_created", "player_added", "seat_reassigned")]
@@ -312,6 +324,14 @@ def export_columns(tables: list[Table]) -> tuple[str, ...]:
     registered = ("registered",) if any(t.registered for t in tables) else ()
     return (*registered,
             *dict.fromkeys(key for rules in rulesets for key in rules.export_columns()))
+
+
+def placed(table: Table, row: dict[str, Any],
+           places: dict[tuple[str, int], tuple[int, bool]]) -> dict[str, Any]:
+    """A seat's row with its place in the event where its ruleset ranks the whole event (one
+    game over all its tables: Catan's, RULES.md 24), else its place at its table."""
+    found = places.get((str(table.id), int(row["seat"])))
+    return row if found is None else {**row, "place": found[0]}
 
 
 def result_row(table: Table, row: dict[str, Any], columns: tuple[str, ...]) -> dict[str, Any]:

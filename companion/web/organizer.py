@@ -87,6 +87,7 @@ def console() -> Any:
         "table_rulesets": [name for name in RULESETS if not ruleset_of(name).needs_series],
         "series_rulesets": [name for name in RULESETS if ruleset_of(name).series_kinds],
         "card_names": card_names(current_language()),
+        "console_words": console_words(current_language()),
         # Served on loopback (`serve --host 127.0.0.1`) pages.phone_base_url keeps that
         # address: the console says so, and does not offer the printouts the download refuses.
         "phone_base_url": base, "phones_cannot_reach": phones_cannot_open(base),
@@ -136,6 +137,18 @@ def card_names(lang: str) -> dict[str, str]:
         for card in ruleset_of(ruleset).page_data(catalog, lang).get("cards", []):
             names.setdefault(card["id"], card["name"])
     return names
+
+
+def console_words(lang: str) -> dict[str, dict[str, str]]:
+    """Each ruleset's own words for the console's general ones (its page data's
+    `console_words`: Catan's boards, Sun and Moon), translated; web knows no game's words."""
+    catalog = service().catalog
+    found = {}
+    for ruleset in RULESETS:
+        words = ruleset_of(ruleset).page_data(catalog, lang).get("console_words")
+        if words:
+            found[ruleset] = {key: _(value) if value else "" for key, value in words.items()}
+    return found
 
 
 @bp.post("/organizer/pin")

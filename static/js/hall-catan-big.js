@@ -16,11 +16,11 @@ const data = JSON.parse($("page-data").textContent);
 // projector may be another laptop whose clock is off (pages.hall sends now_ms with the page).
 const skew = Number.isFinite(data.now_ms) ? data.now_ms - Date.now() : 0;
 const serverNow = () => Date.now() + skew;
-// The phase is not in the view: a turn starts with production (the other team hands out the
-// resources, no trading until done), then trade and build until the time is up. The screen takes
-// the first 20 seconds of a turn as production, counted from the deadline and the turn's seconds
-// (time paused does not count), so every screen shows the same phase at the same moment.
-const PRODUCTION_MS = 20_000;
+// A turn starts with production (the other team hands out the resources, no trading until
+// done), then trade and build until the time is up. The production's seconds are the schedule's
+// (`turn.production_seconds`, 0 once the staff ended it early), counted from the deadline and
+// the turn's seconds (time paused does not count), so every screen shows the same phase at the
+// same moment.
 const SOON_MS = 10_000; // the last seconds of a turn are shown bigger
 
 let view = null;
@@ -117,11 +117,12 @@ const clockText = (ms) => {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 };
 
-// Which step of the turn it is: production for its first 20 seconds, then trade and build;
-// null when the screen cannot tell (no schedule).
+// Which step of the turn it is: production for the schedule's first seconds (until the staff
+// end it), then trade and build; null when the screen cannot tell (no schedule).
 function phaseNow(clock) {
   if (clock.left === null || clock.left === undefined || clock.total === null) return null;
-  return clock.total - clock.left < PRODUCTION_MS ? "production" : "build";
+  const production = 1000 * (view.turn?.production_seconds ?? 0);
+  return clock.total - clock.left < production ? "production" : "build";
 }
 
 let shownClock = "";
@@ -178,6 +179,7 @@ function drawClockNote(clock) {
   else if (turn && clock.kind !== "over") {
     const parts = [];
     if (Number.isInteger(turn.seconds)) parts.push(t("{seconds} s a turn", { seconds: turn.seconds }));
+    if (turn.production_ended) parts.push(t("The staff ended the production: trade."));
     // A claim being checked holds the turn (RULES.md 23): no roll, the timer's or the staff's.
     if (game().claims?.length) parts.push(t("The next roll waits for the claims to be checked."));
     else parts.push(turn.auto_roll && turn.deadline_ms ? t("The hall rolls when the time is up.") : t("The staff roll the next turn."));

@@ -44,6 +44,8 @@ const ORGANIZER_REFUSALS = {
   "table/no_roll_due": t("No seat of this table is waiting to roll."),
   "event/paused": t("The clock is paused already."),
   "event/not_paused": t("The clock is not paused."),
+  "event/production_ended": t("This turn's production has ended already."),
+  "event/no_schedule": t("The turns have no time limit: set a schedule first."),
   "event/ended": t("The event has ended: the hall rolls no more."),
   "event/over": t("The game is over: the hall rolls no more."),
   "catan/claims_pending": t("A victory claim is still being checked: verify or reject it, then roll."),

@@ -9,7 +9,7 @@ import { t } from "./i18n.js";
 import { $, bdi, diceSum, fill, h, num, tx } from "./dom.js";
 import { notice } from "./organizer-api.js";
 import { announcements, decidedWords, teamSymbol, teamWord, trophy } from "./catan-big-marks.js";
-import { change, onView } from "./organizer-event.js";
+import { change, eventPath, onView, serverNow } from "./organizer-event.js";
 
 const RULESET = "catan-big";
 const RESOURCES = ["grain", "ore", "brick", "wood", "wool"]; // the tie-breaks' order (RULES.md 23)
@@ -40,8 +40,24 @@ const tableOf = (id) => view.tables.find((table) => String(table.id) === String(
 const where = (seat) => tx("{table} ({letter})", { table: bdi(tableOf(seat.table)?.name ?? ""), letter: seat.board });
 const team = (role) => [teamSymbol(role, "team-mark"), teamWord(role)];
 
+// A notice speaks of the moment it was said: once the turn, the clock's pause or the game's end
+// changes, it leaves ("The clock runs again." while paused; a rejection of turn 5 at turn 21).
+// The change's own notice comes just before the view it made: a notice said in the last
+// seconds stays.
+let moment = null;
+let saidAt = 0;
+const noticeBox = document.getElementById("notice");
+if (noticeBox) new MutationObserver(() => { saidAt = Date.now(); }).observe(noticeBox, { childList: true, characterData: true, subtree: true });
+function forgetOldNotice() {
+  const turn = view?.turn;
+  const now = `${view?.event?.id}|${turn?.number}|${turn?.paused}|${turn?.over}|${turn?.ended}`;
+  if (moment !== null && now !== moment && Date.now() - saidAt > 2000 && noticeBox && !noticeBox.hidden) notice("");
+  moment = now;
+}
+
 function draw(next) {
   view = next;
+  forgetOldNotice();
   const boards = (view?.tables ?? []).filter((table) => table.ruleset === RULESET);
   $("catan-part").hidden = boards.length === 0;
   if (!boards.length) return;
@@ -67,10 +83,36 @@ function drawTurn() {
   }
   const sum = diceSum(turn.dice);
   fill($("catan-turn"), team(said.team), " · ", tx("Turn {n}, rolled {sum}", { n: num(turn.number), sum: num(sum) }));
+  drawProduction();
   fill($("catan-announcements"), announcements(said, turn).map((item) => h("li", { "data-kind": item.kind },
     h("strong", {}, item.title), ": ", item.text,
     item.dice.length ? [" ", tx("(dice: {dice})", { dice: num(item.dice.join(", ")) })] : null)));
 }
+
+// ------------------------------------------------------------------ production
+
+// The turn opens with production (RULES.md 21): the schedule's seconds, which the staff may end
+// early for the whole hall (every screen and phone follows the event's turn).
+function productionLeft(turn) {
+  if (!turn || turn.over || turn.ended || turn.production_ended || !Number.isInteger(turn.seconds)) return 0;
+  const left = turn.paused ? turn.remaining_ms : turn.deadline_ms === null ? null : turn.deadline_ms - serverNow();
+  if (left === null || left === undefined) return 0;
+  return Math.max(0, 1000 * (turn.production_seconds ?? 0) - (1000 * turn.seconds - left));
+}
+
+function drawProduction() {
+  const box = $("catan-production");
+  const turn = view?.turn;
+  const left = productionLeft(turn);
+  box.hidden = left <= 0;
+  if (box.hidden) return;
+  const words = tx("Production: {seconds} s left, no trading yet.", { seconds: num(Math.ceil(left / 1000)) });
+  fill($("catan-production-words"), words);
+}
+setInterval(() => view && drawProduction(), 500);
+
+$("catan-production-end").addEventListener("click", () => change(eventPath("/production/end"), {},
+  { done: t("Production has ended: the hall may trade."), at: $("catan-turn") }));
 
 // ------------------------------------------------------------------ the winner
 

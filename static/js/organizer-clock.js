@@ -8,8 +8,18 @@ import { t } from "./i18n.js";
 import { $, fill, h, rollWords } from "./dom.js";
 import { notice } from "./organizer-api.js";
 import { change, clockText, currentEvent, currentView, eventPath, onView, serverNow } from "./organizer-event.js";
+import { eventRuleset, hasWord, said } from "./organizer-words.js";
+
+// A step's third number, a turn's opening seconds (Catan's production: RULES.md 21), is offered
+// when the event's ruleset names it (its console words).
+const OPENING = "Opening seconds of a turn";
+const openingWord = () => {
+  const ruleset = eventRuleset(currentView()?.tables);
+  return hasWord(ruleset, OPENING) ? said(ruleset, OPENING) : null;
+};
 
 const DEFAULT_STEP = [1, 60];
+const DEFAULT_OPENING = 20; // the server's default (companion/rules/schedule.py): not sent
 let drawnSchedule = null; // the schedule the form shows, as JSON: redrawn only when it changed
 
 // ------------------------------------------------------------------ state and time left
@@ -61,8 +71,8 @@ function draw(view) {
 function drawSchedule(schedule, force = false) {
   const json = JSON.stringify(schedule ?? null);
   const form = $("schedule-form");
-  if (!force && (json === drawnSchedule || form.contains(document.activeElement))) return;
-  drawnSchedule = json;
+  if (!force && (`${json}|${openingWord()}` === drawnSchedule || form.contains(document.activeElement))) return;
+  drawnSchedule = `${json}|${openingWord()}`;
   fill($("schedule-steps"), (schedule?.length ? schedule : [DEFAULT_STEP]).map(stepRow));
   // without a saved schedule the step shown is a proposal: drawn as one, and said so
   form.classList.toggle("unsaved", !schedule?.length);
@@ -71,13 +81,16 @@ function drawSchedule(schedule, force = false) {
 }
 
 let stepIds = 0;
-function stepRow([first, seconds]) {
+function stepRow([first, seconds, opening]) {
   const id = ++stepIds;
+  const word = openingWord();
   return h("li", { class: "schedule-step" },
     h("label", { for: `step-first-${id}` }, t("From turn"),
       h("input", { id: `step-first-${id}`, name: "first", type: "number", min: 1, step: 1, value: first, inputmode: "numeric" })),
     h("label", { for: `step-seconds-${id}` }, t("Seconds a turn"),
       h("input", { id: `step-seconds-${id}`, name: "seconds", type: "number", min: 10, max: 900, step: 1, value: seconds, inputmode: "numeric" })),
+    word && h("label", { for: `step-opening-${id}` }, word,
+      h("input", { id: `step-opening-${id}`, name: "opening", type: "number", min: 0, max: 900, step: 1, value: opening ?? DEFAULT_OPENING, inputmode: "numeric" })),
     h("button", { type: "button", class: "secondary outline step-remove" }, t("Remove")));
 }
 
@@ -92,8 +105,11 @@ function numberSteps() {
 }
 
 function readSchedule() {
-  return [...$("schedule-steps").children].map((row) => [
-    Number(row.querySelector("[name=first]").value), Number(row.querySelector("[name=seconds]").value)]);
+  return [...$("schedule-steps").children].map((row) => {
+    const opening = row.querySelector("[name=opening]");
+    return [Number(row.querySelector("[name=first]").value), Number(row.querySelector("[name=seconds]").value),
+      ...(opening && Number(opening.value) !== DEFAULT_OPENING ? [Number(opening.value)] : [])];
+  });
 }
 
 async function saveSchedule(event) {
@@ -112,8 +128,8 @@ async function clearSchedule(event) {
 
 function addStep() {
   const steps = readSchedule();
-  const [first, seconds] = steps.at(-1) ?? DEFAULT_STEP;
-  const row = stepRow([first + 10, seconds]);
+  const [first, seconds, opening] = steps.at(-1) ?? DEFAULT_STEP;
+  const row = stepRow([first + 10, seconds, opening]);
   $("schedule-steps").append(row);
   numberSteps();
   row.querySelector("input").focus();

@@ -5,6 +5,7 @@
 
 import { t } from "./i18n.js";
 import { bdi, h, num } from "./dom.js";
+import { eventRuleset, said } from "./organizer-words.js";
 
 const ASKING_CARD = { reroll: "radio_tower" }; // a table's `waiting` is the card that asks, but for a reroll
 
@@ -49,6 +50,7 @@ export function stateLine(table, cardName) {
     if (table.winner !== null && table.winner !== undefined) return t("Won by {name}.", { name: table.players[table.winner].name });
     return table.result.outcomes.every((o) => o === "won") ? t("Game over: the players won together.") : t("Game over: the players lost.");
   }
+  if (table.shared_turn) return ""; // a board of the event's shared turn (Catan): the turn is the event's
   if (["building", "ready", "paused"].includes(state)) return t("Turn {turn}: {name}", { turn: table.turn, name });
   return "";
 }
@@ -97,7 +99,7 @@ export class Overview {
       }
       if (this.body.children[index] !== entry.row) this.body.insertBefore(entry.row, this.body.children[index] || null);
       const shown = JSON.stringify([table.name, table.status, table.phase, table.waiting, table.turn, table.active,
-        table.active_name, table.winner, table.result, table.players.map((p) => [p.name, p.coins]), opened.has(id)]);
+        table.active_name, table.winner, table.result, table.players.map((p) => [p.name, p.coins, p.points]), opened.has(id)]);
       if (entry.shown !== shown) {
         entry.shown = shown;
         this.draw(entry.row, table, opened.has(id));
@@ -115,11 +117,11 @@ export class Overview {
         type: "button", class: "table-open", "aria-expanded": String(open),
         "aria-controls": `card-${table.id}`, "data-table": table.id,
       }, bdi(table.name))),
-      h("td", {}, h("span", { class: "state-badge", "data-state": state }, STATE_NAMES[state]),
+      h("td", {}, h("span", { class: "state-badge", "data-state": state }, state === "ready" ? said(table.ruleset, "Ready to roll") : STATE_NAMES[state]),
         " ", h("span", { class: "state-line" }, stateLine(table, this.cardName))),
       h("td", { class: "who" }, table.players.map((player) => h("span", {
         class: player.seat === active ? "player active" : "player",
-      }, bdi(player.name), " ", num(player.coins ?? "–")))),
+      }, bdi(player.name), " ", num(player.coins ?? player.points ?? "–")))),
     );
   }
 
@@ -141,7 +143,9 @@ export class Overview {
       if (visible) shown += 1;
     }
     for (const option of this.filter.options) {
-      const text = `${FILTERS.find(([value]) => value === option.value)[1]} (${counts[option.value]})`;
+      const ruleset = eventRuleset(this.tables);
+      const label = option.value === "ready" ? said(ruleset, "Ready to roll") : FILTERS.find(([value]) => value === option.value)[1];
+      const text = `${label} (${counts[option.value]})`;
       if (option.textContent !== text) option.textContent = text;
     }
     const line = t("Tables shown: {shown} of {total}", { shown, total: this.tables.length });

@@ -3,8 +3,11 @@
 // organizer is typing in survives every live update (and closing the card).
 
 import { t } from "./i18n.js";
-import { bdi, h, signedText } from "./dom.js";
+import { bdi, fill, h, signedText } from "./dom.js";
 import { outcomeHeadline, stepLine } from "./coop-words.js";
+import { hasWord, hides, said } from "./organizer-words.js";
+
+const consoleData = JSON.parse(document.getElementById("console-data").textContent);
 
 const STATUS = { setup: t("Set up"), running: t("Running"), paused: t("Paused"), ended: t("Ended") };
 const ROLL_MODE = { hall: t("hall roll"), own: t("own roll") };
@@ -83,6 +86,8 @@ export class TableCards {
     node.querySelector(".setup-tools .add-player-form").hidden = table.status !== "setup";
     this.drawRollForSeat(node, table);
     node.querySelector(".correction").hidden = table.status === "setup";
+    this.drawWords(node, table.ruleset);
+    this.drawOptions(node, table);
     this.drawPlayers(node, table, seats);
     this.drawEntries(node, table);
     this.drawSeatChoice(node, table);
@@ -107,8 +112,35 @@ export class TableCards {
     if (button.textContent !== words) button.textContent = words;
   }
 
+  // The ruleset's own words for the card's general ones (a Catan board: Sun and Moon, points
+  // and claims, no coins to correct).
+  drawWords(node, ruleset) {
+    const heads = node.querySelectorAll("table.players thead th");
+    [said(ruleset, "Seat"), t("Player"), said(ruleset, "Coins"), said(ruleset, "Landmarks"), t("Join link"), t("Actions")]
+      .forEach((word, i) => { if (heads[i] && heads[i].textContent !== word) heads[i].textContent = word; });
+    for (const label of node.querySelectorAll("[data-word]")) label.textContent = said(ruleset, label.dataset.word);
+    node.querySelector(".adjust-form").hidden = hides(ruleset, "Correct the coins");
+  }
+
+  // A table's own set-up options before its start (a Catan board's letter and colours), as
+  // the ruleset lists them; set one board at a time (POST /api/tables/ID/options).
+  drawOptions(node, table) {
+    const specs = (consoleData.ruleset_options?.[table.ruleset] ?? []).filter((spec) => spec.kind === "choice");
+    const form = node.querySelector(".options-form");
+    form.hidden = table.status !== "setup" || specs.length === 0;
+    if (form.hidden || form.contains(document.activeElement)) return;
+    const fields = form.querySelector(".options-fields");
+    const id = node.dataset.table;
+    fill(fields, specs.map((spec) => h("label", { for: `table-${id}-opt-${spec.name}` }, spec.label,
+      h("select", { id: `table-${id}-opt-${spec.name}`, name: spec.name },
+        spec.choices.map((choice) => h("option", { value: choice, selected: (table.options?.[spec.name] ?? spec.default) === choice }, t(choice)))))));
+  }
+
   turnText(table) {
     if (table.status === "setup") return t("Not started yet.");
+    if (table.shared_turn && hasWord(table.ruleset, "Ready to roll")) {
+      return table.status === "ended" ? t("Ended") : said(table.ruleset, "Ready to roll");
+    }
     if (table.winner !== null && table.winner !== undefined) {
       return t("Won by {name}.", { name: table.players[table.winner].name });
     }
@@ -125,20 +157,23 @@ export class TableCards {
 
   drawPlayers(node, table, seats) {
     const body = node.querySelector("tbody");
-    body.replaceChildren(...table.players.map((player) => {
-      const seat = seats.find((s) => s.seat === player.seat);
-      const landmarks = player.landmarks.map((id) => this.cardName(id)).join(", ");
-      return h("tr", { class: player.seat === table.active && table.status !== "setup" && "active" },
-        h("td", { class: "num" }, player.seat + 1),
+    body.replaceChildren(...table.players.map((player, index) => {
+      const seatNumber = player.seat ?? index; // a Catan board's players are listed by seat
+      const seat = seats.find((s) => s.seat === seatNumber);
+      const landmarks = player.claim ? said(table.ruleset, `claim:${player.claim.status}`)
+        : (player.landmarks ?? []).map((id) => this.cardName(id)).join(", ");
+      const seatWord = player.role && hasWord(table.ruleset, `role:${player.role}`) ? said(table.ruleset, `role:${player.role}`) : seatNumber + 1;
+      return h("tr", { class: seatNumber === table.active && table.status !== "setup" && "active" },
+        h("td", { class: player.role ? "" : "num" }, seatWord),
         h("th", { scope: "row" }, bdi(player.name)), // names the row's link and buttons
-        h("td", { class: "num coins", "data-label": t("Coins") }, player.coins ?? "–"),
-        h("td", { class: "landmarks", "data-label": t("Landmarks") }, landmarks || "–"),
+        h("td", { class: "num coins", "data-label": said(table.ruleset, "Coins") }, player.coins ?? player.points ?? "–"),
+        h("td", { class: "landmarks", "data-label": said(table.ruleset, "Landmarks") }, landmarks || "–"),
         // The seat's join code, to type as on the card, links to its join link.
         h("td", {}, seat && h("a", { class: "join-link", href: seat.join_url || seat.join_path },
           h("span", { class: "visually-hidden" }, `${t("Join link of {name}", { name: player.name })} `),
           h("code", { class: "join-code" }, bdi(seat.join_code)))),
-        h("td", {}, seat && button(t("QR code"), "qr", player.seat), button(t("New link"), "reassign", player.seat),
-          table.status === "setup" && button(t("Remove"), "remove", player.seat)));
+        h("td", {}, seat && button(t("QR code"), "qr", seatNumber), button(t("New link"), "reassign", seatNumber),
+          table.status === "setup" && button(t("Remove"), "remove", seatNumber)));
     }));
   }
 

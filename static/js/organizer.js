@@ -6,6 +6,7 @@
 import { lang, t } from "./i18n.js";
 import { $, followConnection, h } from "./dom.js";
 import { act, notice } from "./organizer-api.js";
+import { eventRuleset, hasWord, lineOptions, said } from "./organizer-words.js";
 import { Overview } from "./organizer-overview.js";
 import { HallRoll } from "./organizer-roll.js";
 import { drawAudit, showSeatQr, TableCards } from "./organizer-tables.js";
@@ -80,8 +81,11 @@ function refreshSoon() {
 // board's tile) is listed with those names, without coins or landmarks, at the event's turn.
 function listed(table, turn) {
   if (table.players) return table;
-  const players = (table.names ?? []).map((name, seat) => ({ seat, name, coins: null, landmarks: [] }));
-  return { ...table, players, turn: turn ? turn.number : 0 };
+  const players = (table.names ?? []).map((name, seat) => ({
+    seat, name, coins: null, landmarks: [], role: table.roles?.[seat] ?? null, points: table.points?.[seat] ?? null,
+    claim: table.claims?.[seat] ? { status: table.claims[seat] } : null,
+  }));
+  return { ...table, players, turn: turn ? turn.number : 0, shared_turn: true };
 }
 
 function draw(shown) {
@@ -119,7 +123,10 @@ function drawTables() {
   const tables = state.view ? state.view.tables : [];
   overview.update(tables, state.opened);
   cards.update(tables, state.seats, state.opened);
-  $("details-hint").hidden = state.opened.size > 0;
+  const hint = $("details-hint");
+  hint.hidden = state.opened.size > 0;
+  hint.textContent = said(eventRuleset(tables), hint.dataset.word);
+  for (const node of document.querySelectorAll("[data-event-word]")) node.textContent = said(eventRuleset(tables), node.dataset.eventWord);
 }
 
 // Open a table's details from the list (and bring them into view), or close them.
@@ -250,21 +257,25 @@ async function seatPlayers(event) {
   Object.assign(common, rulesetOptions(form, common.ruleset));
   const sets = cardSets(form, common.ruleset);
   if (sets.length) common.card_sets = ["base", ...sets];
+  const lines = tableLines(form, common.ruleset);
+  if (lines === null) return;
+  if (lines.length) common.table_options = lines;
   const eventPath = `/api/events/${encodeURIComponent(state.eventId)}`;
   const at = submitter(event);
   let answer;
   if (form.elements.split.value === "one") {
     const name = form.elements.table_name.value.trim()
-      || t("Table {n}", { n: (state.view ? state.view.tables.length : 0) + 1 });
+      || tableName(common.ruleset, (state.view ? state.view.tables.length : 0) + 1);
     answer = await act("POST", `${eventPath}/tables`, { ...common, name }, { done: t("The table is created."), at });
   } else {
     answer = await act("POST", `${eventPath}/seating`, {
-      ...common, table_size: Number(form.elements.table_size.value), name_prefix: t("Table"),
+      ...common, table_size: Number(form.elements.table_size.value), name_prefix: said(common.ruleset, "Table"),
     }, { done: t("The tables are created."), at });
   }
   if (answer) {
     form.elements.players.value = "";
     form.elements.table_name.value = "";
+    form.elements.table_lines.value = "";
     await refresh();
   }
 }
@@ -275,6 +286,10 @@ function showRulesetOptions() {
   const form = $("seating-form");
   const chosen = form.elements.ruleset.value;
   for (const box of form.querySelectorAll(".ruleset-options")) box.hidden = box.dataset.ruleset !== chosen;
+  // The ruleset's own words (a Catan event: boards of two, Sun and Moon, a line a board).
+  for (const node of form.querySelectorAll("[data-word]")) node.textContent = said(chosen, node.dataset.word);
+  form.elements.table_size.hidden = hasWord(chosen, "Split into tables of at most");
+  $("seating-lines").hidden = !hasWord(chosen, "Options per table, one line a table");
   // a card set that seats more (Harbor: 5) offers the bigger tables while it is ticked
   const more = cardSets(form, chosen).length > 0;
   for (const option of form.querySelectorAll("[data-card-sets-only]")) {
@@ -287,6 +302,31 @@ function showRulesetOptions() {
 function cardSets(form, ruleset) {
   const box = form.querySelector(`.ruleset-options[data-ruleset="${CSS.escape(ruleset)}"]`);
   return [...(box ? box.querySelectorAll("[data-card-set]:checked") : [])].map((input) => input.dataset.cardSet);
+}
+
+// A new table's name: "Table 3", or as its ruleset says it ("Board 3").
+const tableName = (ruleset, n) => (hasWord(ruleset, "Table {n}") ? said(ruleset, "Table {n}", { n }) : t("Table {n}", { n }));
+
+// The pasted lines of the tables' own options (one line a table, in the list's order: a
+// board's letter and colours), or null when a line is not understood (said at the field).
+function tableLines(form, ruleset) {
+  if ($("seating-lines").hidden || !form.elements.table_lines.value.trim()) return [];
+  const specs = data.ruleset_options?.[ruleset] ?? [];
+  const found = [];
+  const lines = form.elements.table_lines.value.replace(/\s+$/, "").split(/\r?\n/);
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) { // a blank line: that table keeps the options above
+      found.push({});
+      continue;
+    }
+    const read = lineOptions(line, specs);
+    if (read.unknown !== undefined) {
+      notice(t("Line {n}: “{word}” is no option of this game.", { n: i + 1, word: read.unknown }), "error", form.elements.table_lines);
+      return null;
+    }
+    found.push(read.options);
+  }
+  return found;
 }
 
 function rulesetOptions(form, ruleset) {
@@ -391,6 +431,9 @@ async function onTableSubmit(event) {
   const at = submitter(event);
   if (form.classList.contains("rename-form")) {
     if (await tableAction(tableId, "rename", { name: form.elements.name.value }, t("The table is renamed."), at)) form.reset();
+  } else if (form.classList.contains("options-form")) {
+    const options = Object.fromEntries([...form.querySelectorAll("select")].map((select) => [select.name, select.value]));
+    await tableAction(tableId, "options", { options }, t("The options are saved."), at);
   } else if (form.classList.contains("add-player-form")) {
     if (await tableAction(tableId, "add_player", { name: form.elements.name.value }, t("The player is added."), at)) form.reset();
   } else if (form.classList.contains("adjust-form")) {

@@ -40,7 +40,7 @@ const FIELD_NAME = {
 const FIELD_HINT = {
   settlements: (cap) => tx("1 point each, at most {cap}", { cap: num(cap) }),
   cities: (cap) => tx("2 points each, at most {cap}", { cap: num(cap) }),
-  foreign_start_settlements: (cap) => tx("+2 each, also once it is a city; at most {cap}", { cap: num(cap) }),
+  foreign_start_settlements: (cap) => tx("+2 only for your first settlement in each foreign start area (at most {cap} areas); it stays once it is a city", { cap: num(cap) }),
   vp_cards: (cap) => tx("1 point each, at most {cap}", { cap: num(cap) }),
   largest_army: () => t("2 points"),
   longest_road: () => t("2 points"),
@@ -310,7 +310,10 @@ function tickClock() {
   let left = null;
   if (turn && !gameOver()) left = turn.paused ? turn.remaining_ms : turn.deadline_ms === null ? null : Math.max(0, turn.deadline_ms - serverNow());
   box.hidden = left === null || left === undefined;
-  if (box.hidden) return;
+  if (box.hidden) {
+    $("catan-phase").hidden = true;
+    return;
+  }
   const seconds = Math.ceil(left / 1000);
   const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   if (clock.textContent !== text) clock.textContent = text;
@@ -319,8 +322,25 @@ function tickClock() {
   else if (seconds === 0) words = turn.auto_roll ? t("Time is up: the next roll comes.") : t("Time is up.");
   if (label.textContent !== words) label.textContent = words;
   box.dataset.state = turn.paused ? "paused" : seconds === 0 ? "up" : seconds <= 10 ? "short" : "running";
+  drawPhase(left);
 }
 setInterval(tickClock, 250);
+
+// The turn's step, as the hall screen shows it: production for the schedule's first seconds
+// (`production_seconds`, 0 once the staff ended it), then trade and build (RULES.md 21).
+function drawPhase(left) {
+  const line = $("catan-phase");
+  const total = Number.isInteger(turn?.seconds) ? turn.seconds * 1000 : null;
+  const production = 1000 * (turn?.production_seconds ?? 0);
+  const phase = total === null || seconds0(left) ? null : total - left < production ? "production" : "build";
+  line.hidden = phase === null;
+  if (phase === null) return;
+  const words = phase === "production" ? t("Production: hand out the resources; no trading yet.")
+    : t("Trade and build.");
+  if (line.textContent !== words) line.textContent = words;
+  line.dataset.phase = phase;
+}
+const seconds0 = (left) => left === null || left === undefined || left <= 0;
 
 function announceTurn() {
   if (!turn) return;
@@ -335,18 +355,28 @@ function drawOutcome() {
   document.body.classList.toggle("catan-over", Boolean(view.over));
   if (!view.over) return;
   $("catan-outcome-headline").textContent = t("The game is over.");
-  const verified = view.players.map((p, seat) => [p, seat]).filter(([p]) => p.claim?.status === "verified");
-  const mine = verified.find(([, seat]) => seat === view.seat);
-  let detail;
-  if (mine) {
-    detail = tx("Your claim of {points} points was verified. The hall screen announces the winner.", { points: num(mine[0].claim.points) });
-  } else if (verified.length) {
-    const [other] = verified[0];
-    detail = tx("At your board, {name}'s claim of {points} points was verified.", { name: bdi(other.name), points: num(other.claim.points) });
+  // The event's winner and this player's place (the `turn` message's `results`, RULES.md 24).
+  const results = turn?.results?.[RULESET];
+  const place = results?.places?.[String(view.table?.id)]?.[String(view.seat)];
+  const winner = results?.winner;
+  const lines = [];
+  if (winner && winner.table === view.table?.id && winner.seat === view.seat) {
+    lines.push(tx("You won the event with {points} points!", { points: num(winner.points) }));
+  } else if (winner) {
+    lines.push(tx("{name} won the event with {points} points (board {board}).",
+      { name: bdi(winner.name), points: num(winner.points), board: winner.board ?? "" }));
+  } else if (results) {
+    lines.push(t("No claim of victory was verified: the standings rank by points."));
   } else {
-    detail = t("No claim was verified at your board.");
+    const verified = view.players.filter((p) => p.claim?.status === "verified");
+    lines.push(verified.length
+      ? tx("At your board, {name}'s claim of {points} points was verified.", { name: bdi(verified[0].name), points: num(verified[0].claim.points) })
+      : t("No claim was verified at your board."));
   }
-  fill($("catan-outcome-detail"), detail);
+  if (Number.isInteger(place)) {
+    lines.push(tx("Your place: {place} of {count}.", { place: num(place), count: num(results.players) }));
+  }
+  fill($("catan-outcome-detail"), lines.flatMap((line, i) => [i ? " " : null, h("span", { class: "outcome-line" }, line)]));
 }
 
 function drawClaimStatus() {

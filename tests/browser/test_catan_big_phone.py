@@ -58,9 +58,10 @@ def tap(page: Page, field: str, times: int = 1, step: int = 1) -> None:
 
 
 def track_to_25(page: Page) -> None:
-    """Cities 10 (20 points), victory point cards 3, longest road 2: 25."""
-    tap(page, "cities", 10)
-    tap(page, "vp_cards", 3)
+    """From the start's two settlements and a city (RULES.md 24): cities 10 (20 points), the
+    two settlements, a victory point card, longest road 2: 25."""
+    tap(page, "cities", 9)
+    tap(page, "vp_cards", 1)
     page.locator("#catan-longest_road").tap()
 
 
@@ -113,14 +114,15 @@ def test_catan_big_phone_tracks_claims_and_sends_the_final_points(tall_phone, ha
     for hidden in ("#build", "#city", "#others", ".purse"):  # the base game's sections go
         expect(noa.locator(hidden)).to_be_hidden()
     expect(noa.locator("#catan-claim")).to_be_disabled()
-    expect(noa.locator("#catan-claim-why")).to_have_text("You need 25 points to claim victory; you have 0.")
+    # RULES.md 24: the tracker starts at two settlements and a city
+    expect(noa.locator("#catan-claim-why")).to_have_text("You need 25 points to claim victory; you have 4.")
 
     # The tracker: steppers and switches, sent as `track` moves as the player taps.
-    expect(noa.locator('[data-field="foreign_start_settlements"] [data-step="1"]')).to_be_disabled()
+    expect(noa.locator('[data-field="foreign_start_settlements"] [data-step="1"]')).to_be_enabled()
     track_to_25(noa)
     expect(noa.locator("#catan-total")).to_have_text("25 of 25 points")
     expect(noa.locator("#catan-saved")).to_have_text("Saved.")
-    wait_for(lambda: board_summary(hall_server, event_id)[0]["points"] == [0, 25], "the tracked 25 points")
+    wait_for(lambda: board_summary(hall_server, event_id)[0]["points"] == [4, 25], "the tracked 25 points")
     expect(noa.locator('[data-field="cities"] [data-step="1"]')).to_be_disabled()  # the cap, 10
     expect(noa.locator("#catan-claim")).to_be_enabled()
     shot(snap, noa, "catan-phone-en-tracker", at="#catan-total")
@@ -174,8 +176,8 @@ def test_catan_big_phone_tracks_claims_and_sends_the_final_points(tall_phone, ha
     # The next roll ends the game: the result, then the final breakdown for the standings.
     hall_server.api("POST", f"/api/events/{event_id}/roll", {"dice": [1, 2]}, expect=409)
     expect(noa.locator("#catan-outcome")).to_be_visible()
-    expect(noa.locator("#catan-outcome-detail")).to_have_text(
-        "Your claim of 25 points was verified. The hall screen announces the winner.")
+    expect(noa.locator("#catan-outcome-detail")).to_have_text(  # issue 27: the event's winner
+        "You won the event with 25 points! Your place: 1 of 4.")
     expect(noa.locator("#catan-points-title")).to_have_text("My final points")
     expect(noa.locator("#catan-claim")).to_be_hidden()
     tap(noa, "settlements", 1)
@@ -199,25 +201,25 @@ def test_catan_big_phone_caps_and_tracker_refusals(tall_phone, hall_server):
     sends nothing the rules refuse; a refused claim under 25 is impossible to tap."""
     event_id, board = catan_event(hall_server, "Caps")
     avi = join_seat(tall_phone(), hall_server, board["seats"][0]["join_path"])  # Sun
-    tap(avi, "settlements", 2)
-    tap(avi, "foreign_start_settlements", 2)
+    # The start's two settlements and a city (RULES.md 24) carry at most three bonuses.
+    tap(avi, "foreign_start_settlements", 3)
     expect(avi.locator('[data-field="foreign_start_settlements"] [data-step="1"]')).to_be_disabled()
-    expect(avi.locator("#catan-total")).to_have_text("6 of 25 points")
-    wait_for(lambda: board_summary(hall_server, event_id)[0]["points"] == [6, 0], "6 tracked points")
-    tap(avi, "settlements", 1, step=-1)  # one settlement less: the bonus of two has one under it
+    expect(avi.locator("#catan-total")).to_have_text("10 of 25 points")
+    wait_for(lambda: board_summary(hall_server, event_id)[0]["points"] == [10, 4], "10 tracked points")
+    tap(avi, "settlements", 1, step=-1)  # one settlement less: the bonus of three has two under it
     expect(avi.locator("#catan-form-problem")).to_have_text(
-        "Settlements in a foreign start area: at most your settlements plus cities (1).")
+        "Settlements in a foreign start area: at most your settlements plus cities (2).")
     expect(avi.locator("#catan-saved")).to_have_text("Not saved: check the figures.")
     time.sleep(1)
-    assert board_summary(hall_server, event_id)[0]["points"] == [6, 0], "nothing over a cap was sent"
+    assert board_summary(hall_server, event_id)[0]["points"] == [10, 4], "nothing over a cap was sent"
     tap(avi, "cities", 1)  # the settlement became a city: valid again, and sent
     expect(avi.locator("#catan-form-problem")).to_be_hidden()
     expect(avi.locator("#catan-saved")).to_have_text("Saved.")
-    wait_for(lambda: board_summary(hall_server, event_id)[0]["points"] == [7, 0], "7 tracked points")
-    hall_server.roll(event_id, (6, 5))  # Sun's turn, but 7 points
+    wait_for(lambda: board_summary(hall_server, event_id)[0]["points"] == [11, 4], "11 tracked points")
+    hall_server.roll(event_id, (6, 5))  # Sun's turn, but 11 points
     expect(avi.locator("#catan-on-turn")).to_have_text("Your team's turn")
     expect(avi.locator("#catan-claim")).to_be_disabled()
-    expect(avi.locator("#catan-claim-why")).to_have_text("You need 25 points to claim victory; you have 7.")
+    expect(avi.locator("#catan-claim-why")).to_have_text("You need 25 points to claim victory; you have 11.")
 
 
 @pytest.mark.parametrize("lang", ["he", "nl"])
@@ -226,7 +228,7 @@ def test_catan_big_phone_in_hebrew_and_dutch(tall_phone, hall_server, snap, lang
     noa = join_seat(tall_phone(LOCALES[lang]), hall_server, board["seats"][1]["join_path"])
     expect(noa.locator("html")).to_have_attribute("lang", lang)
     track_to_25(noa)
-    wait_for(lambda: board_summary(hall_server, event_id)[0]["points"] == [0, 25], "25 tracked points")
+    wait_for(lambda: board_summary(hall_server, event_id)[0]["points"] == [4, 25], "25 tracked points")
     hall_server.roll(event_id, (3, 4))  # turn 1, a 7: the discard check, the robbers stay, paused
     expect(noa.locator("#catan-instructions li")).to_have_count(3)
     expect(noa.locator("#catan-clock").locator("..")).to_have_attribute("data-state", "paused")

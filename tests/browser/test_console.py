@@ -181,7 +181,7 @@ def test_console_refusal_detail_is_in_the_pages_language(screen, hall_server, gu
     page = console_page(screen, hall_server, lang=lang)
     page.locator("#event-select").select_option(value=str(event["id"]))
     form = page.locator("#seating-form")
-    form.locator("textarea").fill("דנה\nBen\nCy")
+    form.locator("textarea[name=players]").fill("דנה\nBen\nCy")
     form.locator("select[name=ruleset]").select_option("machi-koro-coop")
     form.locator("button[type=submit]").click()
     expect(page.locator("#notice")).to_contain_text(detail)

@@ -36,9 +36,10 @@ PAPER_WORDS: dict[str, dict[str, str]] = {
                              "on the chosen tile stays.",
         "catan_no_steal": "No card is stolen when the robbers move.",
         "catan_scoring": "Scoring",
-        "catan_foreign_bonus": "A settlement in another player's start area (on this board or a "
-                               "neighbouring one) scores 2 more; the bonus stays when it becomes "
-                               "a city.",
+        "catan_foreign_bonus": "Only the first settlement in each start area of another player "
+                               "(the other one on this board, two on each neighbouring board: "
+                               "five areas) scores 2 more; a second one in the same area earns "
+                               "nothing more. The bonus stays when it becomes a city.",
         "catan_scores": "What scores",
         "catan_each": "Points each",
         "catan_at_most": "At most",
@@ -95,9 +96,10 @@ PAPER_WORDS: dict[str, dict[str, str]] = {
                              "die al op het gekozen veld staat, blijft daar.",
         "catan_no_steal": "Er wordt geen kaart gestolen als de rovers verplaatsen.",
         "catan_scoring": "Puntentelling",
-        "catan_foreign_bonus": "Een dorp in het startgebied van een ander (op dit bord of een "
-                               "buurbord) telt 2 punten extra; de bonus blijft als het een stad "
-                               "wordt.",
+        "catan_foreign_bonus": "Alleen het eerste dorp in elk startgebied van een ander (de "
+                               "ander op dit bord, twee op elk buurbord: vijf gebieden) telt 2 "
+                               "punten extra; een tweede dorp in hetzelfde gebied levert niets "
+                               "meer op. De bonus blijft als het een stad wordt.",
         "catan_scores": "Wat telt",
         "catan_each": "Punten per stuk",
         "catan_at_most": "Hoogstens",
@@ -151,8 +153,9 @@ PAPER_WORDS: dict[str, dict[str, str]] = {
                              "שנבחר נשאר שם.",
         "catan_no_steal": "כשהשודדים זזים, לא לוקחים קלף מאף שחקן.",
         "catan_scoring": "ניקוד",
-        "catan_foreign_bonus": "יישוב בשטח ההתחלה של שחקן אחר (בלוח הזה או בלוח סמוך) שווה 2 "
-                               "נקודות נוספות; התוספת נשארת כשהוא הופך לעיר.",
+        "catan_foreign_bonus": "רק היישוב הראשון בכל שטח התחלה של שחקן אחר (של השחקן השני בלוח "
+                               "הזה, ושניים בכל לוח סמוך: חמישה שטחים) שווה 2 נקודות נוספות; "
+                               "יישוב שני באותו שטח לא מוסיף דבר. התוספת נשארת כשהוא הופך לעיר.",
         "catan_scores": "מה מזכה בנקודות",
         "catan_each": "נקודות לכל אחד",
         "catan_at_most": "לכל היותר",

@@ -159,6 +159,11 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
     def score_columns(self) -> tuple[Column, ...]:
         return paper.score_columns()
 
+    def export_columns(self) -> tuple[str, ...]:
+        """The results export: the player's registration number (the last tie-break and how the
+        staff find a player), the score columns, and the place in the event (RULES.md 24)."""
+        return ("registered", *super().export_columns(), "place")
+
     def setup_section(self, catalog: Catalog, options: Mapping[str, Any],
                       seats: int) -> SetupSection:
         return paper.setup_section(options)

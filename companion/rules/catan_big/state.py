@@ -26,6 +26,9 @@ Status = Literal["pending", "verified", "rejected"]
 Hand = tuple[int, int, int, int, int]  # cards in hand: grain, ore, brick, wood, wool
 
 NOTHING = Breakdown(0, 0, 0, 0, False, False)
+START = Breakdown(2, 1, 0, 0, False, False)
+"""Where every points tracker starts (RULES.md 24): two settlements and a city, 4 points. A
+tracker record stores the whole breakdown, so journals from before replay as they counted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +60,7 @@ class SeatState:
     """One seat of a board: the tracker the player keeps up as they build (`corrected`: the
     staff's reason when they set it), the latest claim, the final breakdown."""
 
-    tracker: Breakdown = NOTHING
+    tracker: Breakdown = START
     corrected: str | None = None
     claim: SeatClaim | None = None
     final: Final | None = None

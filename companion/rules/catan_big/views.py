@@ -13,8 +13,8 @@ from companion.rules.catan_big.codec import breakdown_json
 from companion.rules.catan_big.engine import CLAIM_PENDING, GAME_OVER, NOT_STARTED, UNDER_25
 from companion.rules.catan_big.state import (
     COLOURS,
-    NOTHING,
     ROLES,
+    START,
     BoardState,
     Hand,
     SeatClaim,
@@ -22,7 +22,7 @@ from companion.rules.catan_big.state import (
     hand_json,
 )
 from companion.rules.paper import competition_ranks
-from companion.rules.ruleset import Json, Result, Story
+from companion.rules.ruleset import N_, Json, Result, Story
 
 BoardStory = Story[BoardState, Any]
 BREAKDOWN_FIELDS = (*CAPS, "largest_army", "longest_road")
@@ -100,7 +100,7 @@ def player_json(story: BoardStory, seat: int) -> Json:
     state = story.state
     if state is None or seat >= len(state.seats):
         return {"name": story.names[seat], "role": role(seat), "colour": None,
-                "registered": registered(story, seat), "points": 0, "verified": False,
+                "registered": registered(story, seat), "points": START.points, "verified": False,
                 "claim": None}
     found = figures(state.seats[seat])
     return {"name": story.names[seat], "role": role(seat), "colour": state.colours[seat],
@@ -116,7 +116,7 @@ def seat_json(story: BoardStory, seat: int) -> Json:
     """One seat's own fields: its tracker, claim, final breakdown, and what it may do now."""
     state = story.state
     own = None if state is None or seat >= len(state.seats) else state.seats[seat]
-    tracker = NOTHING if own is None else own.tracker
+    tracker = START if own is None else own.tracker
     reason = claim_reason(story, seat)
     over = state is not None and state.over
     return {
@@ -164,9 +164,42 @@ def tile_json(story: BoardStory) -> Json:
             "roles": [role(seat) for seat in range(len(story.names))],
             "colours": [None if state is None else state.colours[seat]
                         for seat in range(len(story.names))],
-            "points": [figures(own).points for own in seats],
+            # before the start every player stands at the start's 4 points (RULES.md 24)
+            "points": ([figures(own).points for own in seats] if state is not None
+                       else [START.points] * len(story.names)),
             "claims": [None if own.claim is None else own.claim.status for own in seats],
             "over": state is not None and state.over}
+
+
+CONSOLE_WORDS = {
+    # The console's general words (its English message ids) as a Catan event says them: a
+    # table is a board of two, Sun and Moon; a seat's figures are its points and claim, and a
+    # board has no coins to correct (the staff correct points in the Catan part). "" hides.
+    "Table {n}": N_("Board {n}"),
+    "Table": N_("Board"),
+    "Tables": N_("Boards"),
+    "Table name": N_("Board name"),
+    "Split into tables of at most": N_("Boards of two players, Sun and Moon"),
+    "All at one table named": N_("One board named"),
+    "Ready to roll": N_("In the hall's turn"),
+    "Seat": N_("Team"),
+    "Players and coins": N_("Players and points"),
+    "Coins": N_("Points"),
+    "Landmarks": N_("Claim"),
+    "Correct the coins": "",
+    "role:sun": N_("Sun"),
+    "role:moon": N_("Moon"),
+    "claim:pending": N_("waiting for the staff"),
+    "claim:verified": N_("verified"),
+    "claim:rejected": N_("rejected"),
+    "Set-up options": N_("Letter and colours"),
+    "Opening seconds of a turn": N_("Production (seconds, no trading)"),
+    "Choose a table in the list to see its players, links, corrections and journal.":
+        N_("Choose a board in the list to see its players, links and journal."),
+    "Options per table, one line a table":
+        N_("Each board's letter and colours, one line a board in the list's order (A red blue)"),
+}
+"""The console's general words in a Catan event (the web layer translates them)."""
 
 
 def page_data() -> Json:
@@ -177,7 +210,8 @@ def page_data() -> Json:
     flags = [{"id": key, "kind": "flag", "points": SPECIAL_POINTS}
              for key in ("largest_army", "longest_road")]
     return {"catan": {"fields": counts + flags, "caps": dict(CAPS), "resources": list(RESOURCES),
-                      "winning_points": WINNING_POINTS, "colours": list(COLOURS)}}
+                      "winning_points": WINNING_POINTS, "colours": list(COLOURS)},
+            "console_words": dict(CONSOLE_WORDS)}
 
 
 # ---------------------------------------------------------------- standings of a board
@@ -218,7 +252,7 @@ def standings_rows(story: BoardStory) -> list[Json]:
     outcome = None if state is None else result(state)
     for seat, name in enumerate(story.names):
         found = figures(state.seats[seat]) if state is not None else None
-        breakdown = NOTHING if found is None else found.breakdown
+        breakdown = START if found is None else found.breakdown
         # Cards in hand not entered yet print as blanks on the sheets, not as 0.
         hand: tuple[int | None, ...] = (
             found.hand if found is not None and found.resources is not None
