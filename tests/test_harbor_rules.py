@@ -68,6 +68,15 @@ def test_ruling_30_the_supply_is_variable_and_keeps_one_purple_copy_per_player()
         assert removed.count(card) == HARBOR.establishments[card].copies - 3
 
 
+def test_ruling_30_five_players_keep_five_of_each_purple_card():
+    """A fifth player could never build the base game's purple cards (four in its box) if the
+    fifth copies were missing: the game keeps as many copies as there are players."""
+    kept, removed = supply_cards(HARBOR, 5)
+    for card in ("stadium", "tv_station", "business_center", "publisher", "tax_office"):
+        assert kept.count(card) == 5 and removed.count(card) == 0
+    assert load_catalog().establishments["stadium"].copies == 4  # the base game alone: 4
+
+
 def test_ruling_30_a_card_of_a_set_the_table_does_not_play_is_refused_naming_it():
     scenario = table(P("A", 3, {"wheat_field": 1, "bakery": 1, "sushi_bar": 1}), P("B", 3))
     with pytest.raises(ScenarioError, match=r"players\[0\]\.cards\.sushi_bar: .*harbor"):

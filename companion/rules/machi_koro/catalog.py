@@ -10,7 +10,7 @@ import functools
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -189,11 +189,13 @@ def load_catalog_files(*paths: Path) -> Catalog:
     later ones add cards (ids may not repeat) and may change meta numbers."""
     meta: dict[str, int] = {"highest_roll": DICE_TOTAL, "variable_supply": False}
     sets: list[str] = []
+    seated_first = 0
     cards: list[tuple[_Checker, Establishment]] = []
     landmarks: list[tuple[_Checker, Landmark]] = []
     for index, path in enumerate(paths):
         check, data = _read(path)
         sets.append(_meta(check, data, meta, first=index == 0))
+        seated_first = meta["players_max"] if index == 0 else seated_first
         need = index == 0
         added = [
             (check, _establishment(check, entry, i))
@@ -219,7 +221,12 @@ def load_catalog_files(*paths: Path) -> Catalog:
         check, last = landmarks[-1]
         raise check.fail(last.id, "counts_for_win", "at least one landmark must count for the win")
     ids = [card.id for _, card in cards]
-    ordered = sorted((card for _, card in cards), key=lambda c: (c.activation[0], ids.index(c.id)))
+    # A set that seats more players than the first (Harbor: five) brings a copy of each purple
+    # card per seat, as a player owns at most one (docs/rules.md 30: as many as players).
+    merged = [replace(card, copies=max(card.copies, meta["players_max"]))
+              if card.is_purple and meta["players_max"] > seated_first else card
+              for _, card in cards]
+    ordered = sorted(merged, key=lambda c: (c.activation[0], ids.index(c.id)))
     by_roll = tuple(
         tuple(card for card in ordered if total in card.activation)
         for total in range(meta["highest_roll"] + 1)
