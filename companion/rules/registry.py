@@ -4,15 +4,17 @@ only through `ruleset(name)`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
+from companion.rules.catan_big import scenario as catan_big_scenario
 from companion.rules.catan_big.ruleset import CATAN_BIG
-from companion.rules.catan_big.scenario import resolve as resolve_catan_big
 from companion.rules.coop import views as coop_views
 from companion.rules.coop.ruleset import COOP
 from companion.rules.coop.scenario import one_line
 from companion.rules.legacy.ruleset import LEGACY
+from companion.rules.machi_koro import scenario as machi_koro_scenario
 from companion.rules.machi_koro import views as base_views
 from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.machi_koro.engine import deal_supply, decide
@@ -22,7 +24,6 @@ from companion.rules.machi_koro.moves import AddTwo, Build, EndTurn, Move, Rerol
 from companion.rules.machi_koro.options import legal_moves
 from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions
 from companion.rules.machi_koro.scenario import ScenarioError
-from companion.rules.machi_koro.scenario import resolve as resolve_machi_koro
 from companion.rules.machi_koro.state import Phase, TableState, new_table
 
 __all__ = ["REGISTRY", "AnyRuleset", "BadOptions", "Catalog", "ScenarioError", "catalog", "names",
@@ -64,13 +65,13 @@ def catalog(*card_sets: str) -> Catalog:
 
 # `companion resolve` (SCENARIOS.md): a scenario's resolver by its `ruleset`; the Machi Koro
 # resolver takes every other scenario (the base game, co-op, Legacy) and names a bad ruleset.
-SCENARIO_RESOLVERS: Mapping[str, Callable[[Any], Any]] = {CATAN_BIG.name: resolve_catan_big}
+# Looked up in its module at each call (a test may replace it there).
+SCENARIO_MODULES: Mapping[str, ModuleType] = {CATAN_BIG.name: catan_big_scenario}
 
 
 def resolve_scenario(scenario: Any) -> Any:
     """The outcome of one scenario (its JSON value); ScenarioError, a RuleError, when refused."""
     named = scenario.get("ruleset") if isinstance(scenario, dict) else None
-    resolver = SCENARIO_RESOLVERS.get(named, resolve_machi_koro) if isinstance(named, str) \
-        else resolve_machi_koro
-    return resolver(scenario)
-
+    module = SCENARIO_MODULES.get(named, machi_koro_scenario) if isinstance(named, str) \
+        else machi_koro_scenario
+    return module.resolve(scenario)
