@@ -149,16 +149,12 @@ def _parser() -> argparse.ArgumentParser:
 def _resolve(args: argparse.Namespace) -> int:
     """Exit 0 with one JSON object on stdout, or 2 with one line on stderr, whatever the input:
     a refusal names the field, and an error no check foresaw is still one line, no traceback."""
-    from companion.rules.catan_big import RULESET as CATAN_BIG
-    from companion.rules.catan_big.scenario import resolve as resolve_catan_big
-    from companion.rules.coop.scenario import one_line
     from companion.rules.errors import RuleError
-    from companion.rules.machi_koro.scenario import resolve
+    from companion.rules.registry import one_line, resolve_scenario
 
     try:
         scenario = _read_scenario(args.scenario)
-        catan_big = isinstance(scenario, dict) and scenario.get("ruleset") == CATAN_BIG
-        outcome = resolve_catan_big(scenario) if catan_big else resolve(scenario)
+        outcome = resolve_scenario(scenario)
         output = _json_bytes(outcome)  # whole, before a byte is out
     except RuleError as exc:
         return _refuse(one_line(exc.message))
@@ -173,7 +169,7 @@ def _resolve(args: argparse.Namespace) -> int:
 def _read_scenario(source: str) -> Any:
     """The scenario's JSON value, from a file or standard input (`-`); ScenarioError if unreadable
     or not JSON."""
-    from companion.rules.machi_koro.scenario import ScenarioError
+    from companion.rules.registry import ScenarioError
 
     try:
         if source == "-":

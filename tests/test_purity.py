@@ -38,7 +38,7 @@ DOOR = {"companion.rules.registry", "companion.rules.ruleset", "companion.rules.
 
 def imported_rules_modules(folder: Path) -> list[str]:
     found = []
-    for path in folder.rglob("*.py"):
+    for path in (folder.rglob("*.py") if folder.is_dir() else [folder]):
         for node, modules in imports(path):
             if isinstance(node, ast.ImportFrom) and node.module == "companion.rules":  # `import x`
                 modules = [f"companion.rules.{alias.name}" for alias in node.names]
@@ -51,4 +51,13 @@ def test_hall_web_and_printing_reach_the_rules_only_through_the_registry():
     package = Path(companion.rules.__file__).parent.parent
     offenders = [found for layer in ("hall", "web", "printing")
                  for found in imported_rules_modules(package / layer)]
+    assert offenders == []
+
+
+def test_the_cli_and_the_benchmarks_reach_the_rules_only_through_the_registry():
+    """Issue 28: `companion resolve` finds a scenario's resolver by its ruleset in the registry,
+    and the benchmarks take the base game's engine parts they time from it."""
+    package = Path(companion.rules.__file__).parent.parent
+    offenders = [found for part in ("cli.py", "bench")
+                 for found in imported_rules_modules(package / part)]
     assert offenders == []

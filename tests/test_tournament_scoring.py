@@ -1,6 +1,5 @@
 """Places and points of a table (RULES.md 26-27), standings (27), the semi-final and final
-seeding and the tournament's ranking (28), score sheets (29): companion/tournament/scoring.py
-and sheet.py.
+seeding and the tournament's ranking (28): companion/tournament/scoring.py.
 
 A table is written in one line: `table("a 2/14/3", "b 1/4/9", finished="a")` is player a with
 2 landmarks built costing 14 and 3 coins, and so on; players are letters mapped to ids.
@@ -14,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.tournament.errors import BadResult, ResultStands, TournamentError
+from companion.tournament.errors import BadResult, TournamentError
 from companion.tournament.scoring import (
     POINTS,
     Cut,
@@ -29,7 +28,6 @@ from companion.tournament.scoring import (
     standings,
     tournament_ranking,
 )
-from companion.tournament.sheet import ScoreSheet, SheetLine, sign, write_result
 
 
 def pid(name: str) -> int:
@@ -313,44 +311,3 @@ def test_ruling_28_the_final_must_be_the_finalists_table() -> None:
     with pytest.raises(BadResult) as refused:
         tournament_ranking(lines, TableResult(tuple(Score(p, 0, 0, 0) for p in (0, 1, 2, 4))))
     assert refused.value.message == "final: the final table is [0, 1, 2, 3], not [0, 1, 2, 4]"
-
-
-# Score sheets (RULES.md 29) -------------------------------------------------------------------
-
-def test_ruling_29_a_sheet_lists_the_players_in_start_order_with_their_numbers() -> None:
-    sheet = ScoreSheet("spring-open", 2, 7, (pid("c"), pid("a"), pid("b")))
-    assert sheet.lines()[0] == SheetLine(pid("c"), None, None, None, None, False)
-    sheet = write_result(sheet, table("a 4/52/3", "b 2/14/5", "c 2/14/5", finished="a"))
-    assert sheet.lines() == (
-        SheetLine(pid("c"), 2, 2, 5, Fraction(2), False),
-        SheetLine(pid("a"), 1, 4, 3, Fraction(5), False),
-        SheetLine(pid("b"), 2, 2, 5, Fraction(2), False),
-    )
-
-
-def test_ruling_29_once_every_player_signed_the_result_stands() -> None:
-    first = TableResult((Score(0, 4, 52, 0), Score(1, 1, 4, 0), Score(2, 0, 0, 0)), finished=(0,))
-    sheet = write_result(ScoreSheet("e", 1, 1, (0, 1, 2)), first)
-    for player in (0, 1):
-        sheet = sign(sheet, player)
-    assert not sheet.stands()
-    corrected = write_result(sheet, TableResult(
-        (Score(0, 4, 52, 0), Score(1, 1, 4, 1), Score(2, 0, 0, 0)), finished=(0,)))
-    assert corrected.signed == frozenset()  # the signatures were for the other result
-    for player in (0, 1, 2):
-        corrected = sign(corrected, player)
-    assert corrected.stands()
-    with pytest.raises(ResultStands) as refused:
-        write_result(corrected, first)
-    assert refused.value.message == "table 1 of round 1: every player signed, the result stands"
-
-
-def test_ruling_29_signing_needs_a_result_and_a_player_of_the_table() -> None:
-    sheet = ScoreSheet("e", 1, 3, (0, 1, 2))
-    with pytest.raises(BadResult, match="has no result to sign yet"):
-        sign(sheet, 0)
-    sheet = write_result(sheet, TableResult(tuple(Score(p, 0, 0, 0) for p in (0, 1, 2))))
-    with pytest.raises(BadResult, match="did not play at table 3"):
-        sign(sheet, 9)
-    with pytest.raises(BadResult, match=r"scores: players \[0, 1, 9\]; the table's are \[0, 1, 2\]"):
-        write_result(sheet, TableResult(tuple(Score(p, 0, 0, 0) for p in (0, 1, 9))))

@@ -119,9 +119,8 @@ def floor_turn(number: int, dice: list[int], follow_up: list[int]) -> dict[str, 
     """The event's `turn` JSON as the app sends it (docs/api.md, hall/views.turn_message), for
     roll `number`: the ruleset's own turn view, the schedule's seconds, a deadline from now,
     the sender's clock."""
-    from companion.rules.registry import ruleset
+    from companion.rules.registry import read_schedule, ruleset, seconds_for
     from companion.rules.ruleset import HallTurn
-    from companion.rules.schedule import read_schedule, seconds_for
 
     seconds = seconds_for(read_schedule(SCHEDULE), number)
     turn = HallTurn(number, (dice[0], dice[1]), tuple(follow_up))

@@ -7,10 +7,7 @@ import time
 from typing import Any
 
 from companion.bench.simulate import random_game
-from companion.rules.machi_koro.catalog import load_catalog
-from companion.rules.machi_koro.engine import decide
-from companion.rules.machi_koro.evolve import evolve_all
-from companion.rules.machi_koro.moves import Roll
+from companion.rules.registry import Roll, decide, evolve_all, load_catalog
 
 
 def bench_rules(seconds: float = 5.0, seed: int = 1) -> dict[str, Any]:

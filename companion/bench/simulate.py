@@ -6,13 +6,24 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from companion.rules.machi_koro.catalog import Catalog, load_catalog
-from companion.rules.machi_koro.engine import deal_supply, decide
-from companion.rules.machi_koro.evolve import evolve
-from companion.rules.machi_koro.facts import Fact
-from companion.rules.machi_koro.moves import AddTwo, Build, EndTurn, Move, Reroll, Roll
-from companion.rules.machi_koro.options import legal_moves
-from companion.rules.machi_koro.state import Phase, TableState, new_table
+from companion.rules.registry import (
+    AddTwo,
+    Build,
+    Catalog,
+    EndTurn,
+    Fact,
+    Move,
+    Phase,
+    Reroll,
+    Roll,
+    TableState,
+    deal_supply,
+    decide,
+    evolve,
+    legal_moves,
+    load_catalog,
+    new_table,
+)
 
 
 @dataclass(frozen=True)

@@ -35,16 +35,6 @@ def standings_rows(table: Table) -> list[dict[str, Any]]:
     return table.rules.standings_rows(table.story())
 
 
-def result_json(table: Table) -> dict[str, Any] | None:
-    """How the game ended, the same for every ruleset (screens, the export, printing): its
-    `reason`, each seat's outcome, `outcomes[seat]` "won" or "lost", and `places`. None while
-    it runs."""
-    if table.state is None:
-        return None
-    result = table.rules.result(table.state)
-    return result.json() if result else None
-
-
 def waited_seconds(table: Table) -> float | None:
     """How long the open choice (Radio Tower, TV Station, Business Center) has waited when the
     view is built; screens count down from the event's choice_seconds."""

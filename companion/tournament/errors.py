@@ -26,8 +26,3 @@ class BadResult(TournamentError):
 
     code = "tournament/bad_result"
 
-
-class ResultStands(TournamentError):
-    """A change to a score sheet every player has signed (RULES.md 29)."""
-
-    code = "tournament/result_stands"

@@ -114,12 +114,6 @@ class CommunityEntry:
 Entry = EstablishmentEntry | LandmarkEntry | CommunityEntry
 
 
-def name_in(names: Names, lang: str) -> str:
-    """The text in `lang`, else in English, else in the first language it has."""
-    found = dict(names)
-    return found.get(lang) or found.get("en") or next(iter(found.values()), "")
-
-
 class Fields:
     """Checks of one JSON object at `where` (a path like `establishments[2]`): each refusal
     names the field's full path."""
