@@ -162,7 +162,7 @@ def hall_read_kinds() -> set[str]:
 
 # `kind` compared in the hall where it is not a journal record's kind (a printable's, an option's)
 NOT_RECORDS = {"join-cards", "series-sheets", "setup-sheets", "score-sheets", "standings", "int",
-               "cards", "seating"}
+               "cards", "seating", "report"}
 
 
 def test_every_stored_kind_has_a_golden_journal():
@@ -328,6 +328,7 @@ def session_catan(hall: HallService, seeded: random.Random) -> None:
         assert answer["ok"], answer
 
     hall.hall_roll(event.id, [2, 4])
+    hall.end_production(event.id)  # the staff end the production window for the hall
     move(0, 0, "t1", kind="track", breakdown={**win, "cities": 2})
     hall.staff_move(boards[0].id, {"kind": "correct", "seat": 0, "breakdown": {**win, "cities": 3},
                                    "reason": "counted again"})
@@ -383,6 +384,7 @@ def session_harbor(hall: HallService, seeded: random.Random) -> None:
 
 def session_tournament(hall: HallService, seeded: random.Random) -> None:
     hall.set_organizer_pin("246813")
+    hall.sign_out_others()  # "Sign out every other device"
     event = hall.create_event("Cup")
     hall.update_event(event.id, {"choice_seconds": 45})
     tour.create(hall, event.id, {"players": "\n".join(f"P{n}" for n in range(1, 8)),
