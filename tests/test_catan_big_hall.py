@@ -398,7 +398,7 @@ def test_catan_big_hall_results_csv_has_the_registration_and_the_place_in_the_ev
     rows = {row[2]: dict(zip(header, row, strict=True))
             for row in (line.split(",") for line in lines[1:])}
     assert (rows["Cy"]["registered"], rows["Cy"]["place"], rows["Cy"]["winner"]) == \
-        ("7", "1", "True")
+        ("7", "1", "yes")
     # everyone else at 4 points (RULES.md 24), then the earlier registration: Dana (1) is 2nd
     assert rows["Dana"]["place"] == "2" and rows["Fay"]["place"] == "6"
 
