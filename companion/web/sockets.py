@@ -124,6 +124,8 @@ def sync(*_: Any) -> dict[str, Any]:
         return {"ok": True, "view": hall.seat_view(table, seat)}
     except HallError as error:
         return refusal(error.code, error.message)
+    except JournalUnavailable:  # several processes: the table is read from the journal
+        return refusal(UNAVAILABLE, UNAVAILABLE_MESSAGE)
 
 
 @socketio.on("move")
@@ -172,9 +174,17 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
 
     def publish(change: Change) -> None:
         if hall_seconds > 0 and len(change.tables) > 1:
-            socketio.start_background_task(publish_now, change, mover.get())
+            socketio.start_background_task(publish_in_background, change, mover.get())
         else:
             publish_now(change, mover.get())
+
+    def publish_in_background(change: Change, skip: str | None) -> None:
+        """`publish_now` in its own task: nothing catches there (the hall's publish did), so a
+        failure is logged here, and the next change sends its tables again (review)."""
+        try:
+            publish_now(change, skip)
+        except Exception:
+            log.exception("publishing a change failed")
 
     def publish_now(change: Change, skip: str | None) -> None:
         # The frames are built without the hall's lock: copies of the tables are taken in one
