@@ -138,8 +138,9 @@ def test_console_results_show_next_to_the_control_that_caused_them(screen, hall_
     card.get_by_label("Reason").fill("too much")
     card.get_by_role("button", name="Correct the coins").click()
     error = card.locator(".adjust-form #notice")
-    expect(error).to_have_text(
-        "That player does not have that many coins: a correction never takes a balance below zero.")
+    # the refusal names the figure (issue 27, item 13): "Player 1037 has 5 coins: ..."
+    expect(error).to_have_text(re.compile(
+        r"^Player \d+ has \d+ coins: a correction never takes a balance below zero\.$"))
     expect(error).to_have_attribute("role", "alert")
     expect(error).to_be_in_viewport()
     card.get_by_label("Coins (+ from the bank, − back to the bank)").fill("1")

@@ -83,7 +83,8 @@ def test_tournament_where_do_i_sit_on_a_phone(tall_phone, hall_server, snap):
     expect(page).to_have_url(re.compile(rf"/tournament/{event_id}\?name=Noa"))
     expect(page.locator("#found .who")).to_have_text("Noa Levi")
     hall_server.api("POST", f"/api/events/{event_id}/tournament/rounds/start", expect=200)
-    page.goto(f"{hall_server.url}/t/{token}")
+    # the page opened by the player link follows the round's start to the seat by itself
+    # (issue 25, item 1); a goto of the link here would race that navigation
     expect(page).to_have_url(re.compile(r"/play$"))
     seat = page.evaluate("() => { const v = JSON.parse(document.getElementById('page-data')"
                          ".textContent).view; return v.players[v.seat].name; }")
