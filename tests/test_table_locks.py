@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import psycopg
 import pytest
@@ -136,13 +137,12 @@ def test_table_locks_a_lock_is_dropped_when_nobody_holds_it():
     assert locks.held() == 0
 
 
-def test_table_locks_a_waiting_holder_is_served_before_later_comers():
-    """A hall roll waiting for a table's lock gets it once the move in flight lets go, before
-    moves that asked after it (no newcomer takes the lock between release and wake-up)."""
-    locks = StreamLocks()
-    order: list[str] = []
-    first_in = threading.Event()
-    let_go = threading.Event()
+def holders() -> tuple[StreamLocks, list[str], threading.Event, threading.Event, Any]:
+    """Locks, the order their holders got in, and `hold(name, streams, started=None)`: a
+    holder that notes its name once it holds; given `started`, it sets it and keeps the
+    locks until `let_go` is set."""
+    locks, order = StreamLocks(), []
+    first_in, let_go = threading.Event(), threading.Event()
 
     def hold(name: str, streams: list[str], started: threading.Event | None = None) -> None:
         with locks.hold(streams):
@@ -151,6 +151,13 @@ def test_table_locks_a_waiting_holder_is_served_before_later_comers():
                 let_go.wait(10)
             order.append(name)
 
+    return locks, order, first_in, let_go, hold
+
+
+def test_table_locks_a_waiting_holder_is_served_before_later_comers():
+    """A hall roll waiting for a table's lock gets it once the move in flight lets go, before
+    moves that asked after it (no newcomer takes the lock between release and wake-up)."""
+    locks, order, first_in, let_go, hold = holders()
     move = threading.Thread(target=hold, args=("move", ["table:1"], first_in))
     move.start()
     first_in.wait(10)
@@ -175,17 +182,7 @@ def test_table_locks_a_roll_joins_every_tables_line_at_once():
     the move in flight at one table, a move that comes later at a table further on waits for
     the roll instead of taking its table first (a roll of 275 tables would otherwise wait for
     one move after another, holding the tables it has: the hall at 100 moves/s stalled)."""
-    locks = StreamLocks()
-    order: list[str] = []
-    first_in, let_go = threading.Event(), threading.Event()
-
-    def hold(name: str, streams: list[str], started: threading.Event | None = None) -> None:
-        with locks.hold(streams):
-            if started is not None:
-                started.set()
-                let_go.wait(10)
-            order.append(name)
-
+    locks, order, first_in, let_go, hold = holders()
     move = threading.Thread(target=hold, args=("move at 1", ["table:1"], first_in))
     move.start()
     first_in.wait(10)
