@@ -20,7 +20,6 @@ from companion.rules.legacy.campaign_commands import (
 )
 from companion.rules.legacy.campaign_views import campaign_json
 from companion.rules.legacy.catalog import catalog_json, parse_catalog
-from companion.rules.legacy.entries import name_in
 from companion.rules.legacy.errors import BadSetup
 from companion.rules.machi_koro.catalog import load_catalog
 
@@ -83,7 +82,6 @@ def test_names_english_is_the_fallback_when_given():
     campaign, _ = run(*new_campaign(), AddEntry("establishments", card))
     names = campaign.catalog.establishment("grain_store").names
     assert dict(names) == {"en": "Grain Store", "he": "Grain Store", "nl": "Graanpakhuis"}
-    assert name_in(names, "he") == "Grain Store"
 
 
 def test_names_none_at_all_is_refused_naming_the_field():
