@@ -9,6 +9,7 @@ with screenshots."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -87,6 +88,13 @@ def test_catan_big_console_speaks_of_boards_and_sets_letters_in_the_paste(screen
     options_form.locator("select[name=letter]").select_option("C")
     options_form.locator("button[type=submit]").click()
     expect(page.locator("#notice")).to_be_visible()
+    # the notice of an earlier step may still show: the board's letter is in before the start
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        seats = hall_server.api("GET", f"/api/events/{event_id}")["table_seats"]
+        if next(t for t in seats if str(t["id"]) == second)["options"].get("letter") == "C":
+            break
+        time.sleep(0.1)
     for table in tables:
         hall_server.api("POST", f"/api/tables/{table['id']}/start")
     shown = hall_server.api("GET", f"/api/events/{event_id}")["tables"]
