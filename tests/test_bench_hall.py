@@ -147,7 +147,8 @@ def test_the_catan_floor_turn_has_the_apps_shape_and_tracker_moves_are_within_th
 
     turn = floor_turn(16, [3, 4], [4, 5])
     assert set(turn) == {"number", "dice", "follow_up", "deadline_ms", "seconds", "remaining_ms",
-                         "paused", "auto_roll", "schedule", "over", "ended", "rules", "now_ms"}
+                         "paused", "auto_roll", "schedule", "over", "ended", "rules", "now_ms",
+                         "production_seconds", "production_ended"}  # issue 27's window
     assert turn["seconds"] == 90 and turn["follow_up"] == [4, 5]
     assert turn["rules"]["catan-big"] == {"team": "moon", "discard": True,
                                           "robber": {"action": "move", "number": 9}}

@@ -119,14 +119,15 @@ def floor_turn(number: int, dice: list[int], follow_up: list[int]) -> dict[str, 
     """The event's `turn` JSON as the app sends it (docs/api.md, hall/views.turn_message), for
     roll `number`: the ruleset's own turn view, the schedule's seconds, a deadline from now,
     the sender's clock."""
-    from companion.rules.registry import read_schedule, ruleset, seconds_for
+    from companion.rules.registry import production_for, read_schedule, ruleset, seconds_for
     from companion.rules.ruleset import HallTurn
 
     seconds = seconds_for(read_schedule(SCHEDULE), number)
     turn = HallTurn(number, (dice[0], dice[1]), tuple(follow_up))
     return {"number": number, "dice": list(dice), "follow_up": list(follow_up),
             "deadline_ms": round((time.time() + seconds) * 1000), "seconds": seconds,
-            "remaining_ms": None, "paused": False, "auto_roll": False, "schedule": SCHEDULE,
+            "production_seconds": production_for(read_schedule(SCHEDULE), number),
+            "production_ended": False, "remaining_ms": None, "paused": False, "auto_roll": False, "schedule": SCHEDULE,
             "over": False, "ended": False,
             "rules": {RULESET: ruleset(RULESET).turn_view(turn)},
             "now_ms": round(time.time() * 1000)}
