@@ -307,6 +307,8 @@ def test_catan_big_server_a_whole_event_with_a_tie_and_a_restart_mid_turn(tmp_pa
             "verified", None]
         ben.wait_view(lambda v: v["players"][0]["claim"]["status"] == "verified",
                       "Avi's claim verified, on Ben's phone")
+        phones[0].wait_view(lambda v: v["players"][0]["claim"]["status"] == "verified",
+                            "Avi's claim verified, on Avi's own phone")  # before it is kept
         before = organizer.hall()
         assert before["turn"] == turn and before["turn"]["deadline_ms"] is not None
         games = before["games"]["catan-big"]

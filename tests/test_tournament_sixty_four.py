@@ -156,11 +156,14 @@ def seated(phones: dict[str, PlayerPhone], seating: dict) -> list[list[PlayerPho
 
 
 def scores_of(seating: dict, tables: list[list[PlayerPhone]], winner: str | None) -> dict:
-    """Each table's (name, landmarks, what they cost, coins) as its first phone shows them."""
+    """Each table's (name, landmarks, what they cost, coins) as its phones show them: the
+    newest view among them (the mover's ack is; another phone's message may still be on its
+    way)."""
     scores: dict = {"winner": winner}
     for table, at_table in zip(seating["tables"], tables, strict=True):
-        view = at_table[0].view
-        assert view is not None
+        views = [phone.view for phone in at_table if phone.view is not None]
+        assert views
+        view = max(views, key=lambda seen: seen["seq"])
         scores[table["table"]] = [(p["name"], len(p["landmarks"]), cost(p["landmarks"]),
                                    p["coins"]) for p in view["players"]]
     return scores

@@ -192,6 +192,7 @@ def roll_bytes(base: str, roll_url: str, key: str, token: str) -> int:
     """The bytes of the messages a phone (on `token`'s seat) gets for one hall roll, as JSON
     without the Socket.IO frame: one warm-up roll, not timed, with that phone alone connected."""
     import asyncio
+    import concurrent.futures
 
     import aiohttp
 
@@ -216,7 +217,10 @@ def roll_bytes(base: str, roll_url: str, key: str, token: str) -> int:
             await client.disconnect()
         return sum(frames) - len('42["view",]') * max(1, len(frames))
 
-    return max(200, asyncio.run(warm_up()))
+    # in a thread of its own: a caller may already run an event loop in this one (a test
+    # process where a browser test's Playwright keeps one)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return max(200, pool.submit(lambda: asyncio.run(warm_up())).result())
 
 
 # ---------------------------------------------------------------- several server processes
