@@ -130,10 +130,13 @@ export class TableCards {
     form.hidden = table.status !== "setup" || specs.length === 0;
     if (form.hidden || form.contains(document.activeElement)) return;
     const fields = form.querySelector(".options-fields");
+    const saved = (spec) => table.options?.[spec.name] ?? spec.default;
+    // a choice the staff made and have not saved yet survives a live update of the card
+    if (specs.some((spec) => { const kept = fields.querySelector(`select[name="${spec.name}"]`); return kept && kept.dataset.saved === saved(spec) && kept.value !== saved(spec); })) return;
     const id = node.dataset.table;
     fill(fields, specs.map((spec) => h("label", { for: `table-${id}-opt-${spec.name}` }, spec.label,
-      h("select", { id: `table-${id}-opt-${spec.name}`, name: spec.name },
-        spec.choices.map((choice) => h("option", { value: choice, selected: (table.options?.[spec.name] ?? spec.default) === choice }, t(choice)))))));
+      h("select", { id: `table-${id}-opt-${spec.name}`, name: spec.name, "data-saved": saved(spec) },
+        spec.choices.map((choice) => h("option", { value: choice, selected: saved(spec) === choice }, t(choice)))))));
   }
 
   turnText(table) {
