@@ -201,3 +201,50 @@ def test_table_message_another_process_keeps_the_frames_it_hears(folder):
         assert message["base"] == here.frames[table_id].seq, "a patch from the frame it heard"
         here.heard(json.dumps({**message, "base": 1}))  # a base it does not hold
         assert table_id not in here.frames, "its next message for the table goes whole"
+
+
+def test_the_movers_phone_is_skipped_only_for_the_seq_its_answer_showed(folder):
+    """A mover's answer carries its view (web/sockets.py `move`), so the table message of its
+    move skips its connection; but a frame newer than that answer (another seat's move, an
+    organizer's change, another process's move caught up before the copies were taken) holds
+    a change the mover has not seen: that message must reach the mover too (review of issue
+    24: the mover's phone missed another seat's move and waited for the next message)."""
+    from companion.web.fanout import Frames
+
+    with SqliteJournal(folder / "mover.db") as journal:
+        hall = HallService(journal)
+        changes: list[Any] = []
+        hall.listeners[:] = [changes.append]
+        table_id = table_for(hall, "machi-koro", "own", random.Random(4))
+        table = hall.tables[table_id]
+        frames = Frames()
+        sent: list[Any] = []
+        frames.messages([(table, frame_of(table, 45))], None, sent.extend, full=True)
+        answer = hall.move(table.seats[0].token, "r", {"kind": "roll"}, view=True)
+        assert answer["ok"]
+        acked = changes[-1].acked
+        assert acked == {table_id: answer["view"]["seq"]}, "the change says what the mover has"
+        frames.messages([(table, frame_of(table, 45))], "mover", sent.extend, acked=acked)
+        assert sent[-1][3] == "mover", "the mover's own seq: its answer said it all"
+        hall.adjust(table_id, 1, 2, "a correction")  # a change after the mover's answer
+        frames.messages([(table, frame_of(table, 45))], "mover", sent.extend, acked=acked)
+        assert sent[-1][3] is None, "a newer frame goes to the mover's phone as well"
+
+
+def test_a_rebuild_from_records_read_before_a_commit_does_not_roll_the_table_back(folder):
+    """Several processes: a table whose memory cannot follow another process's records is
+    rebuilt from its whole stream, read without a lock; a commit here after that read must not
+    be undone by the rebuild (review of issue 24: a catch-up rolled a table back until its
+    next commit healed it)."""
+    with SqliteJournal(folder / "rebuild.db") as journal:
+        hall = HallService(journal)
+        table_id = table_for(hall, "machi-koro", "own", random.Random(5))
+        table = hall.tables[table_id]
+        read_before = journal.read(table.stream)
+        assert hall.move(table.seats[0].token, "r", {"kind": "roll"})["ok"]
+        moved_to = table.seq
+        hall.rebuild(table, read_before)
+        assert table.seq == moved_to, "the table keeps the commit made after the read"
+        hall.rebuild(table, journal.read(table.stream))
+        assert table.seq == moved_to and table.state == rebuild_table(
+            journal.read(table.stream)).state, "a read that holds it all rebuilds"

@@ -226,6 +226,9 @@ class Change:
     revoked: list[str] = field(default_factory=list)  # seat tokens that stopped working
     turns: list[str] = field(default_factory=list)  # events whose turn changed (a roll, the clock)
     series: list[str] = field(default_factory=list)  # series whose state changed (hall/series.py)
+    # table -> the seq its mover's answer showed (the answer carried the view): the mover's
+    # connection need not hear that seq again, but it must hear any later one
+    acked: dict[str, int] = field(default_factory=dict)
 
 
 def table_changed(table: Table) -> Change:

@@ -291,7 +291,10 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
                                    "this join link is not (or no longer) valid")
                 seat = found[1]
         answer = with_view(dict(result.answer), table, seat)
-    hall.publish(table_changed(table))
+        change = table_changed(table)
+        if "view" in answer:
+            change.acked[table.id] = answer["view"]["seq"]
+    hall.publish(change)
     return answer
 
 

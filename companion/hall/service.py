@@ -163,12 +163,17 @@ class HallService:
             fresh = [record for record in records if record.seq > table.seq]
             whole = not play.catch_up_table(table, fresh)
         if whole:  # the moves kept in memory cannot follow: the table from its whole stream
-            records = self.journal.read(table.stream)
-            with self.memory:
-                play.rebuild_in_place(table, records)
+            self.rebuild(table, self.journal.read(table.stream))
         with self.memory:
             registry.index_tokens(self.tokens, self.codes, table)
             registry.chain(self, self.events[table.event_id])  # a rename another process made
+
+    def rebuild(self, table: Table, records: list[Record]) -> None:
+        """The table from its whole stream `records`, read without a lock: not when the table
+        moved past them meanwhile (a commit here after the read), which would roll it back."""
+        with self.memory:
+            if not records or records[-1].seq >= table.seq:
+                play.rebuild_in_place(table, records)
 
     def hold(self, *streams: str) -> Any:
         """The stream locks of `streams` (hall/locks.py), for a block that decides and commits

@@ -15,7 +15,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import socketio as python_socketio
@@ -46,8 +46,8 @@ class Frames:
         self.lock = threading.Lock()
 
     def messages(self, built: list[tuple[Table, Frame]], skip: Any,
-                 send: Callable[[list[Item]], None],
-                 full: bool = False) -> tuple[list[Item], list[Table]]:
+                 send: Callable[[list[Item]], None], full: bool = False,
+                 acked: Mapping[str, int] | None = None) -> tuple[list[Item], list[Table]]:
         """The `table` messages from the frames sent before to `built`, sent with `send` while
         the lock holds (so a table's next message is made after this one left), returned for
         the other processes; and the tables whose seats changed in number (a player added or
@@ -63,16 +63,18 @@ class Frames:
             if start:
                 socketio.sleep(0)
             with self.lock:
-                made = self._made(built[start:start + YIELD_EVERY], skip, full, reseated)
+                made = self._made(built[start:start + YIELD_EVERY], skip, full, reseated,
+                                  acked or {})
                 if made:
                     send(made)
             items += made
         return items, reseated
 
-    def _made(self, built: list[tuple[Table, Frame]], skip: Any, full: bool,
-              reseated: list[Table]) -> list[Item]:
+    def _made(self, built: list[tuple[Table, Frame]], mover: Any, full: bool,
+              reseated: list[Table], acked: Mapping[str, int]) -> list[Item]:
         items: list[Item] = []
         for table, frame in built:
+            skip = mover if acked.get(table.id) == frame.seq else None
             old = None if full else self.frames.get(table.id)
             if old is not None and old.seq > frame.seq:
                 continue  # a newer frame went out already

@@ -197,7 +197,8 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
                 socketio.emit("turn", turn, to=f"event:{event_id}")
         if change.tables:
             built = list(fanout.build_frames(hall.view_copies(change.tables)))  # outside the lock
-            items, reseated = frames.messages(built, skip, fanout.send_local)
+            items, reseated = frames.messages(built, skip, fanout.send_local,
+                                              acked=change.acked)
             fanout.publish_others(items)  # one publish for all of the change's tables
             for table in reseated:  # seats added or removed: each seat's view, by its token
                 for seat in range(len(table.seats)):
