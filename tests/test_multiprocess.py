@@ -758,3 +758,74 @@ def test_sigkill_of_one_process_under_load_loses_no_acknowledged_move(two_server
                 "ok": True}, rid
     finally:
         journal.close()
+
+
+@pytest.mark.slow
+def test_a_phones_first_view_is_sent_by_its_process_not_through_redis(two_servers, redis_server):
+    """A connecting phone's view and turn are for that one connection, on the process it
+    reached: through Redis they cost a publish per phone and a dispatch on every other process
+    (issue 24; 1,100 phones reconnecting after a restart published 2,200 messages)."""
+    import redis as redis_client
+
+    one, _two = two_servers
+    _event, tables = started_tables(one, 1, "hall")
+    listener = redis_client.Redis.from_url(redis_server.url).pubsub()
+    listener.subscribe("companion")
+    listener.get_message(timeout=5)  # the subscription's own confirmation
+    phone = Phone(one.url, tables[0]["seats"][0]["token"])
+    try:
+        assert phone.wait_for(0)["table"]["id"] == tables[0]["id"], "the phone has its view"
+        heard = []
+        while (message := listener.get_message(timeout=1)) is not None:
+            heard.append(message["data"])
+        assert not [m for m in heard if b'"view"' in m or b'"turn"' in m], heard[:2]
+    finally:
+        phone.close()
+        listener.close()
+
+
+@pytest.mark.slow
+def test_a_hall_screen_on_one_process_sees_a_roll_made_on_the_other(two_servers, redis_server):
+    """With a message queue each process builds the hall views of its own screens from the
+    journal; the process that changed an event tells the others in a small notice (issue 24:
+    every process built and published the whole hall view through Redis, listened to or not).
+    A hall screen and a console on process two see the roll and the move process one made."""
+    import redis as redis_client
+
+    one, two = two_servers
+    event_id, tables = started_tables(one, 1, "hall")
+    views: list[dict] = []
+    got = threading.Condition()
+
+    def heard(view: dict) -> None:
+        with got:
+            views.append(view)
+            got.notify_all()
+
+    def rolls_seen(count: int) -> list:
+        deadline = time.monotonic() + 10
+        with got:
+            while not [v for v in views if len(v["rolls"]) >= count]:
+                assert got.wait(max(0.0, deadline - time.monotonic())), "no hall view of the roll"
+        return [v for v in views if len(v["rolls"]) >= count]
+
+    screen = socketio.Client(reconnection=False)
+    screen.on("hall", heard)
+    screen.connect(two.url, auth={"hall": event_id}, transports=["websocket"], wait_timeout=10)
+    listener = redis_client.Redis.from_url(redis_server.url).pubsub()
+    listener.subscribe("companion")
+    listener.get_message(timeout=5)
+    try:
+        organizer(one, "POST", f"/api/events/{event_id}/roll", {"dice": [1, 2]})
+        seen = rolls_seen(1)[-1]
+        assert seen["rolls"][-1] == [1, 2] and seen["tables"][0]["dice"] == [1]
+        organizer(one, "POST", f"/api/events/{event_id}/roll", {"dice": [3, 3]})
+        assert rolls_seen(2)[-1]["rolls"][-1] == [3, 3]
+        through_redis = []
+        while (message := listener.get_message(timeout=0.5)) is not None:
+            through_redis.append(message["data"])
+        assert through_redis and not [m for m in through_redis if b'"event": "hall"' in m], (
+            "no hall view through Redis: a notice of the event's id only")
+    finally:
+        screen.disconnect()
+        listener.close()

@@ -183,6 +183,7 @@ class BatchRedisManager(python_socketio.RedisManager):  # type: ignore[misc]
 
     heard: Callable[[str], None] | None = None
     on_return: Callable[[], None] | None = None
+    halls_changed: Callable[[list[str]], None] | None = None  # another process's `halls` notice
 
     def emit(self, event: str, data: Any, namespace: str | None = None, room: Any = None,
              skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
@@ -208,9 +209,18 @@ class BatchRedisManager(python_socketio.RedisManager):  # type: ignore[misc]
                        "batch": [[event, data.json_text, room, skip]
                                  for event, data, room, skip in items]})
 
+    def publish_halls_changed(self, events: list[str]) -> None:
+        """Tell the other processes which events changed here: each builds their hall views
+        for its own screens (web/sockets.py `flush_halls`)."""
+        self._publish({"method": "emit", "host_id": self.host_id, "halls": events})
+
     def _handle_emit(self, message: dict[str, Any]) -> Any:
         if "batch" in message:
             return self._handle_batch(message["batch"])
+        if "halls" in message:
+            if self.halls_changed is not None and isinstance(message["halls"], list):
+                self.halls_changed([str(event) for event in message["halls"]])
+            return None
         if message.get("event") == "revoked" and isinstance(message.get("room"), str):
             self._leave_shared_rooms(message["room"])
         if "json_text" in message and "data" not in message:

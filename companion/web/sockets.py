@@ -39,6 +39,12 @@ connections: dict[str, tuple[str, str]] = {}
 mover: ContextVar[str | None] = ContextVar("mover", default=None)
 
 
+def reply(event: str, data: Any) -> None:
+    """Send to the connection being handled, which is on this process: not through the
+    message queue (a publish and every other process's dispatch for one addressee)."""
+    emit(event, data, ignore_queue=True)
+
+
 @socketio.on("connect")
 def connect(auth: Any = None) -> None:
     auth = auth if isinstance(auth, dict) else {}
@@ -58,7 +64,7 @@ def connect(auth: Any = None) -> None:
         with hall.memory:  # a short hold: not the organizer's lock, which a hall roll holds long
             views = [hall.hall_view(event) for event in hall.events.values()]
         for view in views:
-            emit("hall", view)
+            reply("hall", view)
         return
     if "hall" in auth:
         try:
@@ -67,7 +73,7 @@ def connect(auth: Any = None) -> None:
             raise ConnectionRefusedError(error.message) from None
         connections[request.sid] = ("hall", event.id)
         join_room(f"hall:{event.id}")
-        emit("hall", fresh_hall_view(hall, event.id))
+        reply("hall", fresh_hall_view(hall, event.id))
         return
     if "player" in auth:
         player_connect(hall, auth["player"])
@@ -83,10 +89,10 @@ def connect(auth: Any = None) -> None:
     join_room(f"token:{token}")
     join_room(f"table:{table.id}")
     join_room(f"event:{table.event_id}")
-    emit("view", hall.seat_view(table, seat))
+    reply("view", hall.seat_view(table, seat))
     turn = hall.turn_message(table.event_id)
     if turn is not None:
-        emit("turn", turn)
+        reply("turn", turn)
 
 
 def player_connect(hall: HallService, token: Any) -> None:
@@ -102,7 +108,7 @@ def player_connect(hall: HallService, token: Any) -> None:
     t, player, seat = current_seat(hall, token)  # again, now in the room: no start is missed
     current = t.open_round
     if seat is not None and current is not None:
-        emit("moved", {"join": player.join_path, "round": current.number})
+        reply("moved", {"join": player.join_path, "round": current.number})
 
 
 @socketio.on("disconnect")
@@ -168,7 +174,8 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
     roll changes hundreds of tables at once, and phones must not wait behind it. A change of
     many tables (a hall roll) is then published by a background task: the organizer's answer
     does not wait for its fan-out (the change is committed before it is published)."""
-    dirty: set[str] = set()
+    dirty: set[str] = set()  # events changed here since the last hall views
+    heard: set[str] = set()  # events another process said it changed (a queue's `halls` notice)
     guard = threading.Lock()
     frames = fanout.Frames()
 
@@ -215,15 +222,28 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             publish_halls(hall, change.events)
 
     def flush_halls() -> None:
+        """Every `hall_seconds`, the hall views of the events changed meanwhile, to this
+        process's screens and consoles. With a message queue each process builds them for its
+        own listeners from the journal, and tells the others in one small notice which events
+        it changed: a view through the queue was built and published by every process that
+        changed anything, whether anyone listened or not (issue 24)."""
+        manager = socketio.server.manager
         while True:
             socketio.sleep(hall_seconds)
             with guard:
-                events = sorted(dirty)
+                mine, events = sorted(dirty), sorted(dirty | heard)
                 dirty.clear()
+                heard.clear()
             try:
-                publish_halls(hall, events)
+                if mine and isinstance(manager, fanout.BatchRedisManager):
+                    manager.publish_halls_changed(mine)
+                publish_halls(hall, events, here_only=queued())
             except Exception:  # the publisher must outlive any one failure; it is logged
                 log.exception("hall publish failed")
+
+    def halls_changed(events: list[str]) -> None:
+        with guard:
+            heard.update(events)
 
     def heal() -> None:
         """Redis is back after an outage: every table, as the journal has it, whole to this
@@ -243,21 +263,24 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
     if isinstance(manager, fanout.BatchRedisManager):
         manager.heard = frames.heard
         manager.on_return = heal
+        manager.halls_changed = halls_changed
     if hall_seconds > 0:
         socketio.start_background_task(flush_halls)
     hall.listeners[:] = [publish]
 
 
-def publish_halls(hall: HallService, events: Iterable[str]) -> None:
+def publish_halls(hall: HallService, events: Iterable[str], here_only: bool = False) -> None:
     """Send the hall view of each event to its screens and to the organizer, if anyone listens
-    (with a message queue, anyone on any process: the queue carries it)."""
+    (with a message queue, anyone on any process: the queue carries it; `here_only`: this
+    process's listeners, the view built here from the journal)."""
     for event_id in events:
-        rooms = [room for room in (f"hall:{event_id}", "organizer") if listening(room)]
+        rooms = [room for room in (f"hall:{event_id}", "organizer")
+                 if (listening_here(room) if here_only else listening(room))]
         if not rooms:
             continue
         view = fresh_hall_view(hall, event_id)
         for room in rooms:
-            socketio.emit("hall", view, to=room)
+            socketio.emit("hall", view, to=room, ignore_queue=here_only)
 
 
 def publish_series(hall: HallService, series_ids: Iterable[str]) -> None:
@@ -296,8 +319,14 @@ def revoke(room: str) -> None:
 
 
 def listening(room: str) -> bool:
+    """Whether anyone may be in the room, on any process."""
     if queued():
         return True  # listeners on other processes are not known here
+    return listening_here(room)
+
+
+def listening_here(room: str) -> bool:
+    """Whether a connection of this process is in the room."""
     return bool(socketio.server.manager.rooms.get("/", {}).get(room))
 
 
