@@ -829,3 +829,27 @@ def test_a_hall_screen_on_one_process_sees_a_roll_made_on_the_other(two_servers,
     finally:
         screen.disconnect()
         listener.close()
+
+
+def test_a_move_costs_one_journal_call_when_its_table_is_current_and_is_decided_again_when_not(
+        two_halls):
+    """Issue 24 (moves on PostgreSQL waited for round trips): a move at a table this process
+    holds as the journal has it is one append, no look-up first (its seq check and its
+    request id check are in the append); a move refused on an old copy of the table (the other
+    process moved it on) is decided again on the journal's, not refused."""
+    a, b = two_halls
+    table_id, tokens = running_table(a)
+    assert b.seat_for(tokens[0])[0].id == table_id  # b knows the table
+    counting = Counting(b.journal)
+    b.journal = counting  # type: ignore[assignment]
+    try:
+        assert b.move(tokens[0], "b-roll", {"kind": "roll"})["ok"]
+        assert counting.calls == {"append": 1}, counting.calls
+        counting.calls.clear()
+        assert a.move(tokens[0], "a-end", {"kind": "end_turn"})["ok"]  # a moves it on
+        assert b.move(tokens[1], "b-roll-2", {"kind": "roll"})["ok"], "decided again, accepted"
+        assert b.tables[table_id].seq == a.journal.last_seq(f"table:{table_id}")
+        again = b.move(tokens[0], "b-roll", {"kind": "roll"})  # the first request once more
+        assert again == {"ok": True}, "a repeated request gets its first answer"
+    finally:
+        b.journal = counting.journal

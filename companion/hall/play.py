@@ -247,12 +247,17 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
         return answer
 
     try:
-        table, _ = hall.seat_for(token)  # may read the journal: before the table is held
+        # A token known here is not looked up in the journal (several processes: a round trip
+        # per move): the append below checks the table's seq, and a table another process
+        # moved on is caught up there and the move decided again, the seat checked again.
+        table, _ = hall.seat_for(token, catch_up=False)
     except HallError as error:
         return refusal(error.code, error.message)
     # Only this table's writers wait for this move (hall/locks.py): a move at another table
     # commits meanwhile, its journal round trips overlapping this one's.
     with hall.hold(table.stream):
+        if hall.shared and isinstance(seq, int) and seq > table.seq:
+            hall.catch_up(table)  # the phone saw what another process wrote: this one reads it
         found = hall.seat_of(token)  # the seat as it is now the table is held
         if found is None or found[0] != table.id:
             return refusal("seat/unknown_token", "this join link is not (or no longer) valid")
@@ -260,7 +265,6 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
         request_id = stored_request_id(token, request_id)
         with hall.memory:
             first = hall.refused.get((table.id, request_id))
-        first = first or hall.journal.answer_for(table.stream, request_id)
         if first is not None:
             return with_view(first, table, seat)
         for attempt in range(2):
@@ -270,6 +274,20 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
                     decided_at = table.seq
                 facts = decide_move(hall, table, seat, move)
             except (RuleError, HallError) as error:
+                if hall.shared and attempt == 0 and moved_elsewhere(hall, table):
+                    # refused on this process's old copy of the table: decide on the journal's
+                    found = hall.seat_of(token)
+                    if found is None or found[0] != table.id:
+                        return refusal("seat/unknown_token",
+                                       "this join link is not (or no longer) valid")
+                    seat = found[1]
+                    continue
+                # A repeated request the journal accepted before gets that answer (its move
+                # may be refused now); the lookup is made only here: an accepted one's append
+                # finds it (`duplicate`), a round trip per move saved.
+                first = hall.journal.answer_for(table.stream, request_id)
+                if first is not None:
+                    return with_view(first, table, seat)
                 answer = refusal(error.code, error.message)
                 remember_refusal(hall, table.id, request_id, answer)
                 return with_view(answer, table, seat)
@@ -296,6 +314,13 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
             change.acked[table.id] = answer["view"]["seq"]
     hall.publish(change)
     return answer
+
+
+def moved_elsewhere(hall: HallService, table: Table) -> bool:
+    """Whether another process moved the table on (several processes): it is caught up."""
+    before = table.seq
+    hall.catch_up(table)
+    return table.seq != before
 
 
 def stored_request_id(token: str, request_id: str) -> str:

@@ -339,13 +339,16 @@ class HallService:
         """The turn timer of the table's event (the organizer may change it)."""
         return self.events[table.event_id].choice_seconds
 
-    def seat_for(self, token: Any) -> tuple[Table, int]:
+    def seat_for(self, token: Any, catch_up: bool = True) -> tuple[Table, int]:
         """The table and seat a token opens. Several processes: the table caught up first (a
-        seat reassigned on another process no longer opens with its old token), and a token
-        not known here looked for in the journal: new tables, and seats reassigned elsewhere
+        seat reassigned on another process no longer opens with its old token; not with
+        `catch_up` False, for a caller whose append checks the seq anyway), and a token not
+        known here looked for in the journal: new tables, and seats reassigned elsewhere
         (`find_tokens`)."""
         found = self.seat_of(token)
         if self.shared and isinstance(token, str):
+            if found is not None and not catch_up:
+                return self.tables[found[0]], found[1]
             if found is not None:
                 self.catch_up(self.tables[found[0]])
             else:
