@@ -19,9 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any, LiteralString
 
 import psycopg
@@ -89,6 +88,62 @@ FOR EACH STATEMENT EXECUTE FUNCTION journal_append_only();
 CREATE TABLE journal_schema (version INTEGER NOT NULL);
 """
 
+# An append in one statement, the transaction made and ended by the server: the client sends
+# BEGIN, this call and COMMIT in one round trip, so no transaction (nor the stream locks it
+# holds) waits on a busy client between round trips (issue 24: on a loaded laptop, moves' locks
+# were held across the server process's whole scheduling delay). Same steps as SQLite's
+# `_append_one`, for each request of the batch in order: its request id known -> the first
+# result; the stream's last seq not the expected one -> SQLSTATE CJ001 (HINT: the request's
+# index, DETAIL: the actual seq), which ends the transaction with nothing written; else the
+# records and the request's answer inserted. Made (or replaced) by every process that opens the
+# journal: the tables do not change, so the schema's version does not either.
+_APPEND_FUNCTION = """
+CREATE OR REPLACE FUNCTION journal_append(
+    lock_class int, lock_keys int[], streams text[], expected bigint[], request_ids text[],
+    authors text[], answers text[], counts int[], kinds text[], datas text[], stamped text)
+RETURNS TABLE (o_duplicate boolean, o_answer text, o_first bigint, o_last bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    i int;
+    used int := 0;
+    actual bigint;
+    known record;
+BEGIN
+    PERFORM pg_advisory_xact_lock(lock_class, key) FROM unnest(lock_keys) AS key;
+    FOR i IN 1 .. coalesce(array_length(streams, 1), 0) LOOP
+        IF request_ids[i] IS NOT NULL THEN
+            SELECT r.answer, r.first_seq, r.last_seq INTO known FROM requests r
+             WHERE r.stream = streams[i] AND r.request_id = request_ids[i];
+            IF FOUND THEN
+                o_duplicate := true; o_answer := known.answer;
+                o_first := known.first_seq; o_last := known.last_seq;
+                RETURN NEXT;
+                used := used + counts[i];
+                CONTINUE;
+            END IF;
+        END IF;
+        SELECT coalesce(MAX(e.seq), 0) INTO actual FROM events e WHERE e.stream = streams[i];
+        IF actual <> expected[i] THEN
+            RAISE EXCEPTION 'stale sequence' USING ERRCODE = 'CJ001', HINT = i::text,
+                DETAIL = actual::text;
+        END IF;
+        INSERT INTO events
+        SELECT streams[i], expected[i] + g, kinds[used + g], datas[used + g], request_ids[i],
+               authors[i], stamped
+          FROM generate_series(1, counts[i]) AS g;
+        IF request_ids[i] IS NOT NULL THEN
+            INSERT INTO requests VALUES (streams[i], request_ids[i], answers[i],
+                                         expected[i] + 1, expected[i] + counts[i]);
+        END IF;
+        o_duplicate := false; o_answer := answers[i];
+        o_first := expected[i] + 1; o_last := expected[i] + counts[i];
+        RETURN NEXT;
+        used := used + counts[i];
+    END LOOP;
+END $$;
+"""
+_STALE = "CJ001"  # journal_append's refusal of a stale expected seq
+
 _NUL = "\x00"
 
 
@@ -144,13 +199,26 @@ class PostgresJournal(Journal):
             raise JournalError(f"PostgreSQL: {exc}") from exc
 
     def _append_once(self, batch: Sequence[AppendRequest], at: str) -> list[AppendResult]:
-        # Pipeline mode: BEGIN, the locks and the two reads go in one round trip, the inserts
-        # and COMMIT in a second. A move's append is the hall's hot path, and the move's table
-        # waits for it (its stream lock is held across it): each round trip counts (issue 15).
-        with self._connection() as conn, conn.pipeline(), conn.transaction():
-            results = _append_batch(conn, batch, at)
+        # One round trip in pipeline mode: BEGIN, `journal_append` and COMMIT (in `holding`'s
+        # transaction, a savepoint instead). A move's append is the hall's hot path, and the
+        # move's table waits for it (its stream lock is held across it): each round trip counts
+        # (issue 15), and so does every moment a transaction waits on this process (issue 24).
+        arguments = _append_arguments(batch, at)
+        with self._connection() as conn:
+            try:
+                with conn.pipeline(), conn.transaction():
+                    cursor = conn.execute(_APPEND_CALL, arguments)
+                rows = cursor.fetchall()
+            except psycopg.Error as exc:
+                if exc.sqlstate != _STALE:
+                    raise
+                request = batch[int(exc.diag.message_hint or 1) - 1]
+                raise StaleSequence(request.stream, request.expected_seq,
+                                    int(exc.diag.message_detail or 0)) from None
         self._outage.worked()  # it can save again (a read alone does not say so)
-        return results
+        return [AppendResult(duplicate, json.loads(answer) if duplicate
+                             else dict(request.answer or {}), first, last)
+                for request, (duplicate, answer, first, last) in zip(batch, rows, strict=True)]
 
     def read(self, stream: str, after_seq: int = 0) -> list[Record]:
         """The stream's records after `after_seq`, in seq order."""
@@ -336,6 +404,8 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
                 conn.execute(_SCHEMA)
                 conn.execute("INSERT INTO journal_schema VALUES (%s)", (_SCHEMA_VERSION,))
             row = conn.execute("SELECT MAX(version) FROM journal_schema").fetchone()
+            if row and row[0] == _SCHEMA_VERSION:
+                conn.execute(_APPEND_FUNCTION)
     except psycopg.Error as exc:
         raise JournalError(f"PostgreSQL: {exc}") from exc
     version = row[0] if row else None
@@ -348,84 +418,36 @@ def _setting(conn: psycopg.Connection[Any], name: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def _append_batch(
-    conn: psycopg.Connection[Any], batch: Sequence[AppendRequest], at: str
-) -> list[AppendResult]:
-    """Inside a transaction: lock the streams, read their state once, decide, insert in bulk.
+_APPEND_CALL: LiteralString = (
+    "SELECT * FROM journal_append(%s, %s::int4[], %s::text[], %s::bigint[], %s::text[],"
+    " %s::text[], %s::text[], %s::int4[], %s::text[], %s::text[], %s)"
+)
 
-    Deciding from one read of the seqs and request ids (updated as the batch goes) costs, in
-    the pipeline `_append_once` opens, one round trip for BEGIN, the locks and both reads, and
-    one for the inserts and COMMIT, however many tables a hall roll touches.
-    """
-    streams = sorted({request.stream for request in batch})
-    for name in streams:
-        _refuse_nul(name, "stream")
-    conn.execute(
-        "SELECT pg_advisory_xact_lock(%s, key) FROM unnest(%s::int4[]) AS key",
-        (_STREAM_LOCK_CLASS, sorted({_lock_key(name) for name in streams})),
-    )
-    read_last, read_firsts = _last_seqs(conn, streams), _first_results(conn, batch)
-    last, firsts = read_last(), read_firsts()
-    results: list[AppendResult] = []
-    event_rows: list[tuple[Any, ...]] = []
-    request_rows: list[tuple[Any, ...]] = []
+
+def _append_arguments(batch: Sequence[AppendRequest], at: str) -> tuple[Any, ...]:
+    """`journal_append`'s arguments for a batch: the streams' lock keys in one fixed order (two
+    hall rolls cannot deadlock), and each request's fields, its records flattened in order.
+    A NUL, which PostgreSQL's TEXT cannot hold, is refused here with its field's name."""
     for request in batch:
-        stream, expected, rid = request.stream, request.expected_seq, request.request_id
-        if rid is not None and (stream, rid) in firsts:
-            results.append(firsts[(stream, rid)])
-            continue
-        actual = last.get(stream, 0)
-        if actual != expected:
-            raise StaleSequence(stream, expected, actual)
-        for value, what in ((rid or "", "request id"), (request.author, "author")):
+        _refuse_nul(request.stream, "stream")
+        for value, what in ((request.request_id or "", "request id"),
+                            (request.author, "author")):
             _refuse_nul(value, what)
-        for i, (kind, data) in enumerate(request.records, start=1):
+        for kind, _ in request.records:
             _refuse_nul(kind, "kind")
-            event_rows.append((stream, expected + i, kind, to_json(data), rid, request.author, at))
-        last[stream] = expected + len(request.records)
-        result = AppendResult(False, dict(request.answer or {}), expected + 1, last[stream])
-        if rid is not None:
-            stored = to_json(result.answer)
-            request_rows.append((stream, rid, stored, result.first_seq, result.last_seq))
-            firsts[(stream, rid)] = replace(result, duplicate=True, answer=json.loads(stored))
-        results.append(result)
-    with conn.cursor() as cursor:
-        if event_rows:
-            cursor.executemany("INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s)", event_rows)
-        if request_rows:
-            cursor.executemany("INSERT INTO requests VALUES (%s, %s, %s, %s, %s)", request_rows)
-    return results
-
-
-def _last_seqs(conn: psycopg.Connection[Any], streams: list[str]) -> Callable[[], dict[str, int]]:
-    """The streams' last seqs: the query is sent now, its rows read when called (in a
-    pipeline, queries sent before the call share its round trip)."""
-    cursor = conn.execute(
-        "SELECT stream, MAX(seq) FROM events WHERE stream = ANY(%s) GROUP BY stream", (streams,)
+    keys = sorted({_lock_key(request.stream) for request in batch})
+    return (
+        _STREAM_LOCK_CLASS, keys,
+        [request.stream for request in batch],
+        [request.expected_seq for request in batch],
+        [request.request_id for request in batch],
+        [request.author for request in batch],
+        [to_json(dict(request.answer or {})) for request in batch],
+        [len(request.records) for request in batch],
+        [kind for request in batch for kind, _ in request.records],
+        [to_json(data) for request in batch for _, data in request.records],
+        at,
     )
-    return lambda: {stream: int(seq) for stream, seq in cursor.fetchall()}
-
-
-def _first_results(
-    conn: psycopg.Connection[Any], batch: Sequence[AppendRequest]
-) -> Callable[[], dict[tuple[str, str], AppendResult]]:
-    """The stored first results of the batch's request ids, marked as duplicates: sent now,
-    read when called, as `_last_seqs`."""
-    keys = sorted({(r.stream, r.request_id) for r in batch if r.request_id is not None})
-    if not keys:
-        return dict
-    for _, rid in keys:
-        _refuse_nul(rid, "request id")
-    cursor = conn.execute(
-        "SELECT r.stream, r.request_id, r.answer, r.first_seq, r.last_seq FROM requests r"
-        " JOIN unnest(%s::text[], %s::text[]) AS k(stream, request_id)"
-        " ON r.stream = k.stream AND r.request_id = k.request_id",
-        ([stream for stream, _ in keys], [rid for _, rid in keys]),
-    )
-    return lambda: {
-        (stream, rid): AppendResult(True, json.loads(answer), first, last)
-        for stream, rid, answer, first, last in cursor.fetchall()
-    }
 
 
 def _lock_key(stream: str) -> int:
