@@ -117,7 +117,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--tables", type=COUNT, default=275, help="hall, views: tables (4 seats each)")
     bench.add_argument("--workers", type=COUNT, default=1,
                        help="hall: also serve on N processes on PostgreSQL and Redis, started "
-                            "for the run, against one (docs/scaling.md); tables: phones / 4")
+                            "for the run, against one (docs/scaling.md); tables: phones / 4; "
+                            "soak: serve on N such processes")
     bench.add_argument("--rolls", type=COUNT, default=10, help="hall, views: hall rolls to time")
     bench.add_argument("--no-floor", action="store_true",
                        help="hall: skip the bare python-socketio server (the floor)")
@@ -480,7 +481,8 @@ def _bench(args: argparse.Namespace) -> int:
         if args.what == "soak":
             from companion.bench.soak import bench_soak
 
-            _print_json(bench_soak(phones, args.tables, minutes=args.minutes))
+            _print_json(bench_soak(phones, args.tables, minutes=args.minutes,
+                                   processes=max(1, args.workers)))
             return 0
         if args.workers > 1:
             from companion.bench.hall import bench_hall_workers

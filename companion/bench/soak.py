@@ -9,8 +9,10 @@ have left. Issue 17's target: under 10% growth from the end of the first minute 
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
+from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -23,27 +25,33 @@ WARM_UP_SECONDS = 60.0  # growth is counted from here: start-up and first connec
 
 
 def bench_soak(phones: int, tables: int, minutes: float = 10.0, roll_every: float = 10.0,
-               moves_per_second: int = 100, sample_every: float = 5.0) -> dict[str, Any]:
-    """The memory figures of one soak as a JSON-able dict (MB, seconds)."""
-    if phones < 1 or tables < 1 or minutes <= 0 or roll_every <= 0:
-        raise ValueError("phones and tables are at least 1; minutes and roll_every above 0")
+               moves_per_second: int = 100, sample_every: float = 5.0,
+               processes: int = 1) -> dict[str, Any]:
+    """The memory figures of one soak as a JSON-able dict (MB, seconds). `processes` > 1: that
+    many server processes on one PostgreSQL journal and one Redis queue (docs/scaling.md),
+    both started for the run, the phones spread over them; each process's memory is counted
+    on its own and the growth is the largest of theirs (issue 24's target)."""
+    if phones < 1 or tables < 1 or minutes <= 0 or roll_every <= 0 or processes < 1:
+        raise ValueError("phones, tables and processes are at least 1; minutes and roll_every "
+                         "above 0")
     result: dict[str, Any] = {"phones": phones, "tables": tables, "minutes": minutes,
                               "roll_every_seconds": roll_every,
-                              "moves_per_second": moves_per_second}
-    with (tempfile.TemporaryDirectory(prefix="bench-soak-") as tmp,
-          served_app(Path(tmp)) as (server, base)):
-        event_id, tokens = _set_up(base, server.key, tables)
+                              "moves_per_second": moves_per_second, "processes": processes}
+    with tempfile.TemporaryDirectory(prefix="bench-soak-") as tmp, \
+            _servers(Path(tmp), processes) as (servers, bases):
+        server = servers[0]
+        event_id, tokens = _set_up(bases[0], server.key, tables)
         phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
         workers: list[BaseProcess] = []
         pipes: list[Connection] = []
         try:
-            _start_clients(workers, pipes, [base], phone_tokens, 1 if phones <= 600 else 2,
+            _start_clients(workers, pipes, bases, phone_tokens, 1 if phones <= 600 else 2,
                            moves_per_second)
             ready = [_receive(pipe, 240)["connected"] for pipe in pipes]
             result["connected"] = sum(ready[:-1])  # the last is the probe's second devices
             samples, roll_seconds, errors = _soak(
-                server, pipes, f"{base}/api/events/{event_id}/roll", minutes * 60, roll_every,
-                sample_every)
+                servers, pipes, f"{bases[0]}/api/events/{event_id}/roll", minutes * 60,
+                roll_every, sample_every)
             for pipe in pipes:
                 pipe.send(("report", [], []))
             acks = [ack for pipe in pipes for ack in _report(pipe)["acks"]]
@@ -52,9 +60,13 @@ def bench_soak(phones: int, tables: int, minutes: float = 10.0, roll_every: floa
         finally:
             _stop_clients(workers, pipes)
         time.sleep(sample_every)
-        left_mb = server.status("VmRSS") / 1024
-        log = server.log_path.read_text(errors="replace")
-    result.update(_figures(samples, left_mb))
+        left_mb = [one.status("VmRSS") / 1024 for one in servers]
+        log = "".join(one.log_path.read_text(errors="replace") for one in servers)
+    figures = [_figures([(at, mb[i]) for at, mb in samples], left_mb[i])
+               for i in range(len(servers))]
+    result.update(max(figures, key=lambda f: f["growth_after_first_minute_percent"]))
+    if len(servers) > 1:
+        result["by_process"] = figures
     result["hall_rolls"] = len(roll_seconds)
     ordered = sorted(roll_seconds)
     result["roll_request_seconds"] = {"p50": round(ordered[len(ordered) // 2], 2) if ordered else None,
@@ -64,15 +76,36 @@ def bench_soak(phones: int, tables: int, minutes: float = 10.0, roll_every: floa
     return result
 
 
-def _soak(server: ServerProcess, pipes: list[Connection], roll_url: str, seconds: float,
+@contextlib.contextmanager
+def _servers(folder: Path, processes: int) -> Iterator[tuple[list[ServerProcess], list[str]]]:
+    """One served app on SQLite, or `processes` on PostgreSQL and Redis started for the run."""
+    if processes == 1:
+        with served_app(folder) as (server, base):
+            yield [server], [base]
+        return
+    from companion.bench.backends import postgres, redis
+    from companion.bench.hall import _new_database, _served_processes
+
+    with postgres(max_connections=50 * processes + 50) as server_url, redis() as queue:
+        dsn = _new_database(server_url, "soak")
+        with _served_processes(folder, dsn, queue, processes) as (servers, bases):
+            yield servers.servers, bases
+
+
+def _soak(servers: list[ServerProcess], pipes: list[Connection], roll_url: str, seconds: float,
           roll_every: float, sample_every: float,
-          ) -> tuple[list[tuple[float, float]], list[float], list[str]]:
+          ) -> tuple[list[tuple[float, list[float]]], list[float], list[str]]:
     """Moves on, a hall roll every `roll_every` s (the next one waits for a slow one), RSS every
-    `sample_every` s: the samples (seconds since the start, MB), each roll request's seconds
-    and the rolls that failed."""
+    `sample_every` s: the samples (seconds since the start, MB of each server), each roll
+    request's seconds and the rolls that failed."""
+    server = servers[0]
+
+    def rss() -> list[float]:
+        return [one.status("VmRSS") / 1024 for one in servers]
+
     for pipe in pipes:
         pipe.send(("moves", True))
-    samples: list[tuple[float, float]] = []
+    samples: list[tuple[float, list[float]]] = []
     roll_seconds: list[float] = []
     errors: list[str] = []
     start = time.monotonic()
@@ -86,12 +119,12 @@ def _soak(server: ServerProcess, pipes: list[Connection], roll_url: str, seconds
                 errors.append(f"{now - start:.0f} s: {type(error).__name__}: {error}")
             next_roll = max(next_roll + roll_every, time.monotonic())
         if now >= next_sample:
-            samples.append((round(now - start, 1), server.status("VmRSS") / 1024))
+            samples.append((round(now - start, 1), rss()))
             next_sample += sample_every
         time.sleep(max(0.0, min(next_roll, next_sample) - time.monotonic()))
     for pipe in pipes:
         pipe.send(("moves", False))
-    samples.append((round(time.monotonic() - start, 1), server.status("VmRSS") / 1024))
+    samples.append((round(time.monotonic() - start, 1), rss()))
     return samples, roll_seconds, errors
 
 
