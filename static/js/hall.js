@@ -178,13 +178,13 @@ function timeLeft(summary) {
   return h("span", { class: "timer", "data-deadline": deadline });
 }
 
-function stateLine(summary) {
+// `named`: the tile's names of cards (a Legacy game's own).
+function stateLine(summary, named = cardName) {
   const statuses = { setup: t("Not started"), paused: t("Paused"), ended: t("Ended") };
   if (statuses[summary.status]) return statuses[summary.status];
   const name = bdi(summary.active_name ?? "");
-  if (summary.waiting) {
-    const card = summary.waiting === "reroll" ? cardName("radio_tower") : cardName(summary.waiting);
-    return [tx("{name} is choosing: {card}", { name, card }), " ", timeLeft(summary)];
+  if (summary.waiting) { // `asking`: the card that asks (docs/api.md, "A choice as data")
+    return [tx("{name} is choosing: {card}", { name, card: named(summary.asking ?? summary.waiting) }), " ", timeLeft(summary)];
   }
   if (summary.phase === "build") return tx("{name} may build", { name });
   return tx("{name}'s turn", { name });

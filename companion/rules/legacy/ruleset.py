@@ -32,6 +32,7 @@ from companion.rules.ruleset import (
     HallTurn,
     Json,
     OptionSpec,
+    Played,
     Result,
     Seats,
     SeriesTable,
@@ -143,6 +144,18 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
         result = self.story_result(story)
         return paper.standings_rows(story.names, story.state, result)
+
+    def turn_entry(self, story: Story[Any, Any], fact: object) -> Json | None:
+        entry = super().turn_entry(story, fact)
+        if entry is not None and story.state is not None:
+            entry["card"] = views.own_card(story.state, entry["card"])
+        return entry
+
+    def move_summary(self, move: Played[Any, Any]) -> Json:
+        summary = super().move_summary(move)
+        if summary.get("move") == "choice":
+            summary["card"] = views.own_card(move.before, summary["card"])
+        return summary
 
     def fact_summary(self, fact: object, active: int) -> Json | None:
         return views.contribution_summary(fact, active) or super().fact_summary(fact, active)

@@ -22,9 +22,10 @@ from companion.rules.legacy.facts import Contributed, ManualCardsActivated
 from companion.rules.legacy.state import LegacyState
 from companion.rules.machi_koro import options
 from companion.rules.machi_koro import views as base_views
-from companion.rules.machi_koro.asks import choice_json
+from companion.rules.machi_koro.asks import PURPLE_ASKS, choice_json
 from companion.rules.machi_koro.moves import ChooseDice, Roll
 from companion.rules.machi_koro.options import Closed, Why
+from companion.rules.machi_koro.state import Choice
 from companion.rules.machi_koro.views import facts_since_roll
 from companion.rules.ruleset import Json, Result, Story
 
@@ -106,6 +107,15 @@ def asks_json(story: LegacyStory, seat: int, wires: list[Json]) -> list[Json]:
         return []
     found = choice_json(state.table, seat, wires, state.rules)
     return [found] if found is not None else []
+
+
+def own_card(state: LegacyState, card: str) -> str:
+    """The game's own card for a base purple card a swap or an answered choice names
+    ("business_center", "tv_station"), found by its effect: the pages name it as the game does."""
+    if card not in {choice.value for choice in Choice}:
+        return card
+    effect = PURPLE_ASKS[Choice(card)]
+    return next((c.id for c in state.rules.establishments.values() if c.effect == effect), card)
 
 
 def tile_json(story: LegacyStory, result: Result | None) -> Json:
