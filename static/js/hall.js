@@ -158,7 +158,7 @@ function seatList(summary) {
 
 // Play on after a win (RULES.md 14): the place a finished player took.
 function placeMark(player) {
-  return Number.isInteger(player.place) ? h("span", { class: "place" }, t("Place {n}", { n: num(player.place) })) : null;
+  return Number.isInteger(player.place) ? h("span", { class: "place" }, tx("Place {n}", { n: num(player.place) })) : null;
 }
 
 // The variable supply (RULES.md 13): each face-up pile's count and, like Yucata, how many of
@@ -167,8 +167,8 @@ function marketLine(summary) {
   const market = summary.market;
   if (!market) return null;
   const piles = Object.entries(market.supply).filter(([, n]) => n > 0).map(([card, n]) => h("li", { "data-card": card },
-    cardName(card), " ", num(n), h("span", { class: "draw" }, ` (${num(market.draw?.[card] ?? 0)})`)));
-  return h("div", { class: "market" }, h("p", { class: "market-note" }, t("Supply: {n} cards in the draw pile", { n: num(market.draw_left ?? 0) })),
+    cardName(card), " ", num(n), h("span", { class: "draw" }, " (", num(market.draw?.[card] ?? 0), ")")));
+  return h("div", { class: "market" }, h("p", { class: "market-note" }, tx("Supply: {n} cards in the draw pile", { n: num(market.draw_left ?? 0) })),
     h("ul", { class: "piles" }, piles));
 }
 
