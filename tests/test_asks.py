@@ -123,3 +123,22 @@ def test_legacy_choice_names_the_games_own_card_no_alias():
     assert LEGACY.tile_view(Story(("A", "B"), state, running=True))["asking"] == "gossip_column"
     reroll = game("A 3 +radio_tower | B 5", phase=Phase.REROLL, dice=(1, 2))
     assert asked(reroll, rules=LEGACY, catalog=None)[0]["card"] == "radio_tower"
+
+
+def test_legacy_swap_line_and_undone_choice_name_the_games_own_card():
+    from companion.rules.machi_koro.facts import ChoiceAnswered, EstablishmentsSwapped
+    from companion.rules.ruleset import Played
+
+    raw = catalog_raw()
+    for card in raw["establishments"]:
+        if card["id"] == "business_center":
+            card["id"] = "trading_post"
+    state = game("A 3 trading_post bakery | B 5 cafe", phase=Phase.CHOOSE, dice=(6,),
+                 pending=(Choice.BUSINESS_CENTER,), setup=setup_raw(2, catalog=raw))
+    story = Story(("A", "B"), state, running=True)
+    entry = LEGACY.turn_entry(story, EstablishmentsSwapped(0, 1, "bakery", "cafe"))
+    assert entry is not None and entry["card"] == "trading_post" and entry["give"] == "bakery"
+    move = Played(7, "seat 0", [ChoiceAnswered(Choice.BUSINESS_CENTER)], state)
+    assert LEGACY.move_summary(move) == {"move": "choice", "seat": 0, "card": "trading_post"}
+    [choice] = asked(state, rules=LEGACY, catalog=None)
+    assert choice["card"] == "trading_post"

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from test_legacy_builders import catalog_raw
 
 from browser.conftest import console_page, hall_tile, open_hall
 from browser.conftest import join_seat as join
+from browser.test_legacy_phone import GROUP
 
 JS = Path(__file__).resolve().parents[2] / "static" / "js"
 LOCALES = {"en": "en-US", "he-IL": "he-IL", "nl": "nl-NL"}
@@ -98,3 +100,44 @@ def test_ruling_31_harbor_plus_two_drawn_from_the_view_and_answered(phone, scree
     assert journal[-1]["author"] == "seat 0"
     assert journal[-1]["events"][0] == {"kind": "HarborAnswered", "data": {"added": 2}}, journal[-1]
     expect(ann.locator('#prompt .choice[data-card="harbor"]')).to_have_count(0)
+
+
+def test_legacy_radio_tower_is_the_games_own_card_drawn_and_answered(tall_phone, hall_server, snap):
+    """A Legacy game's Radio Tower ("Omroeptoren" in this campaign, a card the base catalog
+    does not have) asks through the same renderer: no alias, no JS for it."""
+    raw = catalog_raw()
+    for card in raw["landmarks"]:
+        if card["id"] == "radio_tower":
+            card.update(id="broadcast_mast", names={"en": "Broadcast Mast", "he": "תורן שידור",
+                                                    "nl": "Omroepmast"}, cost=4)
+    event = hall_server.api("POST", "/api/events", {"name": "Legacy asks"}, expect=201)
+    series = hall_server.api("POST", f"/api/events/{event['id']}/series",
+                             {"ruleset": "legacy", "name": "Legacy asks", "mayors": GROUP, "catalog": raw},
+                             expect=201)
+    commands = f"/api/series/{series['id']}/commands"
+    hall_server.api("POST", commands, {"command": "roll_for_start", "dice": [[6, 6], [1, 1]]})
+    table = hall_server.api("POST", f"/api/series/{series['id']}/next", {
+        "community": "statue", "landmarks": [["broadcast_mast", "florist", "fountain"], ["smithy", "florist", "fountain"]],
+    }, expect=201)["table"]
+    hall_server.api("POST", f"/api/tables/{table['id']}/adjust", {"seat": 0, "amount": 10, "reason": "gift"})
+    ana = join(tall_phone(), hall_server, table["seats"][0]["join_path"])
+    ben = join(tall_phone(), hall_server, table["seats"][1]["join_path"])
+    ana.locator("#prompt button.primary").tap()  # Ana rolls
+    ana.locator('button[data-card="broadcast_mast"]').tap()
+    ana.locator("#confirm-ok").tap()
+    expect(ana.locator('#legacy-landmarks li[data-landmark="broadcast_mast"]')).to_have_class(re.compile("built"))
+    end = ana.get_by_role("button", name="End my turn")
+    if end.count():
+        end.tap()
+    ben.locator("#prompt button.primary").tap()  # Ben rolls
+    expect(ben.locator("#dice .die").first).to_be_visible()
+    ben.get_by_role("button", name="End my turn").tap()
+    ana.locator("#prompt button.primary").tap()  # Ana rolls: her mast offers a reroll
+    choice = ana.locator('#prompt .choice[data-card="broadcast_mast"]')
+    expect(choice.locator("p")).to_contain_text("Broadcast Mast: keep")
+    snap(ana, "phone-asks-legacy-en")
+    choice.get_by_role("button", name="Roll again").tap()
+    expect(ana.locator("#notice")).to_contain_text("You rolled again")
+    journal = hall_server.api("GET", f"/api/tables/{table['id']}/journal")
+    rolled = [e for e in journal[-1]["events"] if e["kind"] == "DiceRolled"]
+    assert rolled and rolled[0]["data"]["reroll"] is True, journal[-1]
