@@ -103,8 +103,8 @@ def test_ruling_31_harbor_plus_two_drawn_from_the_view_and_answered(phone, scree
 
 
 def test_legacy_radio_tower_is_the_games_own_card_drawn_and_answered(tall_phone, hall_server, snap):
-    """A Legacy game's Radio Tower ("Omroeptoren" in this campaign, a card the base catalog
-    does not have) asks through the same renderer: no alias, no JS for it."""
+    """A Legacy game's Radio Tower (a "Broadcast Mast" in this campaign, a card the base
+    catalog does not have) asks through the same renderer: no alias, no JS for it."""
     raw = catalog_raw()
     for card in raw["landmarks"]:
         if card["id"] == "radio_tower":
@@ -117,7 +117,8 @@ def test_legacy_radio_tower_is_the_games_own_card_drawn_and_answered(tall_phone,
     commands = f"/api/series/{series['id']}/commands"
     hall_server.api("POST", commands, {"command": "roll_for_start", "dice": [[6, 6], [1, 1]]})
     table = hall_server.api("POST", f"/api/series/{series['id']}/next", {
-        "community": "statue", "landmarks": [["broadcast_mast", "florist", "fountain"], ["smithy", "florist", "fountain"]],
+        "community": "statue",
+        "landmarks": [["broadcast_mast", "florist", "fountain"], ["smithy", "florist", "fountain"]],
     }, expect=201)["table"]
     hall_server.api("POST", f"/api/tables/{table['id']}/adjust", {"seat": 0, "amount": 10, "reason": "gift"})
     ana = join(tall_phone(), hall_server, table["seats"][0]["join_path"])
@@ -125,7 +126,8 @@ def test_legacy_radio_tower_is_the_games_own_card_drawn_and_answered(tall_phone,
     ana.locator("#prompt button.primary").tap()  # Ana rolls
     ana.locator('button[data-card="broadcast_mast"]').tap()
     ana.locator("#confirm-ok").tap()
-    expect(ana.locator('#legacy-landmarks li[data-landmark="broadcast_mast"]')).to_have_class(re.compile("built"))
+    mast = ana.locator('#legacy-landmarks li[data-landmark="broadcast_mast"]')
+    expect(mast).to_have_class(re.compile("built"))
     end = ana.get_by_role("button", name="End my turn")
     if end.count():
         end.tap()
