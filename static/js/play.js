@@ -286,69 +286,58 @@ function rollButton() {
   return button(t("Roll the dice"), { kind: "roll" }, null, { class: "primary big" });
 }
 
-// Words of the view (`{text, args}`, docs/api.md): translated here, a card and a seat named in
-// this page's language.
-function said({ text, args = {} }) {
-  const named = (value) => (value?.card !== undefined ? cardName(value.card)
-    : value?.seat !== undefined ? bdi(view.players[value.seat]?.name ?? "") : value);
-  return tx(text, Object.fromEntries(Object.entries(args).map(([key, value]) => [key, named(value)])));
-}
+// A seat's or a card's name in this page's language (a number stays as it is).
+const named = (kind, value) => (kind === "seat" ? bdi(view.players[value]?.name ?? "") : kind === "card" ? cardName(value) : value);
 
-// A choice the view asks (`asks`, docs/api.md "A choice as data"): its prompt, an answer with
-// fields to pick (the Business Center's swap, the co-op gift), and a button for each other
-// answer, the default filled. Every card's question is drawn here: a new one needs no JS.
+// Words of the view (`{text, args}`, docs/api.md), translated; an argument `{card: id}` or
+// `{seat: n}` is named.
+const said = ({ text, args = {} }) => tx(text, Object.fromEntries(Object.entries(args)
+  .map(([key, value]) => [key, typeof value === "object" ? named(...Object.entries(value)[0]) : value])));
+
+// A choice the view asks (`asks`, docs/api.md "A choice as data"): its prompt, an answer picked
+// by fields (the swap, the co-op gift), and a button for each other answer, the default filled.
+// Every card's question is drawn here: a new one needs no JS.
 function askPrompt(ask) {
-  const picked = ask.options.filter((o) => o.fields);
   const answers = ask.options.filter((o) => !o.fields).map((o) =>
     button(said(o.label), o.move, null, o.default ? {} : { class: "secondary" }));
-  return h("div", { class: "choice", "data-card": ask.card },
-    h("p", {}, said(ask.prompt)), picked.map((o) => fieldsPick(o, ask)), answers.length ? h("div", { class: "row" }, answers) : null);
+  return h("div", { class: "choice", "data-card": ask.card }, h("p", {}, said(ask.prompt)),
+    ask.options.filter((o) => o.fields).map((o) => fieldsPick(o, ask)), answers.length ? h("div", { class: "row" }, answers) : null);
 }
 
-// The moves of `choices` an answer with fields stands for: its kind, and every field set.
-const movesOf = (option) => view.choices.filter((c) => Object.entries(option.move).every(([k, v]) => c[k] === v)
-  && option.fields.every((f) => f.key in c));
-const valueName = (field, value) => (field.kind === "seat" ? bdi(view.players[value]?.name ?? "") : field.kind === "card" ? cardName(value) : value);
-
 // An answer picked part by part: a number; or a first part by buttons (with whom), then the
-// others in lists of what that pick allows (give, take), then the answer's button.
-function fieldsPick(option, ask) {
-  const [first, ...rest] = option.fields;
+// others in lists of the values that pick allows among the seat's `choices` (give, take).
+function fieldsPick({ move, fields, label }, ask) {
+  const [first, ...rest] = fields;
   const form = h("div", { class: "swap" });
-  const send = (move) => h("button", {
+  const id = (field) => `choice-${field.key}`;
+  const send = (fixed) => h("button", {
     type: "button",
     onclick: (event) => {
       event.currentTarget.disabled = true;
-      for (const field of [first, ...rest]) {
-        const input = $(`choice-${field.key}`);
-        if (input) move[field.key] = field.kind === "card" ? input.value : Number(input.value);
-      }
-      act(move);
+      const picked = fields.filter((f) => $(id(f))).map((f) => [f.key, f.kind === "card" ? $(id(f)).value : Number($(id(f)).value)]);
+      act({ ...fixed, ...Object.fromEntries(picked) });
     },
-  }, said(option.label));
+  }, said(label));
   if (first.kind === "number") {
-    fill(form, h("input", {
-      type: "number", id: `choice-${first.key}`, inputmode: "numeric", min: first.min, max: first.max, value: first.min,
+    return fill(form, h("input", {
+      type: "number", id: id(first), inputmode: "numeric", min: first.min, max: first.max, value: first.min,
       "aria-label": said(first.label ?? ask.prompt).textContent,
-    }), send({ ...option.move }));
-    return form;
+    }), send(move));
   }
-  const moves = movesOf(option);
+  const moves = view.choices.filter((c) => Object.entries(move).every(([k, v]) => c[k] === v) && fields.every((f) => f.key in c));
+  const values = (list, field) => [...new Set(list.map((m) => m[field.key]))];
   const drawFor = (value) => {
     const mine = moves.filter((m) => m[first.key] === value);
-    const selects = rest.map((field) => h("label", { for: `choice-${field.key}` }, said(field.label),
-      h("select", { id: `choice-${field.key}` }, [...new Set(mine.map((m) => m[field.key]))].map((v) => h("option", { value: v }, valueName(field, v))))));
-    fill(form, selects, send({ ...option.move, [first.key]: value }));
-    // not "give Wheat Field, take Wheat Field": the first that differs from the field it names
+    fill(form, rest.map((field) => h("label", { for: id(field) }, said(field.label), h("select", { id: id(field) },
+      values(mine, field).map((v) => h("option", { value: v }, named(field.kind, v)))))), send({ ...move, [first.key]: value }));
+    // not "give Wheat Field, take Wheat Field": the first value other than the named field's
     for (const field of rest.filter((f) => f.differs)) {
-      const other = $(`choice-${field.differs}`)?.value;
-      const option2 = [...form.querySelector(`#choice-${field.key}`).options].find((o) => o.value !== other);
-      if (option2) option2.selected = true;
+      const other = [...$(id(field)).options].find((o) => o.value !== $(`choice-${field.differs}`).value);
+      if (other) other.selected = true;
     }
   };
-  const values = [...new Set(moves.map((m) => m[first.key]))];
-  return [h("div", { class: "row", role: "group", "aria-label": said(first.label).textContent }, values.map((value) =>
-    h("button", { type: "button", class: "secondary", onclick: () => drawFor(value) }, valueName(first, value)))), form];
+  return [h("div", { class: "row", role: "group", "aria-label": said(first.label).textContent }, values(moves, first).map((value) =>
+    h("button", { type: "button", class: "secondary", onclick: () => drawFor(value) }, named(first.kind, value)))), form];
 }
 
 function endTurn() {
