@@ -295,11 +295,13 @@ const said = ({ text, args = {} }) => tx(text, Object.fromEntries(Object.entries
   .map(([key, value]) => [key, typeof value === "object" ? named(...Object.entries(value)[0]) : value])));
 
 // A choice the view asks (`asks`, docs/api.md "A choice as data"): its prompt, an answer picked
-// by fields (the swap, the co-op gift), and a button for each other answer, the default filled.
-// Every card's question is drawn here: a new one needs no JS.
+// by fields (the swap, the co-op gift), and a button for each other answer, the default filled
+// (the picked answer's own button when there is one). Every card's question is drawn here: a
+// new one needs no JS.
 function askPrompt(ask) {
+  const picks = ask.options.some((o) => o.fields);
   const answers = ask.options.filter((o) => !o.fields).map((o) =>
-    button(said(o.label), o.move, null, o.default ? {} : { class: "secondary" }));
+    button(said(o.label), o.move, null, o.default && !picks ? {} : { class: "secondary" }));
   return h("div", { class: "choice", "data-card": ask.card }, h("p", {}, said(ask.prompt)),
     ask.options.filter((o) => o.fields).map((o) => fieldsPick(o, ask)), answers.length ? h("div", { class: "row" }, answers) : null);
 }

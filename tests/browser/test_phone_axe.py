@@ -68,10 +68,13 @@ def test_phone_axe_every_state_of_the_phone(tall_phone, hall_server, lang, snap)
     hall_server.roll(event["id"], (6, 6))  # Ann rolls 6: her TV Station asks, then the Business Center
     expect(ann.locator("#timer")).to_be_visible()
     no_violations(ann, "TV Station")
+    ann.locator("#prompt").evaluate("(element) => element.scrollIntoView({block: 'start'})")
     snap(ann, f"phone-choice-{lang}")
     ann.locator("#prompt .row button").first.tap()
     ann.locator('#prompt [role="group"] button').first.tap()
     expect(ann.locator("#choice-give")).to_be_visible()
+    ann.locator("#prompt").evaluate("(element) => element.scrollIntoView({block: 'start'})")
+    snap(ann, f"phone-swap-{lang}")
     no_violations(ann, "Business Center's swap")
     ann.locator("#prompt .choice > .row:last-child button").last.tap()  # no swap (the answers after the pick)
     for landmark in LANDMARKS:
