@@ -292,7 +292,7 @@ const named = (kind, value) => (kind === "seat" ? bdi(view.players[value]?.name 
 // Words of the view (`{text, args}`, docs/api.md), translated; an argument `{card: id}` or
 // `{seat: n}` is named.
 const said = ({ text, args = {} }) => tx(text, Object.fromEntries(Object.entries(args)
-  .map(([key, value]) => [key, typeof value === "object" ? named(...Object.entries(value)[0]) : value])));
+  .map(([key, value]) => [key, value && typeof value === "object" ? named(...Object.entries(value)[0]) : value])));
 
 // A choice the view asks (`asks`, docs/api.md "A choice as data"): its prompt, an answer picked
 // by fields (the swap, the co-op gift), and a button for each other answer, the default filled
