@@ -121,6 +121,12 @@ def check_table(state: TableState, catalog: Any, seats: range) -> None:
                 story = Story(("a",) * len(state.players), state, running=running,
                               roll_mode=mode, catalog=catalog)
                 view = MACHI_KORO.seat_view(story, seat, catalog)
+                # the open choice as data (tests/test_asks.py) asks of the active seat only,
+                # answered by moves the seat may make now
+                asks = view.pop("asks", [])
+                answers = {json.dumps(o["move"]) for a in asks for o in a["options"] if "fields" not in o}
+                assert answers <= {json.dumps(c) for c in view["choices"]}
+                assert not asks or (seat == state.active and running)
                 assert view == {"choices": reference_choices(story, seat, catalog),
                                 "builds": reference_options(state, seat, catalog, running=running)}
                 assert compact(view["builds"]) == view["builds"].json_text

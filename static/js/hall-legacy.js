@@ -12,13 +12,13 @@ const named = (texts) => texts?.[lang] || texts?.en || "";
 export function legacyTile(summary, { stateLine, winBanner }) {
   const legacy = summary.legacy;
   const won = Number.isInteger(summary.winner);
-  const state = won ? winBanner(summary) : h("p", { class: "state" }, stateLine(summary));
-  if (!legacy) return [state];
+  if (!legacy) return [won ? winBanner(summary) : h("p", { class: "state" }, stateLine(summary))];
   // the tile's names: the establishments' (`card_names`), the landmarks', the community landmark's
   const names = new Map(Object.entries(legacy.card_names ?? {}).map(([id, texts]) => [id, named(texts)]));
   for (const lm of legacy.landmarks.flat()) names.set(lm.id, named(lm.names));
   names.set(legacy.community.id, named(legacy.community.names));
   const cardName = (id) => names.get(id) ?? id;
+  const state = won ? winBanner(summary) : h("p", { class: "state" }, stateLine(summary, cardName));
   const contributed = new Set(legacy.community.contributed ?? []);
   const lines = summary.entries.map((entry) => (entry.to_seat === "bank" && entry.card === legacy.community.id
     ? tx("{name} contributed to {card}", { name: bdi(entry.from), card: cardName(entry.card) })

@@ -158,7 +158,7 @@ function seatList(summary) {
 
 // Play on after a win (RULES.md 14): the place a finished player took.
 function placeMark(player) {
-  return Number.isInteger(player.place) ? h("span", { class: "place" }, t("Place {n}", { n: num(player.place) })) : null;
+  return Number.isInteger(player.place) ? h("span", { class: "place" }, tx("Place {n}", { n: num(player.place) })) : null;
 }
 
 // The variable supply (RULES.md 13): each face-up pile's count and, like Yucata, how many of
@@ -167,8 +167,8 @@ function marketLine(summary) {
   const market = summary.market;
   if (!market) return null;
   const piles = Object.entries(market.supply).filter(([, n]) => n > 0).map(([card, n]) => h("li", { "data-card": card },
-    cardName(card), " ", num(n), h("span", { class: "draw" }, ` (${num(market.draw?.[card] ?? 0)})`)));
-  return h("div", { class: "market" }, h("p", { class: "market-note" }, t("Supply: {n} cards in the draw pile", { n: num(market.draw_left ?? 0) })),
+    cardName(card), " ", num(n), h("span", { class: "draw" }, " (", num(market.draw?.[card] ?? 0), ")")));
+  return h("div", { class: "market" }, h("p", { class: "market-note" }, tx("Supply: {n} cards in the draw pile", { n: num(market.draw_left ?? 0) })),
     h("ul", { class: "piles" }, piles));
 }
 
@@ -178,13 +178,13 @@ function timeLeft(summary) {
   return h("span", { class: "timer", "data-deadline": deadline });
 }
 
-function stateLine(summary) {
+// `named`: the tile's names of cards (a Legacy game's own).
+function stateLine(summary, named = cardName) {
   const statuses = { setup: t("Not started"), paused: t("Paused"), ended: t("Ended") };
   if (statuses[summary.status]) return statuses[summary.status];
   const name = bdi(summary.active_name ?? "");
-  if (summary.waiting) {
-    const card = summary.waiting === "reroll" ? cardName("radio_tower") : cardName(summary.waiting);
-    return [tx("{name} is choosing: {card}", { name, card }), " ", timeLeft(summary)];
+  if (summary.waiting) { // `asking`: the card that asks (docs/api.md, "A choice as data")
+    return [tx("{name} is choosing: {card}", { name, card: named(summary.asking ?? summary.waiting) }), " ", timeLeft(summary)];
   }
   if (summary.phase === "build") return tx("{name} may build", { name });
   return tx("{name}'s turn", { name });

@@ -7,8 +7,6 @@ import { t } from "./i18n.js";
 import { bdi, h, num } from "./dom.js";
 import { eventRuleset, said } from "./organizer-words.js";
 
-const ASKING_CARD = { reroll: "radio_tower" }; // a table's `waiting` is the card that asks, but for a reroll
-
 // What a table is doing now: the key of its badge and of the filters.
 export function tableState(table) {
   if (table.status === "setup") return "setup";
@@ -45,7 +43,7 @@ export function openTurns(tables) {
 export function stateLine(table, cardName) {
   const state = tableState(table);
   const name = table.active_name || "";
-  if (state === "choosing") return t("{name}: {card}", { name, card: cardName(ASKING_CARD[table.waiting] ?? table.waiting) });
+  if (state === "choosing") return t("{name}: {card}", { name, card: cardName(table.asking ?? table.waiting) });
   if (state === "over") {
     if (table.winner !== null && table.winner !== undefined) return t("Won by {name}.", { name: table.players[table.winner].name });
     return table.result.outcomes.every((o) => o === "won") ? t("Game over: the players won together.") : t("Game over: the players lost.");

@@ -11,7 +11,6 @@ const consoleData = JSON.parse(document.getElementById("console-data").textConte
 
 const STATUS = { setup: t("Set up"), running: t("Running"), paused: t("Paused"), ended: t("Ended") };
 const ROLL_MODE = { hall: t("hall roll"), own: t("own roll") };
-const ASKING_CARD = { reroll: "radio_tower" }; // a table's `waiting` is the card that asks, but for a reroll
 const PURPOSE = { stake: t("stake"), gift: t("gift") }; // co-op coins not for a card
 
 function setText(root, selector, text) {
@@ -153,7 +152,7 @@ export class TableCards {
     }
     const dice = table.dice && table.dice.length ? ` ${t("Dice: {dice}.", { dice: table.dice.join(" + ") })}` : "";
     const name = table.active_name || "";
-    const card = table.waiting && this.cardName(ASKING_CARD[table.waiting] ?? table.waiting);
+    const card = table.waiting && this.cardName(table.asking ?? table.waiting);
     const waiting = card ? ` ${t("{name} is choosing: {card}", { name, card })}.` : "";
     return t("Turn {turn}: {name} is active.", { turn: table.turn, name }) + dice + waiting;
   }

@@ -1,7 +1,7 @@
 // The co-op Tax Assessor's part of the phone (templates/play/coop.html): the market row with
-// buy buttons, the assessor's coins, its array and the value sought next, a control to give it
-// coins, its last turn played step by step, and the shared win or loss. It draws the view's
-// `coop` fields (docs/api.md, "The co-op game"); play.js owns the socket and sends the moves.
+// buy buttons, the assessor's coins, its array and the value sought next, its last turn played
+// step by step, and the shared win or loss (the gift of coins is a choice the prompt asks,
+// play.js). It draws the view's `coop` fields (docs/api.md, "The co-op game"); play.js owns the socket and sends the moves.
 
 import { t } from "./i18n.js";
 import { $, activation, fill, h, num, reducedMotion, tx } from "./dom.js";
@@ -28,7 +28,6 @@ function draw() {
   if (!coop) return;
   drawOutcome(coop);
   drawAssessor(coop);
-  drawGive();
   drawRow(coop);
   drawSteps(coop);
 }
@@ -62,24 +61,6 @@ function drawAssessor(coop) {
   }));
   fill($("coop-array"), assessor.assessed.map((card, i) => h("li", {}, num(i + 1), " ", cardName(card))));
 }
-
-function drawGive() {
-  const give = view.choices.find((c) => c.kind === "give_assessor");
-  $("coop-give").hidden = !give;
-  if (!give) return;
-  const input = $("coop-give-amount");
-  input.max = give.max;
-  if (Number(input.value) > give.max) input.value = give.max;
-}
-
-$("coop-give-button").addEventListener("click", async () => {
-  const button = $("coop-give-button");
-  const amount = Number($("coop-give-amount").value);
-  button.disabled = true;
-  await act({ kind: "give_assessor", amount: Number.isInteger(amount) ? amount : 0 },
-    amount === 1 ? t("Gave 1 coin to the assessor.") : t("Gave {n} coins to the assessor.", { n: amount }));
-  button.disabled = false;
-});
 
 // The row's cards with their options of `builds`: open, or closed with the reason, under the
 // card, or once above the base list (#build-note) when it is the turn's. (A row card missing

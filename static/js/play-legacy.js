@@ -11,8 +11,6 @@
 
 const LANG = document.documentElement.lang || "en";
 const named = (texts) => texts?.[LANG] || texts?.en || "";
-// The effects play.js names a choice after, by the base game's card: that card's Legacy name.
-const ALIASES = { reroll: "radio_tower", take_from_one: "tv_station", swap: "business_center" };
 
 // The game's cards as play.js reads them (machi_koro/views.py `cards_json`): establishments,
 // my own three landmarks (with my cost), and the others, named only.
@@ -20,7 +18,7 @@ function pageCards(view) {
   const legacy = view?.legacy;
   if (!legacy) return [];
   const mine = new Map((legacy.landmarks?.[view.seat] ?? []).map((lm) => [lm.id, lm]));
-  const cards = legacy.cards.map((card) => {
+  return legacy.cards.map((card) => {
     const effect = card.effect ?? card.bonus ?? {};
     const base = { id: card.id, name: named(card.names) || card.id, effect: effect.kind, amount: effect.amount ?? 0 };
     if (card.kind === "establishment") {
@@ -29,13 +27,6 @@ function pageCards(view) {
     if (card.kind === "landmark" && mine.has(card.id)) return { ...base, kind: "landmark", cost: mine.get(card.id).cost };
     return { ...base, kind: `legacy-${card.kind}`, cost: card.cost };
   });
-  for (const card of legacy.cards) {
-    const alias = ALIASES[card.effect?.kind];
-    if (alias && !cards.some((known) => known.id === alias) && (card.kind !== "landmark" || mine.has(card.id))) {
-      cards.push({ id: alias, kind: "legacy-alias", name: named(card.names), effect: card.effect.kind, amount: card.effect.amount ?? 0 });
-    }
-  }
-  return cards;
 }
 
 const dataNode = document.getElementById("page-data");

@@ -82,6 +82,7 @@ function doneWords(move) {
     tv_station: () => tx("You took coins from {name}.", { name: bdi(view.players[move.target].name) }),
     business_center: () => (move.decline ? t("No swap: you keep your cards.")
       : t("Swapped: {give} for {take}.", { give: cardName(move.give), take: cardName(move.take) })),
+    give_assessor: () => (move.amount === 1 ? t("Gave 1 coin to the assessor.") : t("Gave {n} coins to the assessor.", { n: move.amount })),
     dice_count: () => (move.count === 1 ? t("You now roll 1 die.") : t("You now roll 2 dice.")),
     end_turn: () => t("Turn ended."),
   };
@@ -203,7 +204,7 @@ function statusLine() {
     build: hallMode ? t("Build one thing before the next hall roll, or end your turn.")
       : t("Your turn: build one thing, or end your turn."),
   };
-  return mine[view.phase] ?? "";
+  return mine[view.phase] ?? (view.asks?.length ? t("Your turn: make your choice.") : "");
 }
 
 function announceRoll() {
@@ -223,8 +224,7 @@ const kinds = (kind) => view.choices.filter((c) => c.kind === kind);
 
 function drawPrompt() {
   const box = $("prompt");
-  const parts = [timer(), diceCount(), rollButton(), rerollPrompt(), harborPrompt(), tvPrompt(), swapPrompt(), endTurn()];
-  fill(box, parts);
+  fill(box, timer(), diceCount(), rollButton(), (view.asks ?? []).map(askPrompt), endTurn());
   box.hidden = !box.childElementCount;
 }
 
@@ -257,12 +257,13 @@ function tickTimer() {
     : t("Time is up: the default applies.");
 }
 
-// The default the timer applies, named where the view's choice says it (RULES.md 11: keep the
-// roll, no swap); the TV Station's target is the rules' to pick, so it stays "the default".
+// The default the timer applies (RULES.md 11), as its answer's label says it: "keep 7", "no
+// swap" (in a sentence: lower case, unless the label starts with a name, "Dana (9)").
 function defaultWords() {
-  if (kinds("keep").length) return t("Keep {sum}", { sum: diceSum(view.dice) }).toLocaleLowerCase(lang);
-  if (kinds("business_center").some((m) => m.decline)) return t("No swap").toLocaleLowerCase(lang);
-  return null;
+  const label = (view.asks ?? []).find((ask) => ask.timed)?.options.find((o) => o.default)?.label;
+  if (!label) return null;
+  const words = said(label).textContent;
+  return label.text.startsWith("{") ? words : words.toLocaleLowerCase(lang);
 }
 setInterval(tickTimer, 500);
 
@@ -285,60 +286,60 @@ function rollButton() {
   return button(t("Roll the dice"), { kind: "roll" }, null, { class: "primary big" });
 }
 
-// A yes-or-keep question before any income: the Radio Tower's reroll, the Harbor's +2 (at 10+).
-function twoWay(kind, question, yes, yesMove, noMove) {
-  if (!kinds(kind).length) return null;
-  const sum = diceSum(view.dice);
-  return h("div", { class: "choice" }, h("p", {}, question),
-    h("div", { class: "row" }, button(t("Keep {sum}", { sum }), noMove), button(yes, yesMove, null, { class: "secondary" })));
-}
-const asked = (card) => ({ card: cardName(card), sum: diceSum(view.dice) });
-const rerollPrompt = () => twoWay("keep", t("{card}: keep {sum} or roll again?", asked("radio_tower")),
-  t("Roll again"), { kind: "reroll" }, { kind: "keep" });
-const harborPrompt = () => twoWay("harbor", t("{card}: add 2 to {sum}?", asked("harbor")),
-  t("Make it {sum}", { sum: diceSum(view.dice) + 2 }), { kind: "harbor", add: true }, { kind: "harbor", add: false });
+// A seat's or a card's name in this page's language (a number stays as it is).
+const named = (kind, value) => (kind === "seat" ? bdi(view.players[value]?.name ?? "") : kind === "card" ? cardName(value) : value);
 
-function tvPrompt() {
-  const targets = kinds("tv_station");
-  if (!targets.length) return null;
-  const amount = cards.get("tv_station")?.amount ?? 5;
-  return h("div", { class: "choice" },
-    h("p", {}, t("{card}: take {amount} coins from whom?", { card: cardName("tv_station"), amount })),
-    h("div", { class: "row" }, targets.map((move) => {
-      const player = view.players[move.target];
-      return button(tx("{name} ({coins})", { name: bdi(player.name), coins: num(player.coins) }), move);
-    })));
+// Words of the view (`{text, args}`, docs/api.md), translated; an argument `{card: id}` or
+// `{seat: n}` is named.
+const said = ({ text, args = {} }) => tx(text, Object.fromEntries(Object.entries(args)
+  .map(([key, value]) => [key, value && typeof value === "object" ? named(...Object.entries(value)[0]) : value])));
+
+// A choice the view asks (`asks`, docs/api.md "A choice as data"): its prompt, an answer picked
+// by fields (the swap, the co-op gift), and a button for each other answer, the default filled
+// (the picked answer's own button when there is one). Every card's question is drawn here: a
+// new one needs no JS.
+function askPrompt(ask) {
+  const picks = ask.options.some((o) => o.fields);
+  const answers = ask.options.filter((o) => !o.fields).map((o) =>
+    button(said(o.label), o.move, null, o.default && !picks ? {} : { class: "secondary" }));
+  return h("div", { class: "choice", "data-card": ask.card }, h("p", {}, said(ask.prompt)),
+    ask.options.filter((o) => o.fields).map((o) => fieldsPick(o, ask)), answers.length ? h("div", { class: "row" }, answers) : null);
 }
 
-function swapPrompt() {
-  const swaps = kinds("business_center").filter((m) => !m.decline);
-  const decline = kinds("business_center").find((m) => m.decline);
-  if (!decline) return null;
-  const others = [...new Set(swaps.map((m) => m.with))];
-  const select = (id, label, options) => h("label", { for: id }, label,
-    h("select", { id }, options.map((value) => h("option", { value }, cardName(value)))));
+// An answer picked part by part: a number; or a first part by buttons (with whom), then the
+// others in lists of the values that pick allows among the seat's `choices` (give, take).
+function fieldsPick({ move, fields, label }, ask) {
+  const [first, ...rest] = fields;
   const form = h("div", { class: "swap" });
-  const drawFor = (seat) => {
-    const mine = swaps.filter((m) => m.with === seat);
-    const take = select("swap-take", t("I take"), [...new Set(mine.map((m) => m.take))]);
-    const give = select("swap-give", t("I give"), [...new Set(mine.map((m) => m.give))]);
-    // not "give Wheat Field, take Wheat Field": the first card to take that is not the one given
-    const other = [...take.querySelector("select").options].find((option) => option.value !== give.querySelector("select").value);
-    if (other) other.selected = true;
-    fill(form, give, take,
-      h("button", {
-        type: "button",
-        onclick: (event) => {
-          event.currentTarget.disabled = true;
-          act({ kind: "business_center", with: seat, give: $("swap-give").value, take: $("swap-take").value });
-        },
-      }, t("Swap")));
+  const id = (field) => `choice-${field.key}`;
+  const send = (fixed) => h("button", {
+    type: "button",
+    onclick: (event) => {
+      event.currentTarget.disabled = true;
+      const picked = fields.filter((f) => $(id(f))).map((f) => [f.key, f.kind === "card" ? $(id(f)).value : Number($(id(f)).value)]);
+      act({ ...fixed, ...Object.fromEntries(picked) });
+    },
+  }, said(label));
+  if (first.kind === "number") {
+    return fill(form, h("input", {
+      type: "number", id: id(first), inputmode: "numeric", min: first.min, max: first.max, value: first.min,
+      "aria-label": said(first.label ?? ask.prompt).textContent,
+    }), send(move));
+  }
+  const moves = view.choices.filter((c) => Object.entries(move).every(([k, v]) => c[k] === v) && fields.every((f) => f.key in c));
+  const values = (list, field) => [...new Set(list.map((m) => m[field.key]))];
+  const drawFor = (value) => {
+    const mine = moves.filter((m) => m[first.key] === value);
+    fill(form, rest.map((field) => h("label", { for: id(field) }, said(field.label), h("select", { id: id(field) },
+      values(mine, field).map((v) => h("option", { value: v }, named(field.kind, v)))))), send({ ...move, [first.key]: value }));
+    // not "give Wheat Field, take Wheat Field": the first value other than the named field's
+    for (const field of rest.filter((f) => f.differs)) {
+      const other = [...$(id(field)).options].find((o) => o.value !== $(`choice-${field.differs}`).value);
+      if (other) other.selected = true;
+    }
   };
-  const players = h("div", { class: "row", role: "group", "aria-label": t("Swap with") }, others.map((seat) =>
-    h("button", { type: "button", class: "secondary", onclick: () => drawFor(seat) }, bdi(view.players[seat].name))));
-  return h("div", { class: "choice" },
-    h("p", {}, t("{card}: swap one card with another player, or not.", { card: cardName("business_center") })),
-    players, form, button(t("No swap"), decline, null, { class: "secondary" }));
+  return [h("div", { class: "row", role: "group", "aria-label": said(first.label).textContent }, values(moves, first).map((value) =>
+    h("button", { type: "button", class: "secondary", onclick: () => drawFor(value) }, named(first.kind, value)))), form];
 }
 
 function endTurn() {
@@ -353,7 +354,7 @@ function entryLine(entry) {
   const me = view.seat;
   if (entry.to_seat !== me && entry.from_seat !== me) return null;
   const gain = entry.to_seat === me;
-  const swap = entry.card === "business_center" && entry.give;
+  const swap = Boolean(entry.give); // a swap's line (any card's: a Legacy game's has its own id)
   return h("li", { class: swap ? "moved" : gain ? "gain" : "loss" },
     withReasons(entry, swap ? swapWords(entry) : myWords(entry, gain)));
 }
@@ -396,7 +397,7 @@ function withReasons(entry, line) {
 function feedLine(entry) {
   if (entry.to_seat === view.seat || entry.from_seat === view.seat) return null;
   let line;
-  if (entry.card === "business_center" && entry.give) {
+  if (entry.give) {
     line = tx("{card}: {name} gave {give} to {other} and took {take}", {
       card: cardName(entry.card), name: bdi(entry.from), other: bdi(entry.to),
       give: cardName(entry.give), take: cardName(entry.take),

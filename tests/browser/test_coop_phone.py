@@ -29,12 +29,12 @@ def test_coop_phone_market_row_gift_and_the_assessors_turn(phone, hall_server, s
         expect(page.locator("#coop-coins")).to_have_text("13")
         expect(page.locator("#coop-sought")).to_have_text("Value sought next: 1")
         expect(page.locator("#coop-piles")).to_have_text("Assessor's deck 17 · discards 0")
-    expect(ana.locator("#coop-give")).to_be_visible()
-    expect(ben.locator("#coop-give")).to_be_hidden()
+    expect(ana.locator("#choice-amount")).to_be_visible()
+    expect(ben.locator("#choice-amount")).to_be_hidden()
     expect(ana.locator("#market li.card.blue").first).to_be_hidden()  # the base list: landmarks
 
-    ana.locator("#coop-give-amount").fill("2")
-    ana.locator("#coop-give-button").tap()
+    ana.locator("#choice-amount").fill("2")
+    ana.get_by_role("button", name="Give", exact=True).tap()
     expect(ana.locator("#notice")).to_have_text("Gave 2 coins to the assessor.")
     expect(ana.locator("#coins")).to_have_text("1")
     expect(ben.locator("#coop-coins")).to_have_text("15")
@@ -85,7 +85,7 @@ def test_coop_phone_says_why_the_game_was_lost(phone, hall_server, snap):
     for page in (ana, ben):
         expect(page.locator("#coop-outcome")).to_be_visible()
         expect(page.locator("#coop-outcome")).to_have_text(LOSS)
-        expect(page.locator("#coop-give")).to_be_hidden()
+        expect(page.locator("#choice-amount")).to_be_hidden()
     snap(ana, "phone-coop-lost-en")
 
 

@@ -68,12 +68,15 @@ def test_phone_axe_every_state_of_the_phone(tall_phone, hall_server, lang, snap)
     hall_server.roll(event["id"], (6, 6))  # Ann rolls 6: her TV Station asks, then the Business Center
     expect(ann.locator("#timer")).to_be_visible()
     no_violations(ann, "TV Station")
+    ann.locator("#prompt").evaluate("(element) => element.scrollIntoView({block: 'start'})")
     snap(ann, f"phone-choice-{lang}")
     ann.locator("#prompt .row button").first.tap()
     ann.locator('#prompt [role="group"] button').first.tap()
-    expect(ann.locator("#swap-give")).to_be_visible()
+    expect(ann.locator("#choice-give")).to_be_visible()
+    ann.locator("#prompt").evaluate("(element) => element.scrollIntoView({block: 'start'})")
+    snap(ann, f"phone-swap-{lang}")
     no_violations(ann, "Business Center's swap")
-    ann.locator("#prompt > .choice > button.secondary").tap()  # no swap
+    ann.locator("#prompt .choice > .row:last-child button").last.tap()  # no swap (the answers after the pick)
     for landmark in LANDMARKS:
         if landmark != LANDMARKS[0]:
             hall_server.roll(event["id"], (4, 4))  # Ben
@@ -110,7 +113,7 @@ def test_phone_axe_coop_phone(tall_phone, hall_server, lang, snap):
     event, table = hall_server.coop_event(f"Axe co-op {lang}")
     ana = join(tall_phone(locale), hall_server, table["seats"][0]["join_path"])
     ben = join(tall_phone(locale), hall_server, table["seats"][1]["join_path"])
-    expect(ana.locator("#coop-give")).to_be_visible()
+    expect(ana.locator("#choice-amount")).to_be_visible()
     no_violations(ana, "co-op: my turn")
     no_violations(ben, "co-op: waiting")
     hall_server.api("POST", f"/api/tables/{table['id']}/adjust", {"seat": 0, "amount": 10, "reason": "axe"})

@@ -189,8 +189,8 @@ def test_phone_feed_every_tap_is_confirmed(tall_phone, hall_server):
 def test_phone_feed_a_coop_gift_shows_on_both_phones(tall_phone, hall_server):
     _, table = hall_server.coop_event("Gift feed")
     ana, ben = (join(tall_phone(), hall_server, seat["join_path"]) for seat in table["seats"])
-    ana.locator("#coop-give-amount").fill("2")
-    ana.locator("#coop-give-button").tap()
+    ana.locator("#choice-amount").fill("2")
+    ana.get_by_role("button", name="Give", exact=True).tap()
     expect(ana.locator("#notice")).to_have_text("Gave 2 coins to the assessor.")
     expect(ana.locator("body")).to_have_attribute("data-last-feedback", "done")
     expect(ana.locator("#breakdown")).to_contain_text("−2 to the assessor")

@@ -84,7 +84,10 @@ class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
 
     def seat_view(self, story: Story[CoopState, AnyFact], seat: int, catalog: Catalog) -> Json:
         choices = base_views.choices_json(story, seat, catalog) if self.playing(story) else []
-        return {"choices": choices + views.gift_choices(story, seat),
+        gift = views.gift_choices(story, seat)
+        return {"choices": choices + gift,
+                **base_views.asks_field(base_views.asks_json(story, seat, choices, catalog)
+                                        + views.gift_asks(gift)),
                 "builds": views.builds_json(story, seat, catalog),
                 **views.coop_fields(story)}
 

@@ -15,10 +15,11 @@ from companion.rules.coop.facts import (
     FinalRoundBegan,
 )
 from companion.rules.coop.state import CoopState
+from companion.rules.machi_koro.asks import words
 from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.options import NOT_RUNNING, NOT_SHOWN, build_list, not_running_options
 from companion.rules.machi_koro.views import facts_since_roll, parties
-from companion.rules.ruleset import Json, Played, Result, Story
+from companion.rules.ruleset import N_, Json, Played, Result, Story
 
 CoopStory = Story[CoopState, Any]
 
@@ -65,6 +66,14 @@ def gift_choices(story: CoopStory, seat: int) -> list[Json]:
         return []
     coins = state.table.players[seat].coins
     return [{"kind": "give_assessor", "max": coins}] if coins else []
+
+
+def gift_asks(gift: list[Json]) -> list[Json]:
+    """The gift as a choice (docs/api.md, "A choice as data"): how many coins, 1 to `max`."""
+    return [{"card": None, "prompt": words(N_("Give coins to the assessor")), "options": [
+        {"move": {"kind": "give_assessor"}, "label": words(N_("Give")),
+         "fields": [{"key": "amount", "kind": "number", "min": 1, "max": move["max"]}]}]}
+            for move in gift]
 
 
 def builds_json(story: CoopStory, seat: int, catalog: Catalog) -> Json:

@@ -24,6 +24,7 @@ from companion.rules.machi_koro import staleness
 from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.ruleset import AroundTheBase
 from companion.rules.machi_koro.state import TableState
+from companion.rules.machi_koro.views import asks_field
 from companion.rules.paper import Column, SetupSection
 from companion.rules.ruleset import (
     N_,
@@ -31,6 +32,7 @@ from companion.rules.ruleset import (
     HallTurn,
     Json,
     OptionSpec,
+    Played,
     Result,
     Seats,
     SeriesTable,
@@ -127,11 +129,13 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
         return {**super().common_view(story), **views.legacy_json(story, cards=True)}
 
     def seat_view(self, story: Story[LegacyState, LegacyFact], seat: int, catalog: Catalog) -> Json:
-        return {"choices": views.choices_json(story, seat), "builds": views.builds_json(story, seat),
-                "contribute": views.contribute_json(story, seat)}
+        choices = views.choices_json(story, seat)
+        return {"choices": choices, "builds": views.builds_json(story, seat),
+                "contribute": views.contribute_json(story, seat),
+                **asks_field(views.asks_json(story, seat, choices))}
 
     def tile_view(self, story: Story[LegacyState, LegacyFact]) -> Json:
-        return {**super().tile_view(story), **views.legacy_json(story, cards=False)}
+        return {**views.tile_json(story, self.story_result(story)), **views.legacy_json(story, cards=False)}
 
     def page_data(self, catalog: Catalog, lang: str) -> Json:
         """None: a Legacy game's cards are its campaign's, in the common view (`legacy.cards`)."""
@@ -140,6 +144,18 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
         result = self.story_result(story)
         return paper.standings_rows(story.names, story.state, result)
+
+    def turn_entry(self, story: Story[Any, Any], fact: object) -> Json | None:
+        entry = super().turn_entry(story, fact)
+        if entry is not None and story.state is not None:
+            entry["card"] = views.own_card(story.state, entry["card"])
+        return entry
+
+    def move_summary(self, move: Played[Any, Any]) -> Json:
+        summary = super().move_summary(move)
+        if summary.get("move") == "choice":
+            summary["card"] = views.own_card(move.before, summary["card"])
+        return summary
 
     def fact_summary(self, fact: object, active: int) -> Json | None:
         return views.contribution_summary(fact, active) or super().fact_summary(fact, active)

@@ -21,10 +21,13 @@ from companion.rules.legacy.entries import effect_json, entry_json, texts_json
 from companion.rules.legacy.facts import Contributed, ManualCardsActivated
 from companion.rules.legacy.state import LegacyState
 from companion.rules.machi_koro import options
+from companion.rules.machi_koro import views as base_views
+from companion.rules.machi_koro.asks import PURPLE_ASKS, choice_json
 from companion.rules.machi_koro.moves import ChooseDice, Roll
 from companion.rules.machi_koro.options import Closed, Why
+from companion.rules.machi_koro.state import Choice
 from companion.rules.machi_koro.views import facts_since_roll
-from companion.rules.ruleset import Json, Story
+from companion.rules.ruleset import Json, Result, Story
 
 LegacyStory = Story[LegacyState, Any]
 ENTRY_KIND = {"establishments": "establishment", "landmarks": "landmark", "community": "community"}
@@ -95,6 +98,29 @@ def choices_json(story: LegacyStory, seat: int) -> list[Json]:
     return [codec.wire_move(move) for move in legal_moves(state, seat)
             if not (story.roll_mode == "hall" and isinstance(move, Roll))
             and not (isinstance(move, ChooseDice) and move.count == dice_count)]
+
+
+def asks_json(story: LegacyStory, seat: int, wires: list[Json]) -> list[Json]:
+    """The turn's open choice as data, asked by the game's own card (`asks.choice_json`)."""
+    state = story.state
+    if state is None or not story.running:
+        return []
+    found = choice_json(state.table, seat, wires, state.rules)
+    return [found] if found is not None else []
+
+
+def own_card(state: LegacyState, card: str) -> str:
+    """The game's own card for a base purple card a swap or an answered choice names
+    ("business_center", "tv_station"), found by its effect: the pages name it as the game does."""
+    if card not in {choice.value for choice in Choice}:
+        return card
+    effect = PURPLE_ASKS[Choice(card)]
+    return next((c.id for c in state.rules.establishments.values() if c.effect == effect), card)
+
+
+def tile_json(story: LegacyStory, result: Result | None) -> Json:
+    """The base game's tile, the card that asks being the game's own."""
+    return base_views.tile_json(story, result, story.state.rules if story.state is not None else None)
 
 
 def _option(card: str, closed: Closed | None) -> Json:

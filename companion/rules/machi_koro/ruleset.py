@@ -211,8 +211,9 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
         return views.base_result(state)
 
     def seat_view(self, story: Story[TableState, Fact], seat: int, catalog: Catalog) -> Json:
-        return {"choices": views.choices_json(story, seat, catalog),
-                "builds": views.builds_json(story, seat, catalog)}
+        choices = views.choices_json(story, seat, catalog)
+        return {"choices": choices, "builds": views.builds_json(story, seat, catalog),
+                **views.asks_field(views.asks_json(story, seat, choices, catalog))}
 
     def page_data(self, catalog: Catalog, lang: str) -> Json:
         return {"cards": views.cards_json(catalog, lang)}

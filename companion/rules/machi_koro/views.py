@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.rules.machi_koro import facts as ev
+from companion.rules.machi_koro.asks import asking_card, choice_json
 from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.codec import wire_move
 from companion.rules.machi_koro.moves import ChooseDice, Roll
@@ -253,6 +254,19 @@ def wire_of(move: Any) -> Json:
     return dict(wire)
 
 
+def asks_json(story: MkStory, seat: int, wires: list[Json], catalog: Catalog) -> list[Json]:
+    """The seat view's `asks`: the turn's open choice as data (`asks.choice_json`), if any."""
+    if story.state is None or not story.running:
+        return []
+    found = choice_json(base_of(story.state), seat, wires, catalog)
+    return [found] if found is not None else []
+
+
+def asks_field(asks: list[Json]) -> Json:
+    """`{"asks": asks}`, or nothing when nothing is asked (most views: bytes saved)."""
+    return {"asks": asks} if asks else {}
+
+
 def builds_json(story: MkStory, seat: int, catalog: Catalog) -> Json:
     """This seat's build list (`rules.machi_koro.options.build_options`, docs/api.md): the
     turn's reason once, or null, and every card of the market with its own reason, if any; the
@@ -290,9 +304,10 @@ def waiting_for(state: Any) -> str | None:
     return None
 
 
-def tile_json(story: MkStory, result: Result | None) -> Json:
+def tile_json(story: MkStory, result: Result | None, catalog: Catalog | None = None) -> Json:
     """One tile of the hall screen: the players' coins and landmarks, the game's position, the
-    last roll's coin movements, the choice that waits and whose turn it is."""
+    last roll's coin movements, the choice that waits (`waiting`) with the card that asks it
+    (`asking`, of `catalog`: the table's unless a game has its own) and whose turn it is."""
     state = base_of(story.state) if story.state is not None else None
     market = market_json(story)
     return {"players": [{k: p[k] for k in ("seat", "name", "coins", "landmarks", "place")}
@@ -301,6 +316,7 @@ def tile_json(story: MkStory, result: Result | None) -> Json:
             **({"market": market} if market["variable_supply"] else {}),
             "entries": last_roll_entries(story),
             "waiting": waiting_for(state) if state is not None else None,
+            "asking": asking_card(state, catalog or story.catalog) if state is not None else None,
             "active_name": story.names[state.active] if state is not None else None}
 
 
