@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -353,3 +354,21 @@ def test_pg_server_without_binaries_fails_in_ci_and_skips_elsewhere(
     monkeypatch.setenv("CI", ci)
     with pytest.raises(outcome, match="apt-get install postgresql"):
         require_binaries()
+
+
+def test_journal_postgres_opens_for_a_role_that_may_only_read_and_write_the_tables(
+        postgres_server: PgServer) -> None:
+    """The append's function (`journal_append_v1`, issue 24) is made once, by the first opener
+    (the database's owner); a server whose role may only read and append opens the journal
+    and appends, as before the function existed (review: it was made again on every open)."""
+    store = postgres_server.create_database()
+    PostgresJournal(store).close()
+    name = store.rsplit("/", 1)[1]
+    role = f"app_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(store, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN".encode())
+        conn.execute(f"GRANT CONNECT ON DATABASE {name} TO {role}".encode())
+        conn.execute(f"GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO {role}".encode())
+    with PostgresJournal(store.replace("postgres@", f"{role}@")) as journal:
+        assert journal.append("table:1", 0, [("a", {"x": 1})], author="me").last_seq == 1
+        assert [r.data for r in journal.read("table:1")] == [{"x": 1}]

@@ -632,7 +632,13 @@ def test_after_a_redis_outage_every_phone_is_at_its_tables_seq(tmp_path, postgre
             phones = [phone for phone, _, _ in seats]
             for phone in phones:
                 phone.wait_for(0)
+            changed = threading.Event()  # a hall screen on process two (review: its hall views)
+            screen = socketio.Client(reconnection=False)
+            screen.on("hall", lambda view: view["event"]["choice_seconds"] == 90 and changed.set())
+            screen.connect(two.url, auth={"hall": event_id}, transports=["websocket"],
+                           wait_timeout=10)
             redis.go_away()
+            organizer(one, "POST", f"/api/events/{event_id}/settings", {"choice_seconds": 90})
             for turn in range(2):  # both seats of every table roll and pass, each on its process
                 for phone, _, seat in seats:
                     if seat == turn:
@@ -648,6 +654,8 @@ def test_after_a_redis_outage_every_phone_is_at_its_tables_seq(tmp_path, postgre
             for phone, table_id, _ in seats:
                 left = 5 - (time.monotonic() - back)
                 assert phone.wait_for(last[table_id], timeout=max(left, 0.01))["seq"] == last[table_id]
+            assert changed.wait(5), "the screen on two shows a setting changed on one meanwhile"
+            screen.disconnect()
             # and the messages go through both processes again
             phone, table_id, seat = seats[0]
             assert phone.move("after", {"kind": "roll"})["ok"]
@@ -853,3 +861,28 @@ def test_a_move_costs_one_journal_call_when_its_table_is_current_and_is_decided_
         assert again == {"ok": True}, "a repeated request gets its first answer"
     finally:
         b.journal = counting.journal
+
+
+def test_a_move_refused_on_a_copy_caught_up_during_its_decision_is_decided_again(two_halls,
+                                                                                 monkeypatch):
+    """Review of issue 24: a decision reads the event's turn from the journal (a yield under
+    gevent), and another greenlet (a hall view, a sync) may catch the table up meanwhile; the
+    move was then refused on the old copy, the refusal remembered, and the same request
+    refused again. A refusal now stands only if the table did not move since the decision
+    began: else the move is decided again on the table as it is."""
+    from companion.hall import play
+
+    a, b = two_halls
+    table_id, tokens = running_table(a)
+    b.seat_for(tokens[0])
+    assert a.move(tokens[0], "r1", {"kind": "roll"})["ok"]
+    assert a.move(tokens[0], "e1", {"kind": "end_turn"})["ok"]  # Bob's turn; b's copy is Ann's
+    real = play.event_turn
+
+    def another_greenlet_catches_up(hall: HallService, table: Any) -> Any:
+        hall.catch_up(table)
+        return real(hall, table)
+
+    monkeypatch.setattr(play, "event_turn", another_greenlet_catches_up)
+    assert b.move(tokens[1], "r2", {"kind": "roll"})["ok"], "Bob's roll on b, decided again"
+    assert b.move(tokens[1], "r2", {"kind": "roll"}) == {"ok": True}, "its first answer again"

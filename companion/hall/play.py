@@ -268,13 +268,17 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
         if first is not None:
             return with_view(first, table, seat)
         for attempt in range(2):
+            with hall.memory:
+                decided_at = table.seq  # the copy this attempt decides on
             try:
                 with hall.memory:
                     check_seen(table, seat, seq, move)
-                    decided_at = table.seq
                 facts = decide_move(hall, table, seat, move)
             except (RuleError, HallError) as error:
-                if hall.shared and attempt == 0 and moved_elsewhere(hall, table):
+                # Several processes: refused on an old copy of the table (another process
+                # moved it on; a catch-up during the decision's own journal reads counts)?
+                # Then decided again, once, on the table as the journal has it.
+                if hall.shared and attempt == 0 and moved_since(hall, table, decided_at):
                     # refused on this process's old copy of the table: decide on the journal's
                     found = hall.seat_of(token)
                     if found is None or found[0] != table.id:
@@ -289,7 +293,8 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
                 if first is not None:
                     return with_view(first, table, seat)
                 answer = refusal(error.code, error.message)
-                remember_refusal(hall, table.id, request_id, answer)
+                if table.seq == decided_at:  # not a refusal of a copy that moved on meanwhile
+                    remember_refusal(hall, table.id, request_id, answer)
                 return with_view(answer, table, seat)
             try:
                 result = commit(hall, table, facts, f"seat {seat}", request_id, {"ok": True},
@@ -300,8 +305,10 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
                 # decide again, once, on the table as its journal has it, with the seat checked
                 # again (the seat may have been reassigned meanwhile).
                 if not hall.shared or attempt == 1:
-                    if hall.shared:
-                        return refusal(OUT_OF_STEP, out_of_step().message)
+                    if hall.shared:  # unless the journal took this very request before
+                        first = hall.journal.answer_for(table.stream, request_id)
+                        return (with_view(first, table, seat) if first is not None
+                                else refusal(OUT_OF_STEP, out_of_step().message))
                     raise
                 found = hall.seat_of(token)
                 if found is None or found[0] != table.id:
@@ -316,11 +323,10 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
     return answer
 
 
-def moved_elsewhere(hall: HallService, table: Table) -> bool:
-    """Whether another process moved the table on (several processes): it is caught up."""
-    before = table.seq
+def moved_since(hall: HallService, table: Table, seq: int) -> bool:
+    """Whether the table moved on since seq `seq` (several processes: caught up first)."""
     hall.catch_up(table)
-    return table.seq != before
+    return table.seq != seq
 
 
 def stored_request_id(token: str, request_id: str) -> str:

@@ -95,10 +95,13 @@ CREATE TABLE journal_schema (version INTEGER NOT NULL);
 # `_append_one`, for each request of the batch in order: its request id known -> the first
 # result; the stream's last seq not the expected one -> SQLSTATE CJ001 (HINT: the request's
 # index, DETAIL: the actual seq), which ends the transaction with nothing written; else the
-# records and the request's answer inserted. Made (or replaced) by every process that opens the
-# journal: the tables do not change, so the schema's version does not either.
+# records and the request's answer inserted. Made by the first process that opens a journal
+# without it (a database of version 0.2.0 gets it then): the tables do not change, so the
+# schema's version does not either. Its name carries its own version: a changed function gets a
+# new name, and processes of the older code keep theirs. A role that may only read and write
+# the tables opens a journal that has it.
 _APPEND_FUNCTION = """
-CREATE OR REPLACE FUNCTION journal_append(
+CREATE FUNCTION journal_append_v1(
     lock_class int, lock_keys int[], streams text[], expected bigint[], request_ids text[],
     authors text[], answers text[], counts int[], kinds text[], datas text[], stamped text)
 RETURNS TABLE (o_duplicate boolean, o_answer text, o_first bigint, o_last bigint)
@@ -142,7 +145,7 @@ BEGIN
     END LOOP;
 END $$;
 """
-_STALE = "CJ001"  # journal_append's refusal of a stale expected seq
+_STALE = "CJ001"  # journal_append_v1's refusal of a stale expected seq
 
 _NUL = "\x00"
 
@@ -199,7 +202,7 @@ class PostgresJournal(Journal):
             raise JournalError(f"PostgreSQL: {exc}") from exc
 
     def _append_once(self, batch: Sequence[AppendRequest], at: str) -> list[AppendResult]:
-        # One round trip in pipeline mode: BEGIN, `journal_append` and COMMIT (in `holding`'s
+        # One round trip in pipeline mode: BEGIN, `journal_append_v1` and COMMIT (in `holding`'s
         # transaction, a savepoint instead). A move's append is the hall's hot path, and the
         # move's table waits for it (its stream lock is held across it): each round trip counts
         # (issue 15), and so does every moment a transaction waits on this process (issue 24).
@@ -404,7 +407,8 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
                 conn.execute(_SCHEMA)
                 conn.execute("INSERT INTO journal_schema VALUES (%s)", (_SCHEMA_VERSION,))
             row = conn.execute("SELECT MAX(version) FROM journal_schema").fetchone()
-            if row and row[0] == _SCHEMA_VERSION:
+            made = conn.execute("SELECT to_regproc('journal_append_v1') IS NOT NULL").fetchone()
+            if row and row[0] == _SCHEMA_VERSION and not (made and made[0]):
                 conn.execute(_APPEND_FUNCTION)
     except psycopg.Error as exc:
         raise JournalError(f"PostgreSQL: {exc}") from exc
@@ -419,13 +423,13 @@ def _setting(conn: psycopg.Connection[Any], name: str) -> str | None:
 
 
 _APPEND_CALL: LiteralString = (
-    "SELECT * FROM journal_append(%s, %s::int4[], %s::text[], %s::bigint[], %s::text[],"
+    "SELECT * FROM journal_append_v1(%s, %s::int4[], %s::text[], %s::bigint[], %s::text[],"
     " %s::text[], %s::text[], %s::int4[], %s::text[], %s::text[], %s)"
 )
 
 
 def _append_arguments(batch: Sequence[AppendRequest], at: str) -> tuple[Any, ...]:
-    """`journal_append`'s arguments for a batch: the streams' lock keys in one fixed order (two
+    """`journal_append_v1`'s arguments for a batch: the streams' lock keys in one fixed order (two
     hall rolls cannot deadlock), and each request's fields, its records flattened in order.
     A NUL, which PostgreSQL's TEXT cannot hold, is refused here with its field's name."""
     for request in batch:

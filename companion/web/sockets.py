@@ -61,6 +61,7 @@ def connect(auth: Any = None) -> None:
         connections[request.sid] = ("organizer", "")
         join_room("organizer")
         hall.discover()  # events other processes created
+        hall.catch_up_all(list(hall.tables.values()), list(hall.events.values()))  # and changed
         with hall.memory:  # a short hold: not the organizer's lock, which a hall roll holds long
             views = [hall.hall_view(event) for event in hall.events.values()]
         for view in views:
@@ -235,11 +236,14 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
                 dirty.clear()
                 heard.clear()
             try:
-                if mine and isinstance(manager, fanout.BatchRedisManager):
-                    manager.publish_halls_changed(mine)
                 publish_halls(hall, events, here_only=queued())
+            except JournalUnavailable:  # said once per outage by the journal
+                halls_changed(events)  # built again at the next round
             except Exception:  # the publisher must outlive any one failure; it is logged
+                halls_changed(events)
                 log.exception("hall publish failed")
+            if mine and isinstance(manager, fanout.BatchRedisManager):
+                manager.publish_halls_changed(mine)  # after this process's own screens
 
     def halls_changed(events: list[str]) -> None:
         with guard:
@@ -256,6 +260,11 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             ours = [table.id for table in tables if rooms.get(f"table:{table.id}")]
             built = list(fanout.build_frames(hall.view_copies(ours)))
             frames.messages(built, None, fanout.send_local, full=True)
+            # the screens here may have missed other processes' notices meanwhile
+            with hall.memory:
+                events = [event for event in hall.events
+                          if listening_here(f"hall:{event}") or listening_here("organizer")]
+            halls_changed(events)
         except Exception:
             log.exception("sending the tables again after Redis came back failed")
 
