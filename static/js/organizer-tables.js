@@ -14,6 +14,10 @@ const ROLL_MODE = { hall: t("hall roll"), own: t("own roll") };
 const ASKING_CARD = { reroll: "radio_tower" }; // a table's `waiting` is the card that asks, but for a reroll
 const PURPOSE = { stake: t("stake"), gift: t("gift") }; // co-op coins not for a card
 
+// What a started table says of its options, in its ruleset's words where it has them.
+const KEPT = "A started table keeps its set-up options.";
+const optionsKept = (ruleset) => (hasWord(ruleset, KEPT) ? said(ruleset, KEPT) : t("A started table keeps its set-up options."));
+
 function setText(root, selector, text) {
   const node = root.querySelector(selector);
   if (node.textContent !== text) node.textContent = text;
@@ -128,6 +132,9 @@ export class TableCards {
     const specs = (consoleData.ruleset_options?.[table.ruleset] ?? []).filter((spec) => spec.kind === "choice");
     const form = node.querySelector(".options-form");
     form.hidden = table.status !== "setup" || specs.length === 0;
+    this.drawOptionsKept(node, table, specs);
+    const box = form.hidden && form.querySelector("#notice"); // its answer stays in sight
+    if (box) form.after(box);
     if (form.hidden || form.contains(document.activeElement)) return;
     const fields = form.querySelector(".options-fields");
     const saved = (spec) => table.options?.[spec.name] ?? spec.default;
@@ -137,6 +144,16 @@ export class TableCards {
     fill(fields, specs.map((spec) => h("label", { for: `table-${id}-opt-${spec.name}` }, spec.label,
       h("select", { id: `table-${id}-opt-${spec.name}`, name: spec.name, "data-saved": saved(spec) },
         spec.choices.map((choice) => h("option", { value: choice, selected: saved(spec) === choice }, t(choice)))))));
+  }
+
+  // A started table's options, shown and no longer a form: the start dealt its set-up (a
+  // Catan board's letter and colours), so they stay as they were.
+  drawOptionsKept(node, table, specs) {
+    const line = node.querySelector(".options-kept");
+    line.hidden = table.status === "setup" || specs.length === 0;
+    if (line.hidden) return;
+    const values = specs.map((spec) => t(String(table.options?.[spec.name] ?? spec.default))).join(", ");
+    setText(node, ".options-kept", `${said(table.ruleset, "Set-up options")}: ${values}. ${optionsKept(table.ruleset)}`);
   }
 
   turnText(table) {
