@@ -89,6 +89,7 @@ export class TableCards {
     for (const [action, ok] of Object.entries(allowed)) node.querySelector(`[data-action="${action}"]`).hidden = !ok;
     node.querySelector(".setup-tools .add-player-form").hidden = table.status !== "setup";
     this.drawRollForSeat(node, table);
+    this.drawEndTurnForSeat(node, table);
     node.querySelector(".correction").hidden = table.status === "setup";
     this.drawWords(node, table.ruleset);
     this.drawOptions(node, table);
@@ -113,6 +114,26 @@ export class TableCards {
       place.prepend(button);
     }
     button.dataset.seat = seat;
+    if (button.textContent !== words) button.textContent = words;
+  }
+
+  // The seat building after its roll at an own-roll table: a seat without a phone cannot end
+  // its turn, so the organizer does (the rules refuse it if the seat is not on turn).
+  drawEndTurnForSeat(node, table) {
+    const place = node.querySelector(".status-actions");
+    let button = place.querySelector('[data-action="end_turn_for_seat"]');
+    const building = table.roll_mode === "own" && table.status === "running" && table.phase === "build"
+      && Number.isInteger(table.active) && !table.waiting;
+    if (!building) {
+      button?.remove();
+      return;
+    }
+    const words = t("End the turn of {name}", { name: table.players[table.active]?.name ?? "" });
+    if (!button) {
+      button = h("button", { type: "button", class: "roll-for-seat secondary", "data-action": "end_turn_for_seat" });
+      place.prepend(button);
+    }
+    button.dataset.seat = table.active;
     if (button.textContent !== words) button.textContent = words;
   }
 

@@ -421,6 +421,8 @@ async function onTableClick(event) {
     await tableAction(tableId, "remove_player", { seat }, t("The player is removed."), target);
   } else if (action === "roll_for_seat") {
     await tableAction(tableId, "roll_for_seat", {}, t("Rolled for {name}.", { name }), target);
+  } else if (action === "end_turn_for_seat") {
+    await tableAction(tableId, "end_turn_for_seat", { seat }, t("The turn of {name} is ended.", { name }), target);
   } else if (["start", "pause", "resume", "end"].includes(action)) {
     if (action === "end" && !window.confirm(t("End this table? It cannot be resumed."))) return;
     await tableAction(tableId, action, {}, "", target);
