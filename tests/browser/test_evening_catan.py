@@ -9,13 +9,13 @@ event with the winner; a player's browser phone follows each step. Console 1366x
 
 from __future__ import annotations
 
-import re
 import time
 
 from playwright.sync_api import Page, expect
 from socket_phone import Phone
 
 from browser.conftest import Hall, console_page, join_seat
+from browser.evening import card_of, mid_word_breaks, token_of
 from browser.test_catan_big_screen import open_screen
 
 CONSOLE = (1366, 900)
@@ -31,19 +31,7 @@ WIN = {"settlements": 5, "cities": 8, "foreign_start_settlements": 2, "vp_cards"
        "largest_army": False, "longest_road": False}  # 25 points
 
 
-def card_of(page: Page, name: str):
-    row = page.locator("#overview tr", has=page.locator("th", has_text=re.compile(f"^{name}$")))
-    opener = row.locator("button.table-open")
-    if opener.get_attribute("aria-expanded") != "true":
-        opener.click()
-    card = page.locator(".table-card", has=page.locator(".table-name", has_text=re.compile(f"^{name}$")))
-    expect(card).to_be_visible()
-    return card
 
-
-def token_of(card, seat: int) -> str:
-    href = card.locator("a.join-link").nth(seat).get_attribute("href") or ""
-    return href.rsplit("/j/", 1)[1]
 
 
 def hand_roll(page: Page, d1: int, d2: int) -> None:
@@ -165,3 +153,5 @@ def test_evening_catan_fifty_boards_through_the_console(screen, tall_phone, hall
         expect(phone.locator("#catan-outcome")).to_be_visible()
         expect(phone.locator("#catan-outcome-detail")).to_contain_text("Cyrille Lefebvre-Dumont")
         snap(phone, f"evening-catan-phone-end-{lang}")
+        for shown in (phone, projector, console):  # issue 27 (9): no word broken mid-word
+            assert mid_word_breaks(shown.locator("body")) == [], lang

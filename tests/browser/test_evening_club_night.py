@@ -7,13 +7,13 @@ standings per game. Console 1366x900 and projector 1920x1080 in English, Hebrew 
 
 from __future__ import annotations
 
-import re
 import time
 
 from playwright.sync_api import Page, expect
 from socket_phone import Phone
 
 from browser.conftest import COOP, Hall, console_page, hall_tile, open_hall
+from browser.evening import card_of, mid_word_breaks, token_of
 
 CONSOLE = (1366, 900)
 LOCALES = {"en": "en-US", "he": "he-IL", "nl": "nl-NL"}
@@ -53,21 +53,7 @@ def hall_roll(page: Page, d1: int, d2: int, number: int) -> None:
         page.wait_for_timeout(100)
 
 
-def card_of(page: Page, name: str):
-    """A table's card in the console, opened from its overview row."""
-    row = page.locator("#overview tr", has=page.locator("th", has_text=re.compile(f"^{name}$")))
-    opener = row.locator("button.table-open")
-    if opener.get_attribute("aria-expanded") != "true":
-        opener.click()
-    card = page.locator(".table-card", has=page.locator(".table-name", has_text=re.compile(f"^{name}$")))
-    expect(card).to_be_visible()
-    return card
 
-
-def token_of(card, seat: int) -> str:
-    """A seat's token from the join link its card shows (the QR card's /j/TOKEN)."""
-    href = card.locator("a.join-link").nth(seat).get_attribute("href") or ""
-    return href.rsplit("/j/", 1)[1]
 
 
 def coins_on_tile(page: Page, table: str) -> list[str]:
@@ -155,6 +141,8 @@ def test_evening_club_night_through_the_console(screen, hall_server: Hall, snap,
         projector = open_hall(screen, hall_server, event_id, 1920, 1080, locale=LOCALES[lang])
         projector.wait_for_timeout(1500)
         snap(projector, f"evening-club-projector-{lang}")
+        for shown in (projector, other):  # issue 27 (9): no word broken mid-word
+            assert mid_word_breaks(shown.locator("body")) == [], lang
         expect(projector.locator("#tables-page")).to_have_text("")
         expect(projector.locator("#tiles .tile")).to_have_count(8)
         expect(projector.locator("#standings > li.game")).to_have_count(2)
