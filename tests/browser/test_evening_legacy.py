@@ -16,7 +16,7 @@ import time
 from playwright.sync_api import Page, expect
 from socket_phone import Phone
 
-from browser.conftest import Hall, console_page, join_seat
+from browser.conftest import Hall, console_page, join_seat, open_hall
 from browser.evening import card_of, mid_word_breaks, token_of
 
 CONSOLE = (1366, 900)
@@ -165,12 +165,26 @@ def test_evening_legacy_campaign_carried_to_a_second_laptop(screen, tall_phone, 
     snap(other, "evening-legacy-console-won-en")
     assert time.monotonic() - started < 60
 
-    # The second laptop's console in Hebrew and Dutch after the game.
-    for lang in ("he", "nl"):
-        console = console_page(screen, own_server, lang, *CONSOLE, event_id=event_id,
-                               shows="table.legacy-register tbody tr", locale=LOCALES[lang])
-        console.locator("article.legacy-campaign").evaluate("(e) => e.scrollIntoView({block: 'start'})")
-        snap(console, f"evening-legacy-console-won-{lang}")
+    # After the game, in English, Hebrew and Dutch: the second laptop's console, its hall
+    # screen, Eli's phone.
+    laptop = [other, dana_page]
+    for lang in ("en", "he", "nl"):
+        if lang != "en":
+            console = console_page(screen, own_server, lang, *CONSOLE, event_id=event_id,
+                                   shows="table.legacy-register tbody tr", locale=LOCALES[lang])
+            console.locator("article.legacy-campaign").evaluate("(e) => e.scrollIntoView({block: 'start'})")
+            snap(console, f"evening-legacy-console-won-{lang}")
+        projector = open_hall(screen, own_server, event_id, 1920, 1080, locale=LOCALES[lang])
+        expect(projector.locator("#tiles .tile")).to_have_count(1)
+        snap(projector, f"evening-legacy-projector-won-{lang}")
+        phone = join_seat(tall_phone(LOCALES[lang]), own_server, f"/j/{token_of(table, 1)}")
+        expect(phone.locator("body")).to_have_class(re.compile("game-won"))
+        snap(phone, f"evening-legacy-phone-eli-{lang}")
+        for shown in (projector, phone):  # issue 27 (9): no word broken mid-word
+            assert mid_word_breaks(shown.locator("body")) == [], lang
+        laptop.extend([projector, phone] + ([console] if lang != "en" else []))
+    for page in laptop:  # before the second laptop's server stops: no reconnecting page left
+        page.context.close()
 
 
 def plain_turn(phone: Phone, seat: int, tag: str) -> None:
