@@ -26,7 +26,8 @@ def token_of(card: Locator, seat: int) -> str:
 
 
 MID_WORD_BREAKS = """(element) => {
-  // Each place where a line ends between two letters with no hyphen offered there.
+  // Each place where a line ends between two letters (or a letter and its punctuation) with
+  // no hyphen offered there.
   const found = [];
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -39,7 +40,7 @@ MID_WORD_BREAKS = """(element) => {
       const rects = [...range.getClientRects()].filter((r) => r.width > 0);
       const rect = rects.at(-1); // a letter after a break may also answer the line before's end
       if (!rect) continue;
-      if (top !== null && rect.top > top + 2 && /\\p{L}/u.test(text[i])
+      if (top !== null && rect.top > top + 2 && /[\\p{L}!?.,:;)]/u.test(text[i])
           && /\\p{L}/u.test(text[i - 1] ?? "")) found.push(text.slice(Math.max(0, i - 8), i + 8));
       top = rect.top;
     }
