@@ -65,3 +65,32 @@ def test_seat_auto_roll_setting_is_journalled_and_checked(hall, tmp_path):
     hall.update_event(event.id, {"seat_auto_roll": True})
     again = HallService(hall.journal)
     assert again.events[event.id].seat_auto_roll is True
+
+
+def test_end_turn_for_seat_ends_the_building_seats_turn(hall):
+    """Issue 27: after "Roll for Dana Levi" the seat without a phone builds nothing and cannot
+    end her turn; the organizer ends it (the seat's own end of turn, decided by its rules), and
+    the next seat's roll is due. Another seat's turn, or one before its roll, is refused."""
+    table = own_table(hall, hall.create_event("Club night").id)
+    with pytest.raises(HallError) as refused:  # Dana has not rolled yet
+        hall.end_turn_for_seat(table.id, 0)
+    assert refused.value.code.startswith("rule/") and table.state.active == 0
+    hall.roll_for_seat(table.id)
+    seq = table.seq
+    with pytest.raises(HallError) as refused:  # Eli's turn it is not
+        hall.end_turn_for_seat(table.id, 1)
+    assert refused.value.code == "rule/not_your_turn" and table.seq == seq
+    for bad in (None, "0", -1, 3, True):
+        with pytest.raises(HallError) as refused:
+            hall.end_turn_for_seat(table.id, bad)
+        assert refused.value.code == "request/invalid", bad
+    hall.end_turn_for_seat(table.id, 0)
+    assert table.state.active == 1 and table_summary(table)["roll_due"] == 1
+    assert hall.journal.read(table.stream)[-1].author == "organizer"
+
+
+def test_end_turn_for_seat_is_refused_at_a_hall_roll_table(hall):
+    table = own_table(hall, hall.create_event("Club night").id, roll_mode="hall")
+    with pytest.raises(HallError) as refused:
+        hall.end_turn_for_seat(table.id, 0)
+    assert refused.value.code == "table/hall_roll"

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
-from companion.hall.checks import HallError, invalid, refusal, rules_refusal
+from companion.hall.checks import HallError, invalid, refusal, rules_refusal, seat_number
 from companion.hall.model import MOVES_KEPT, Move, Table, follows_turn, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
@@ -426,6 +426,28 @@ def roll_for_seat(hall: HallService, table_id: Any) -> Table:
             raise HallError("table/no_roll_due", "no seat of this table is waiting to roll")
         try:
             facts = decide_move(hall, table, seat, dict(ROLL))
+        except RuleError as error:
+            raise rules_refusal(error) from None
+        commit(hall, table, facts, "organizer")
+        return table
+
+    return organizer_change(hall, table_id, act)
+
+
+END_TURN = {"kind": "end_turn"}  # a seat's end of its turn, without building
+
+
+def end_turn_for_seat(hall: HallService, table_id: Any, seat: Any) -> Table:
+    """The organizer ends the turn of `seat` at a table that rolls its own dice (a seat
+    without a phone, after "Roll for NAME"): the seat's own end of turn, decided by its rules
+    (another seat's turn, or one before its roll, is refused with the rules' reason)."""
+    def act() -> Table:
+        table = playing(hall, table_id)
+        if table.roll_mode != "own":
+            raise HallError("table/hall_roll", "this table rolls with the hall")
+        number = seat_number(len(table.seats), seat)
+        try:
+            facts = decide_move(hall, table, number, dict(END_TURN))
         except RuleError as error:
             raise rules_refusal(error) from None
         commit(hall, table, facts, "organizer")

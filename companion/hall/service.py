@@ -489,6 +489,9 @@ class HallService:
     def roll_for_seat(self, table_id: Any) -> Table:
         return play.roll_for_seat(self, table_id)
 
+    def end_turn_for_seat(self, table_id: Any, seat: Any) -> Table:
+        return play.end_turn_for_seat(self, table_id, seat)
+
     def hall_roll(self, event_id: Any, dice: Any = None, confirm: Any = None,
                   now: datetime | None = None, follow_up: Any = None) -> dict[str, Any]:
         return hall_roll.hall_roll(self, event_id, dice, confirm, now, follow_up)

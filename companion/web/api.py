@@ -235,6 +235,8 @@ def table_action(table_id: str, action: str) -> Any:
         table = hall.staff_move(table_id, data.get("move"))
     elif action == "roll_for_seat":
         table = hall.roll_for_seat(table_id)
+    elif action == "end_turn_for_seat":
+        table = hall.end_turn_for_seat(table_id, data.get("seat"))
     else:
         raise HallError("request/unknown_action",
                         Detail(N_("unknown table action {action}"), {"action": repr(action)}))

@@ -186,6 +186,31 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
         else:
             publish_now(change, mover.get())
 
+    results_sent: dict[str, Any] = {}  # event id -> the `results` its phones last got
+
+    def send_turn(event_id: str, only_new_results: bool = False) -> None:
+        """The event's `turn` to its phones, once for all of them; with `only_new_results`,
+        only when its results (the winner, each seat's place) differ from the last sent."""
+        turn = hall.turn_message(event_id)
+        if turn is None:
+            return
+        results = turn.get("results")
+        if only_new_results and (results is None or results == results_sent.get(event_id)):
+            return
+        results_sent[event_id] = results
+        socketio.emit("turn", turn, to=f"event:{event_id}")
+
+    def over_events(change: Change) -> list[str]:
+        """The events of the change's tables that are over (their `turn` carries results), other
+        than those whose turn the change sends anyway: a table's final points can move a player
+        of another table to another place (issue 27)."""
+        if not change.tables:
+            return []
+        with hall.memory:
+            events = [hall.events.get(event_id) for event_id in change.events
+                      if event_id not in change.turns]
+        return [event.id for event in events if event is not None and (event.over or event.ended)]
+
     def publish_in_background(change: Change, skip: str | None) -> None:
         """`publish_now` in its own task: nothing catches there (the hall's publish did), so a
         failure is logged here, and the next change sends its tables again (review)."""
@@ -200,9 +225,9 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
         # must not wait for all of their frames (issue 15). A table moved on meanwhile sends its
         # newer frame with its own change; an older frame is not sent after it (Frames).
         for event_id in change.turns:  # the event's turn: one message, its JSON made once
-            turn = hall.turn_message(event_id)
-            if turn is not None:
-                socketio.emit("turn", turn, to=f"event:{event_id}")
+            send_turn(event_id)
+        for event_id in over_events(change):  # a board's result moved the event's places
+            send_turn(event_id, only_new_results=True)
         if change.tables:
             built = list(fanout.build_frames(hall.view_copies(change.tables)))  # outside the lock
             items, reseated = frames.messages(built, skip, fanout.send_local,

@@ -228,7 +228,8 @@ function tile(summary) {
 // and then with the tables given the width of the charts ("wide": the dice stay, the charts
 // go): a page the hall waits 10 s for is worse than smaller text (README: up to eight tables
 // shrink to fit). More tables are smaller still ("dense", more columns) and page.
-const FEW_TABLES = ["", "compact", "compact three", "compact three wide", "compact four wide", "compact four wide small"];
+const FEW_TABLES = ["", "compact", "compact three", "compact three wide", "compact four wide", "compact four wide small",
+  "compact four wide small smaller"]; // a co-op pair's tall tile last, alone in a third row
 function drawTiles() {
   const list = $("tiles");
   const tables = shownTables();

@@ -99,7 +99,7 @@ export function notice(text, kind = "error", control = null) {
   box ??= document.getElementById("notice");
   const form = control && control.closest("form");
   const group = control && control.closest("[data-notice-after]");
-  if (form) form.append(box);
+  if (form) form[form.hidden ? "after" : "append"](box); // a form hidden meanwhile: beside it
   else if (group) group.after(box);
   else if (control) control.after(box);
   else document.getElementById("main").prepend(box); // no control: the top of the page
@@ -112,13 +112,14 @@ export function notice(text, kind = "error", control = null) {
 // Run an API call and say its result next to `at` (the form or button that asked); a refusal is
 // said in words instead of failing silently. Returns the answer, or null when refused. A change
 // says `done` (or clears the last message); a look-up leaves the last message standing.
-export async function act(method, path, body, { done = "", at = null } = {}) {
+// `refused`: the caller's own sentence for a refusal code, where it knows more (code -> text).
+export async function act(method, path, body, { done = "", at = null, refused = {} } = {}) {
   try {
     const answer = await call(method, path, body);
     if (method !== "GET") notice(done, "ok", at);
     return answer;
   } catch (error) {
-    notice(explain(error), refusalKind(error), at);
+    notice((error instanceof Refused && refused[error.code]) || explain(error), refusalKind(error), at);
     return null;
   }
 }

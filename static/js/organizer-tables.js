@@ -13,6 +13,10 @@ const STATUS = { setup: t("Set up"), running: t("Running"), paused: t("Paused"),
 const ROLL_MODE = { hall: t("hall roll"), own: t("own roll") };
 const PURPOSE = { stake: t("stake"), gift: t("gift") }; // co-op coins not for a card
 
+// What a started table says of its options, in its ruleset's words where it has them.
+const KEPT = "A started table keeps its set-up options.";
+const optionsKept = (ruleset) => (hasWord(ruleset, KEPT) ? said(ruleset, KEPT) : t("A started table keeps its set-up options."));
+
 function setText(root, selector, text) {
   const node = root.querySelector(selector);
   if (node.textContent !== text) node.textContent = text;
@@ -84,6 +88,7 @@ export class TableCards {
     for (const [action, ok] of Object.entries(allowed)) node.querySelector(`[data-action="${action}"]`).hidden = !ok;
     node.querySelector(".setup-tools .add-player-form").hidden = table.status !== "setup";
     this.drawRollForSeat(node, table);
+    this.drawEndTurnForSeat(node, table);
     node.querySelector(".correction").hidden = table.status === "setup";
     this.drawWords(node, table.ruleset);
     this.drawOptions(node, table);
@@ -111,6 +116,26 @@ export class TableCards {
     if (button.textContent !== words) button.textContent = words;
   }
 
+  // The seat building after its roll at an own-roll table: a seat without a phone cannot end
+  // its turn, so the organizer does (the rules refuse it if the seat is not on turn).
+  drawEndTurnForSeat(node, table) {
+    const place = node.querySelector(".status-actions");
+    let button = place.querySelector('[data-action="end_turn_for_seat"]');
+    const building = table.roll_mode === "own" && table.status === "running" && table.phase === "build"
+      && Number.isInteger(table.active) && !table.waiting;
+    if (!building) {
+      button?.remove();
+      return;
+    }
+    const words = t("End the turn of {name}", { name: table.players[table.active]?.name ?? "" });
+    if (!button) {
+      button = h("button", { type: "button", class: "roll-for-seat secondary", "data-action": "end_turn_for_seat" });
+      place.prepend(button);
+    }
+    button.dataset.seat = table.active;
+    if (button.textContent !== words) button.textContent = words;
+  }
+
   // The ruleset's own words for the card's general ones (a Catan board: Sun and Moon, points
   // and claims, no coins to correct).
   drawWords(node, ruleset) {
@@ -127,6 +152,9 @@ export class TableCards {
     const specs = (consoleData.ruleset_options?.[table.ruleset] ?? []).filter((spec) => spec.kind === "choice");
     const form = node.querySelector(".options-form");
     form.hidden = table.status !== "setup" || specs.length === 0;
+    this.drawOptionsKept(node, table, specs);
+    const box = form.hidden && form.querySelector("#notice"); // its answer stays in sight
+    if (box) form.after(box);
     if (form.hidden || form.contains(document.activeElement)) return;
     const fields = form.querySelector(".options-fields");
     const saved = (spec) => table.options?.[spec.name] ?? spec.default;
@@ -136,6 +164,16 @@ export class TableCards {
     fill(fields, specs.map((spec) => h("label", { for: `table-${id}-opt-${spec.name}` }, spec.label,
       h("select", { id: `table-${id}-opt-${spec.name}`, name: spec.name, "data-saved": saved(spec) },
         spec.choices.map((choice) => h("option", { value: choice, selected: saved(spec) === choice }, t(choice)))))));
+  }
+
+  // A started table's options, shown and no longer a form: the start dealt its set-up (a
+  // Catan board's letter and colours), so they stay as they were.
+  drawOptionsKept(node, table, specs) {
+    const line = node.querySelector(".options-kept");
+    line.hidden = table.status === "setup" || specs.length === 0;
+    if (line.hidden) return;
+    const values = specs.map((spec) => t(String(table.options?.[spec.name] ?? spec.default))).join(", ");
+    setText(node, ".options-kept", `${said(table.ruleset, "Set-up options")}: ${values}. ${optionsKept(table.ruleset)}`);
   }
 
   turnText(table) {

@@ -377,14 +377,17 @@ function tableOf(node) {
   return card ? card.dataset.table : null;
 }
 
-async function tableAction(tableId, action, body, done, at) {
-  const answer = await act("POST", `/api/tables/${encodeURIComponent(tableId)}/${action}`, body, { done, at });
+async function tableAction(tableId, action, body, done, at, refused = {}) {
+  const answer = await act("POST", `/api/tables/${encodeURIComponent(tableId)}/${action}`, body, { done, at, refused });
   if (answer) {
     state.seats.set(String(answer.id), answer.seats);
     await refresh();
   }
   return answer;
 }
+
+const STARTED = "The table has started: it keeps its set-up options.";
+const rulesetOf = (tableId) => state.view?.tables.find((t2) => String(t2.id) === String(tableId))?.ruleset;
 
 const playerName = (tableId, seat) => {
   const table = state.view && state.view.tables.find((t2) => String(t2.id) === String(tableId));
@@ -418,6 +421,8 @@ async function onTableClick(event) {
     await tableAction(tableId, "remove_player", { seat }, t("The player is removed."), target);
   } else if (action === "roll_for_seat") {
     await tableAction(tableId, "roll_for_seat", {}, t("Rolled for {name}.", { name }), target);
+  } else if (action === "end_turn_for_seat") {
+    await tableAction(tableId, "end_turn_for_seat", { seat }, t("The turn of {name} is ended.", { name }), target);
   } else if (["start", "pause", "resume", "end"].includes(action)) {
     if (action === "end" && !window.confirm(t("End this table? It cannot be resumed."))) return;
     await tableAction(tableId, action, {}, "", target);
@@ -433,7 +438,9 @@ async function onTableSubmit(event) {
     if (await tableAction(tableId, "rename", { name: form.elements.name.value }, t("The table is renamed."), at)) form.reset();
   } else if (form.classList.contains("options-form")) {
     const options = Object.fromEntries([...form.querySelectorAll("select")].map((select) => [select.name, select.value]));
-    await tableAction(tableId, "options", { options }, t("The options are saved."), at);
+    // a board started meanwhile (another console, the API): say what its start means
+    const started = hasWord(rulesetOf(tableId), STARTED) ? said(rulesetOf(tableId), STARTED) : t("The table has started: it keeps its set-up options.");
+    await tableAction(tableId, "options", { options }, t("The options are saved."), at, { "table/started": started });
   } else if (form.classList.contains("add-player-form")) {
     if (await tableAction(tableId, "add_player", { name: form.elements.name.value }, t("The player is added."), at)) form.reset();
   } else if (form.classList.contains("adjust-form")) {

@@ -297,3 +297,28 @@ def test_catan_big_phone_counts_the_turn_by_the_servers_clock(tall_phone, hall_s
     hall_server.roll(event_id, (2, 3))
     expect(avi.locator("#catan-clock")).to_have_text(re.compile(r"^1:[23]\d$"))
     expect(avi.locator("#catan-clock-label")).to_have_text("time left")
+
+
+def test_catan_big_phone_place_follows_another_boards_final_points(tall_phone, hall_server):
+    """Issue 27: the event is over without a verified claim (the standings rank by points). A
+    player at another board sends final points above Noa's: Noa's phone shows her new place at
+    once (one `turn` message for the event), not only at its own next message."""
+    event_id, board = catan_event(hall_server, "Catan places")
+    other = next(t for t in hall_server.api("GET", f"/api/events/{event_id}")["table_seats"]
+                 if t["id"] != board["id"])
+    noa = join_seat(tall_phone(), hall_server, board["seats"][1]["join_path"])
+    eli = join_seat(tall_phone(), hall_server, other["seats"][1]["join_path"])
+    tap(noa, "cities", 1)  # a second city: 6 points
+    expect(noa.locator("#catan-total strong")).to_have_text("6")
+    wait_for(lambda: board_summary(hall_server, event_id)[0]["points"] == [4, 6], "Noa's 6 points")
+    hall_server.roll(event_id, (3, 5))
+    hall_server.api("POST", f"/api/events/{event_id}/end")
+    expect(noa.locator("#catan-outcome-detail")).to_have_text(
+        "No claim of victory was verified: the standings rank by points. Your place: 1 of 4.")
+    expect(eli.locator("#catan-outcome")).to_be_visible()
+    tap(eli, "cities", 2)  # two more cities: 8 points, above Noa's 6
+    expect(eli.locator("#catan-total strong")).to_have_text("8")
+    eli.locator("#catan-final").tap()
+    expect(eli.locator("#notice")).to_have_text("Your final points are sent.")
+    expect(noa.locator("#catan-outcome-detail")).to_have_text(
+        "No claim of victory was verified: the standings rank by points. Your place: 2 of 4.")

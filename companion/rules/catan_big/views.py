@@ -193,6 +193,11 @@ CONSOLE_WORDS = {
     "claim:verified": N_("verified"),
     "claim:rejected": N_("rejected"),
     "Set-up options": N_("Letter and colours"),
+    "A started table keeps its set-up options.":
+        N_("A started board keeps its letter and colours: they are set before its start."),
+    "The table has started: it keeps its set-up options.":
+        N_("This board has started: it keeps its letter and colours (they are set before a "
+           "board's start)."),
     "Opening seconds of a turn": N_("Production (seconds, no trading)"),
     "Choose a table in the list to see its players, links, corrections and journal.":
         N_("Choose a board in the list to see its players, links and journal."),
