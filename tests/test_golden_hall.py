@@ -220,7 +220,7 @@ def play_table(hall: HallService, table: Any, seeded: random.Random, moves: int,
         if state.phase.value == "finished":
             return
         seat = state.active
-        options = [wire_move(m) for m in legal_moves(state, seat, table.catalog)]
+        options = [wire_move(m) for m in legal_moves(state, seat, table.setup)]
         if table.ruleset == "legacy" and state.phase.value == "build":  # its catalog's cards
             options += [{"kind": "build", "card": entry["id"]}
                         for entry in table.options["catalog"]["establishments"]]

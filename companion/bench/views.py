@@ -238,7 +238,7 @@ def _builds_of() -> Callable[[Any, Any, int], Any]:
 
     def builds(table: Any, story: Any, seat: int) -> Any:
         own = coop_views if table.ruleset == "machi-koro-coop" else base_views
-        return own.builds_json(story, seat, table.catalog)
+        return own.builds_json(story, seat, table.setup)
 
     return builds
 

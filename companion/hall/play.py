@@ -17,7 +17,7 @@ from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, AppendResult, Record, StaleSequence
 from companion.rules.errors import RuleError
 from companion.rules.registry import AnyRuleset
-from companion.rules.ruleset import HallTurn
+from companion.rules.ruleset import HallTurn, SeatRolls, SharedTurn
 
 Fact = Any  # a ruleset's own fact (the hall keeps and journals it as the rules say)
 
@@ -330,12 +330,13 @@ def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[F
     if table.status != "running" or table.state is None:
         raise HallError("table/not_running", f"the table is {table.status}, not running")
     state, rules = table.state, rules_of(table)
-    if table.roll_mode == "hall" and rules.hall_rolls(move):
+    rolls = isinstance(rules, SeatRolls)
+    if rolls and table.roll_mode == "hall" and rules.hall_rolls(move):
         raise HallError("table/hall_roll", "this table rolls with the hall")
-    count = rules.dice_for(state, seat, move)
+    count = rules.dice_for(state, seat, move) if rolls else 0
     drawn = hall_dice.roll(count) if count else ()
     return rules.decide(state, seat, rules.parse_move(move, drawn, hall=event_turn(hall, table)),
-                        table.catalog, secure_shuffle)
+                        table.setup, secure_shuffle)
 
 
 def event_turn(hall: HallService, table: Table) -> HallTurn | None:
@@ -370,14 +371,17 @@ def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any
 
 
 def staff_move(hall: HallService, table_id: Any, wire: Any) -> Table:
-    """A move the staff make at a table (`Ruleset.staff_move`: Catan's verification of a
+    """A move the staff make at a table (`SharedTurn.staff_move`: Catan's verification of a
     claim), with the event's latest roll; committed with author "organizer". The rules'
-    refusal is the answer's, and nothing changes."""
-    return organizer_facts(hall, table_id, lambda rules, table: rules.staff_move(
-        table.state, wire, event_turn(hall, table)))
+    refusal is the answer's, and nothing changes; a ruleset without a shared turn has none."""
+    def decide(rules: AnyRuleset, table: Table) -> list[Fact]:
+        if not isinstance(rules, SharedTurn):
+            raise RuleError(f"{rules.name} tables take no staff moves")
+        return rules.staff_move(table.state, wire, event_turn(hall, table))
+    return organizer_facts(hall, table_id, decide)
 
 
-ROLL = {"kind": "roll"}  # a seat's roll, with the dice the seat chose (Ruleset.dice_for)
+ROLL = {"kind": "roll"}  # a seat's roll, with the dice the seat chose (SeatRolls.dice_for)
 
 
 def roll_for_seat(hall: HallService, table_id: Any) -> Table:
@@ -387,7 +391,9 @@ def roll_for_seat(hall: HallService, table_id: Any) -> Table:
         table = playing(hall, table_id)
         if table.roll_mode != "own":
             raise HallError("table/hall_roll", "this table rolls with the hall")
-        seat = rules_of(table).roll_due(table.state) if table.status == "running" else None
+        rules = rules_of(table)
+        seat = (rules.roll_due(table.state)
+                if table.status == "running" and isinstance(rules, SeatRolls) else None)
         if seat is None:
             raise HallError("table/no_roll_due", "no seat of this table is waiting to roll")
         try:

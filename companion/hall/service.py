@@ -36,8 +36,6 @@ from companion.hall.locks import StreamLocks
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import apply_event_records, rebuild_event, rebuild_table
 from companion.journal import Journal, Record, SqliteJournal, StaleSequence
-from companion.rules.registry import Catalog
-from companion.rules.registry import catalog as default_catalog
 
 log = logging.getLogger("companion")
 Found = TypeVar("Found")
@@ -54,15 +52,13 @@ class HallService:
     hall rolls), `streams` has one lock per table or event stream (its writers, one at a time),
     `memory` guards the tables' and indexes' memory: hall/locks.py, in that order."""
 
-    def __init__(self, journal: Journal, catalog: Catalog | None = None,
-                 shared: bool | None = None) -> None:
+    def __init__(self, journal: Journal, shared: bool | None = None) -> None:
         self.journal = journal
         # Whether other processes may write the same journal (anything but a SQLite file).
         self.shared = not isinstance(journal, SqliteJournal) if shared is None else shared
         self._looks = TOKEN_LOOKS_PER_SECOND  # the token looks left now (`_may_look`)
         self._looked = time.monotonic()
         self._looks_guard = threading.Lock()
-        self.catalog = catalog or default_catalog()
         self.lock = threading.RLock()
         self.streams = StreamLocks()
         self.memory = threading.RLock()

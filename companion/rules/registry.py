@@ -22,7 +22,7 @@ from companion.rules.machi_koro.evolve import evolve, evolve_all
 from companion.rules.machi_koro.facts import Fact
 from companion.rules.machi_koro.moves import AddTwo, Build, EndTurn, Move, Reroll, Roll
 from companion.rules.machi_koro.options import legal_moves
-from companion.rules.machi_koro.ruleset import MACHI_KORO, BadOptions
+from companion.rules.machi_koro.ruleset import MACHI_KORO
 from companion.rules.machi_koro.scenario import ScenarioError
 from companion.rules.machi_koro.state import Phase, TableState, new_table
 
@@ -34,7 +34,7 @@ __all__ = ["REGISTRY", "AnyRuleset", "BadOptions", "Catalog", "ScenarioError", "
            "AddTwo", "Build", "EndTurn", "Fact", "Move", "Phase", "Reroll", "Roll", "TableState",
            "base_views", "coop_views", "deal_supply", "decide", "evolve", "evolve_all",
            "legal_moves", "load_catalog", "new_table"]
-from companion.rules.ruleset import Ruleset
+from companion.rules.ruleset import BadOptions, Ruleset
 
 # The event's turn times (RULES.md 21), served here for the hall's clock: no game in them.
 from companion.rules.schedule import production_for, read_schedule, schedule_json, seconds_for

@@ -158,13 +158,13 @@ def page_data(tables: Iterable[Table], lang: str) -> dict[str, Any]:
     """What the pages of these tables' games need beyond the views (`Ruleset.page_data`, for
     each ruleset and card sets once): lists of objects with an `id` merge, one entry an id."""
     data: dict[str, Any] = {}
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, tuple[str, ...]]] = set()
     for table in tables:
-        key = (table.ruleset, table.catalog.name)
+        key = (table.ruleset, table.card_sets)
         if key in seen:
             continue
         seen.add(key)
-        for name, value in table.rules.page_data(table.catalog, lang).items():
+        for name, value in table.rules.page_data(table.setup, lang).items():
             if isinstance(value, list) and isinstance(data.get(name), list):
                 known = {item.get("id") for item in data[name]}
                 data[name] += [item for item in value if item.get("id") not in known]
