@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from jinja2 import Template
 from markupsafe import Markup
 
+from companion import addresses
 from companion.hall import HallError, clock, join_codes
 from companion.hall.checks import RULESETS
 from companion.hall.model import Table
@@ -220,9 +221,7 @@ def phone_base_url() -> str:
     if "phone_base_url" not in g:
         parts = urlsplit(current_app.config.get("BASE_URL") or request.host_url)
         if parts.hostname in ("127.0.0.1", "localhost", "::1") and listens_on_the_lan():
-            from companion.server import lan_addresses  # the server imports the app: import late
-
-            found = lan_addresses()
+            found = addresses.lan_addresses()
             if found:
                 port = f":{parts.port}" if parts.port else ""
                 parts = parts._replace(netloc=f"{found[0]}{port}")
@@ -234,9 +233,7 @@ def phone_base_url() -> str:
 def listens_on_the_lan() -> bool:
     """Whether phones can reach this server at the laptop's LAN address: not when `serve` was
     told to listen on one address only (--host 127.0.0.1 keeps the hall on this laptop)."""
-    from companion.server import EVERY_INTERFACE  # the server imports the app: import late
-
-    return current_app.config.get("LISTEN_HOST") in (None, *EVERY_INTERFACE)
+    return current_app.config.get("LISTEN_HOST") in (None, *addresses.EVERY_INTERFACE)
 
 
 def qr_svg(text: str) -> str:
