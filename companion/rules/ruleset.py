@@ -427,6 +427,16 @@ class SharedTurn(ABC, Generic[State, Fact]):
         (by table id): Catan's claims being verified, its winner and standings."""
 
 
+class Scenarios(ABC):
+    """Scenarios of SCENARIOS.md this ruleset resolves (`companion resolve`): a table in JSON and
+    what happens next, resolved as the served game would."""
+
+    @abstractmethod
+    def resolve_scenario(self, scenario: Any) -> Any:
+        """The outcome of one scenario (its JSON value); ScenarioError naming the field when
+        refused."""
+
+
 class Series(ABC):
     """Games that make a series (a Legacy campaign: a group plays game after game, and what one
     game did the next starts from). The hall keeps its stream `series:ID` (hall/series.py) and
@@ -505,7 +515,7 @@ def needs_series(rules: object) -> bool:
 
 
 CAPABILITIES: tuple[type, ...] = (CardSets, Dealt, Turns, SeatRolls, HallRolled, TimedChoices,
-                                  SharedTurn, Series)
+                                  SharedTurn, Series, Scenarios)
 """Every optional capability, for the test that lists which each registered ruleset has."""
 
 

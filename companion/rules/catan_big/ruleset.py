@@ -32,6 +32,7 @@ from companion.rules.ruleset import (
     OptionSpec,
     Result,
     Ruleset,
+    Scenarios,
     Seats,
     SharedTurn,
     Shuffle,
@@ -51,7 +52,8 @@ OPTIONS = (
 BoardStory = Story[BoardState, BoardFact]
 
 
-class CatanBig(Ruleset[BoardState, BoardMove, BoardFact], SharedTurn[BoardState, BoardFact]):
+class CatanBig(Ruleset[BoardState, BoardMove, BoardFact], SharedTurn[BoardState, BoardFact],
+               Scenarios):
     """One board of the big Catan event: two seats, the points trackers and the claims."""
 
     name: ClassVar[str] = RULESET
@@ -136,6 +138,12 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact], SharedTurn[BoardState,
 
     def standings_rows(self, story: BoardStory) -> list[Json]:
         return views.standings_rows(story)
+
+    def resolve_scenario(self, scenario: Any) -> Any:
+        """A scenario of the big Catan event (SCENARIOS.md, `"ruleset": "catan-big"`)."""
+        from companion.rules.catan_big import scenario as scenarios  # looked up at each call
+
+        return scenarios.resolve(scenario)
 
     # ------------------------------------------------------------ paper
 

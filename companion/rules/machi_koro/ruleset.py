@@ -26,6 +26,7 @@ from companion.rules.ruleset import (
     Played,
     Result,
     Ruleset,
+    Scenarios,
     SeatRolls,
     Seats,
     Shuffle,
@@ -123,7 +124,7 @@ class CityViews(Ruleset[S, M, E], TimedChoices[S, M]):
 
 
 class MachiKoro(CityViews[TableState, Move, Fact], Dealt[TableState, Fact], Turns[TableState],
-                SeatRolls[TableState], HallRolled[TableState, Fact], CardSets):
+                SeatRolls[TableState], HallRolled[TableState, Fact], CardSets, Scenarios):
     """The base game: 2-4 cities, one roll at a time, the first to build every landmark wins."""
 
     name: ClassVar[str] = "machi-koro"
@@ -232,6 +233,13 @@ class MachiKoro(CityViews[TableState, Move, Fact], Dealt[TableState, Fact], Turn
         return [{"id": name, "name": set_names(name)[lang],
                  "players_max": load_catalog("base", name).players_max}
                 for name in card_sets() if name != "base"]
+
+    def resolve_scenario(self, scenario: Any) -> Any:
+        """A scenario of the base game's table form, a co-op one or a Legacy one (SCENARIOS.md);
+        the resolver is looked up in its module at each call (a test may replace it there)."""
+        from companion.rules.machi_koro import scenario as scenarios  # it builds on the rules
+
+        return scenarios.resolve(scenario)
 
     # ------------------------------------------------------------ paper
 
