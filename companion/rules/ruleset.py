@@ -1,14 +1,16 @@
-"""The one door from the hall to a game's rules (docs/architecture.md).
+"""The one door from the hall to a game's rules (docs/architecture.md, "The door").
 
-A `Ruleset` is everything the hall, the web layer and printing may know of a game: its set-up
-options, its seats, how a table starts, decides and evolves, what a seat may do now (and why
-an option is closed), the choice that waits on a timer and its default, what a hall roll does
-at one of its tables, the views its screens show, and what its paper needs. The hall holds a
-table's state, moves and journal records without looking inside them; everything it shows or
-decides about a game it asks its ruleset for.
+A `Ruleset` is what every game has and the hall, the web layer and printing may know of it: its
+set-up options, a table's set-up (the game's own value: Machi Koro's catalog of the table's card
+sets), its seats, how a table starts, decides and evolves, the views its screens show and what
+its paper needs. What only some games have is a capability below (`SharedTurn`, `Series`,
+`TimedChoices`, ...): a game's class inherits it beside `Ruleset`, and the hall asks
+`isinstance(rules, SharedTurn)`. The hall holds a table's state, moves, set-up and journal
+records without looking inside them.
 
-A new game is a package under `companion/rules/` with one subclass of `Ruleset`, registered in
-`companion/rules/registry.py`. `mypy --strict` checks every subclass against these signatures.
+A new game is a package under `companion/rules/` with one class of `Ruleset` and its
+capabilities, registered in `companion/rules/registry.py`. `mypy --strict` checks every class
+against these signatures. This module imports no game.
 """
 
 from __future__ import annotations
