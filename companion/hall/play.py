@@ -7,6 +7,7 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
@@ -175,11 +176,26 @@ def rebuild_in_place(table: Table, records: list[Record]) -> None:
     time_again(table, records, False)
 
 
+def time_from_journal(table: Table, last_at: str) -> None:
+    """The clock of a choice open when the table was read from the journal: from the time of
+    its last record (the choice opened then, or earlier), so a restart gives no fresh window."""
+    table.time_choice(fresh=True)
+    if table.waiting_since is not None:
+        table.waiting_since = time.monotonic() - seconds_since(last_at)
+
+
+def seconds_since(at: str) -> float:
+    """Seconds from a journal record's `at` (ISO-8601 UTC) to now, never below zero."""
+    try:
+        then = datetime.fromisoformat(at)
+    except ValueError:
+        return 0.0
+    return max(0.0, (datetime.now(then.tzinfo) - then).total_seconds())
+
+
 def time_again(table: Table, records: list[Record], was_choosing: bool) -> None:
     """The clock of the table's choice after records were applied: from the last one's time
     when they opened it (or a status or an undo gave a fresh window)."""
-    from companion.hall.service import time_from_journal
-
     fresh_window = any(r.kind in ("status", "reverted") for r in records)
     if not table.choosing:
         table.waiting_since = None
@@ -330,10 +346,11 @@ def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[F
     if table.status != "running" or table.state is None:
         raise HallError("table/not_running", f"the table is {table.status}, not running")
     state, rules = table.state, rules_of(table)
-    rolls = isinstance(rules, SeatRolls)
-    if rolls and table.roll_mode == "hall" and rules.hall_rolls(move):
-        raise HallError("table/hall_roll", "this table rolls with the hall")
-    count = rules.dice_for(state, seat, move) if rolls else 0
+    count = 0
+    if isinstance(rules, SeatRolls):
+        if table.roll_mode == "hall" and rules.hall_rolls(move):
+            raise HallError("table/hall_roll", "this table rolls with the hall")
+        count = rules.dice_for(state, seat, move)
     drawn = hall_dice.roll(count) if count else ()
     return rules.decide(state, seat, rules.parse_move(move, drawn, hall=event_turn(hall, table)),
                         table.setup, secure_shuffle)

@@ -34,7 +34,7 @@ from companion.printing.series_sheets import series_sheets
 from companion.rules import paper as said  # what a ruleset says of its paper
 from companion.rules.errors import RuleError
 from companion.rules.registry import AnyRuleset, names, ruleset
-from companion.rules.ruleset import SharedTurn
+from companion.rules.ruleset import Series, SharedTurn
 
 for _name in names():  # each game's own words on paper: printing knows no game
     add_words(ruleset(_name).paper_words())
@@ -311,13 +311,14 @@ def event_series_sheets(hall: HallService, event: HallEvent) -> list[drawn.Serie
 
 def series_sheet(event_name: str, ruleset_name: str, state: Any) -> drawn.SeriesSheet:
     """One series' sheet: its name (its view's) and what its ruleset lays out for its state
-    (`Ruleset.series_sheet`, a setup section's parts) in the printing's model; no parts for a
-    ruleset the registry does not know or that lays out none (the page says so)."""
+    (`Series.series_sheet`, a setup section's parts) in the printing's model; no parts for a
+    ruleset the registry does not know, without series, or that lays out none (the page says
+    so)."""
     try:
         rules: AnyRuleset | None = ruleset(ruleset_name)
     except RuleError:
         rules = None
-    if rules is None or state is None:
+    if not isinstance(rules, Series) or state is None:
         return drawn.SeriesSheet(event_name, "", ruleset_name)
     name = str(rules.series_view(state).get("name") or "")
     section = rules.series_sheet(state)

@@ -32,7 +32,7 @@ from companion.hall.replay import apply_record, dealt
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal, Record, StaleSequence, rebuild_streams
 from companion.rules.errors import RuleError
-from companion.rules.registry import ruleset
+from companion.rules.registry import REGISTRY, ruleset
 from companion.rules.ruleset import Series as SeriesRules
 from companion.rules.ruleset import needs_series
 
@@ -451,5 +451,4 @@ def view(hall: HallService, series: Series) -> dict[str, Any]:
 
 
 def _with_series() -> tuple[str, ...]:
-    from companion.rules.registry import REGISTRY
     return tuple(name for name, rules in REGISTRY.items() if isinstance(rules, SeriesRules))

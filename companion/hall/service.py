@@ -104,7 +104,7 @@ class HallService:
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
             self.events[table.event_id].tables.append(table.id)
             registry.index_tokens(self.tokens, self.codes, table)
-            time_from_journal(table, last_at[table.id])
+            play.time_from_journal(table, last_at[table.id])
         registry.rechain(self, self.events)
         if not self.organizer_key:
             self._first_key()
@@ -239,7 +239,7 @@ class HallService:
                     if table.event_id not in self.events:
                         break  # its event came after the look at the events: look again
                     table.forget_old_moves()
-                    time_from_journal(table, records[-1].at)
+                    play.time_from_journal(table, records[-1].at)
                     with self.memory:
                         self.tables[table.id] = table
                         self.events[table.event_id].tables.append(table.id)
@@ -588,20 +588,3 @@ def view_copy(table: Table) -> Table:
     copied.states_by_seq = []
     copied.options = dict(table.options)
     return copied
-
-
-def time_from_journal(table: Table, last_at: str) -> None:
-    """The clock of a choice open when the table was read from the journal: from the time of
-    its last record (the choice opened then, or earlier), so a restart gives no fresh window."""
-    table.time_choice(fresh=True)
-    if table.waiting_since is not None:
-        table.waiting_since = time.monotonic() - seconds_since(last_at)
-
-
-def seconds_since(at: str) -> float:
-    """Seconds from a journal record's `at` (ISO-8601 UTC) to now, never below zero."""
-    try:
-        then = datetime.fromisoformat(at)
-    except ValueError:
-        return 0.0
-    return max(0.0, (datetime.now(then.tzinfo) - then).total_seconds())
