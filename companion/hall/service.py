@@ -587,4 +587,5 @@ def view_copy(table: Table) -> Table:
     copied.undone = list(table.undone)
     copied.states_by_seq = []
     copied.options = dict(table.options)
+    copied.made_setup = (copied.options, copied.card_sets, table.setup)  # the same set-up
     return copied
