@@ -3,7 +3,7 @@ journal stream `series:ID`, the organizer's commands on it, the tables of its ga
 result a won table of the series reports to it.
 
 The stream holds `series_created` (the event and the ruleset), the ruleset's series facts (its
-own kinds, `Ruleset.series_kinds`) and `series_table` (the table of a game). The hall knows a
+own kinds, `Series.series_kinds`) and `series_table` (the table of a game). The hall knows a
 series' state only through the ruleset's `series_*` hooks. Ids are dense over the hall, as the
 tables'; several processes on one journal catch a series up by its last seq before using it,
 as tournaments (tournament_journal.py)."""

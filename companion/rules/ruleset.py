@@ -73,7 +73,7 @@ class Story(Generic[State, Fact]):
 class HallTurn:
     """The event's shared roll as the rules see it (the hall's, not a table's): its number in
     the event (1 is the first roll), its two dice, and the follow-up dice a ruleset asked for
-    after it (`Ruleset.follow_up_dice`: Catan's robbers' roll); () when none was asked."""
+    after it (`SharedTurn.follow_up_dice`: Catan's robbers' roll); () when none was asked."""
 
     number: int
     dice: tuple[int, int]
