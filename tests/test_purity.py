@@ -124,3 +124,16 @@ def test_a_capability_has_no_default_a_game_could_forget_to_override():
         methods = {name for name, value in vars(capability).items()
                    if callable(value) and not name.startswith("_")}
         assert methods and methods <= capability.__abstractmethods__, capability.__name__
+
+
+def test_no_ruleset_keeps_a_stub_of_a_capability_it_lacks():
+    """Issue 28: a game without a capability has none of its methods (Catan's `deal` returning
+    [] and `dice_for` returning 0 were such stubs): the hall never calls them, so they would
+    only say what the game does not do."""
+    from companion.rules.registry import REGISTRY
+    from companion.rules.ruleset import CAPABILITIES
+
+    stubs = [f"{name}.{member}" for name, rules in REGISTRY.items() for capability in CAPABILITIES
+             if not isinstance(rules, capability)
+             for member in capability.__abstractmethods__ if hasattr(rules, member)]
+    assert stubs == []
