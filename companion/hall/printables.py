@@ -238,8 +238,16 @@ def table_sheets(event: HallEvent, tables: Sequence[Table]) -> list[TableSheet]:
     card sets, the tables beside it in a chain and the event's turn times."""
     schedule = turn_times(event)
     return [table_sheet(event.name, t.name, t.ruleset, [s.name for s in t.seats], t.options,
-                        t.setup, neighbours=t.neighbours, schedule=schedule)
+                        setup_of(t), neighbours=t.neighbours, schedule=schedule)
             for t in tables]
+
+
+def setup_of(table: Table) -> Any:
+    """The table's set-up; None for a ruleset this build does not know (its sheet says so)."""
+    try:
+        return table.setup
+    except RuleError:
+        return None
 
 
 def turn_times(event: HallEvent) -> tuple[tuple[int, int], ...]:
