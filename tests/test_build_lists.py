@@ -119,7 +119,7 @@ def check_table(state: TableState, catalog: Any, seats: range) -> None:
         for running in (True, False):
             for mode in ("hall", "own"):
                 story = Story(("a",) * len(state.players), state, running=running,
-                              roll_mode=mode, catalog=catalog)
+                              roll_mode=mode, setup=catalog)
                 view = MACHI_KORO.seat_view(story, seat, catalog)
                 # the open choice as data (tests/test_asks.py) asks of the active seat only,
                 # answered by moves the seat may make now
@@ -137,15 +137,15 @@ def check_coop(state: CoopState, catalog: Any) -> None:
     card), and before the start."""
     for seat in range(len(state.table.players) + 1):
         for running in (True, False):
-            story = Story(("a", "b"), state, running=running, catalog=catalog)
+            story = Story(("a", "b"), state, running=running, setup=catalog)
             made = coop_views.builds_json(story, seat, catalog)
             assert made == coop_engine.build_options(state, seat, catalog, running=running)
             assert made.json_text == compact(made)
     for seat in range(len(state.table.players)):
-        story = Story(("a", "b"), state, running=True, catalog=catalog)
+        story = Story(("a", "b"), state, running=True, setup=catalog)
         assert COOP.seat_view(story, seat, catalog)["builds"] == \
             coop_engine.build_options(state, seat, catalog, running=True)
-    before = coop_views.builds_json(Story(("a", "b"), None, catalog=catalog), 0, catalog)
+    before = coop_views.builds_json(Story(("a", "b"), None, setup=catalog), 0, catalog)
     assert before == not_running_options(catalog) == market_options(catalog, NOT_RUNNING, lambda card: None)
 
 

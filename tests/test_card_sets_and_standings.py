@@ -30,7 +30,7 @@ def test_ruling_26_places_count_landmarks_then_their_cost_then_coins():
     """RULES.md 26: equal in landmarks built, the dearer landmarks take the higher place, and
     only then the coins; players still equal share the place."""
     state = table("Ann 5 +shopping_mall | Ben 5 +train_station | Cy 9 | Di 9")
-    rows = MACHI_KORO.standings_rows(Story(("Ann", "Ben", "Cy", "Di"), state, catalog=CATALOG))
+    rows = MACHI_KORO.standings_rows(Story(("Ann", "Ben", "Cy", "Di"), state, setup=CATALOG))
     assert [row["place"] for row in rows] == [1, 2, 3, 3]
     assert [row["landmark_cost"] for row in rows] == [
         CATALOG.landmarks["shopping_mall"].cost, CATALOG.landmarks["train_station"].cost, 0, 0]

@@ -34,7 +34,7 @@ from companion.printing import score_sheets, setup_sheets
 from companion.printing.flow import SMALLEST_HEAD, head_size
 from companion.printing.i18n import role_word, text
 from companion.rules.catan_big import paper as catan_paper
-from companion.rules.registry import catalog, ruleset
+from companion.rules.registry import ruleset
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils")
 
@@ -213,9 +213,11 @@ def test_catan_big_paper_setup_sheet_without_schedule_has_no_turn_times(
 def test_catan_big_paper_neighbours_only_for_a_chained_ruleset() -> None:
     """The hall's neighbours reach the sheet when its ruleset is chained; a Machi Koro table
     given some prints none (its tables stand in no chain)."""
-    catan = table_sheet("E", "Board 2", "catan-big", ("A", "B"), {}, catalog(),
+    catan = table_sheet("E", "Board 2", "catan-big", ("A", "B"), {},
+                        ruleset("catan-big").table_setup({}),
                         neighbours=("Board 1", "Board 3"), schedule=((1, 60), (2, 90)))
-    machi = table_sheet("E", "Table 2", "machi-koro", ("A", "B"), {}, catalog(),
+    machi = table_sheet("E", "Table 2", "machi-koro", ("A", "B"), {},
+                        ruleset("machi-koro").table_setup({}),
                         neighbours=("Table 1", "Table 3"))
     assert catan.neighbours == ("Board 1", "Board 3") and machi.neighbours == ()
     catan_page, machi_page = (words(p) for p in page_texts(setup_sheets([catan, machi])))

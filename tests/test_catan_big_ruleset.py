@@ -16,7 +16,16 @@ from companion.rules.catan_big.state import BoardState
 from companion.rules.errors import BadMove, GameOver, NotYourTurn, RuleError
 from companion.rules.machi_koro.catalog import load_catalog
 from companion.rules.paper import Name, SeatName
-from companion.rules.ruleset import HallTurn, Seats, Story
+from companion.rules.ruleset import (
+    Dealt,
+    HallRolled,
+    HallTurn,
+    SeatRolls,
+    Seats,
+    Story,
+    TimedChoices,
+    Turns,
+)
 
 RULES = CATAN_BIG
 CATALOG = load_catalog()
@@ -140,20 +149,17 @@ def test_ruling_20_the_two_colours_of_a_board_differ():
 
 def test_ruling_20_the_app_tracks_no_resources_nor_coins():
     state = board()
-    assert RULES.deal(state, CATALOG, None) == []
+    assert not isinstance(RULES, Dealt)  # nothing is dealt: the hall deals no board
     with pytest.raises(RuleError) as caught:
         RULES.adjust(state, 0, 3, "fix")
     assert caught.value.code == "catan/no_coins"
 
 
 def test_ruling_20_a_roll_changes_no_board():
-    state = board()
-    assert RULES.hall_turn(state, (3, 4), CATALOG, None) == []
-    assert RULES.turn(state) == 0
-    assert not RULES.choice_open(state) and RULES.default_move(state) is None
-    for wire in ({"kind": "roll"}, {"kind": "claim", "breakdown": B25}):
-        assert RULES.dice_for(state, 0, wire) == 0
-        assert RULES.hall_rolls(wire) is False
+    """No capability of a board's own roll: the hall's roll moves no board (not `HallRolled`),
+    a board has no turn of its own (the event's), no timed choice and no dice of a seat's."""
+    for capability in (HallRolled, Turns, TimedChoices, SeatRolls):
+        assert not isinstance(RULES, capability), capability.__name__
 
 
 # ---------------------------------------------------------------- 21: the turns

@@ -81,7 +81,7 @@ def play(ruleset: str, folder: Path) -> dict[str, Any]:
             if table.state.phase.value == "finished":
                 break
             seat = table.state.active
-            options = [rules.wire_move(m) for m in rules.legal_moves(table.state, seat, hall.catalog)]
+            options = [rules.wire_move(m) for m in rules.legal_moves(table.state, seat, table.setup)]
             builds = [o for o in options if o["kind"] == "build"]
             others = [o for o in options if o["kind"] not in ("dice_count", "build")]
             move = seeded.choice(builds if builds and seeded.random() < 0.7 else others or options)

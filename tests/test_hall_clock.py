@@ -25,7 +25,7 @@ from companion.journal import SqliteJournal, open_journal
 from companion.rules import registry
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro.ruleset import MachiKoro
-from companion.rules.ruleset import HallTurn
+from companion.rules.ruleset import HallTurn, SharedTurn
 from companion.web import hall_service, socketio
 
 
@@ -33,9 +33,10 @@ class Refused(RuleError):
     code = "test/refused"
 
 
-class Turning(MachiKoro):
+class Turning(MachiKoro, SharedTurn[Any, Any]):
     """Machi Koro, with the event's shared turn: a 7 asks for two follow-up dice and pauses the
-    auto-roll; the game is over once `over_from` turns were rolled; a staff move gives coins."""
+    auto-roll; the game is over once `over_from` turns were rolled; a staff move gives coins.
+    Its records since a roll all keep the roll, and nothing holds a turn."""
 
     name = "test-turns"
     title = "Test turns"
@@ -56,6 +57,12 @@ class Turning(MachiKoro):
 
     def turn_view(self, turn: HallTurn) -> dict[str, Any]:
         return {"seven": sum(turn.dice) == 7, "follow_up": list(turn.follow_up)}
+
+    def turn_free(self, kind: str) -> bool:
+        return False
+
+    def check_turn_ends(self, stories: Any, hall: HallTurn | None) -> None:
+        return None
 
     def hall_over(self, states: Any, hall: HallTurn | None) -> bool:
         return self.over_from is not None and hall is not None and hall.number >= self.over_from

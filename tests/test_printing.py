@@ -21,7 +21,8 @@ from companion.hall.printables import columns, table_sheet
 from companion.printing import join_cards, poster, score_sheets, setup_sheets, standings
 from companion.printing import model as drawn
 from companion.printing.qr import wifi_payload
-from companion.rules.registry import catalog, ruleset
+from companion.rules.machi_koro.catalog import load_catalog
+from companion.rules.registry import ruleset
 
 DPI = 200
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "printables"
@@ -36,7 +37,7 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs 
 
 def hall_sheet(table: str, rules: str, seats: tuple[str, ...]) -> drawn.TableSheet:
     """A table's setup sheet as the hall builds it, with its ruleset's section."""
-    return table_sheet(EVENT, table, rules, seats, {}, catalog())
+    return table_sheet(EVENT, table, rules, seats, {}, load_catalog())
 
 
 def seat_cards(count: int = 13) -> list[drawn.SeatCard]:

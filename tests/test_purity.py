@@ -55,9 +55,85 @@ def test_hall_web_and_printing_reach_the_rules_only_through_the_registry():
 
 
 def test_the_cli_and_the_benchmarks_reach_the_rules_only_through_the_registry():
-    """Issue 28: `companion resolve` finds a scenario's resolver by its ruleset in the registry,
-    and the benchmarks take the base game's engine parts they time from it."""
+    """Issue 28: `companion resolve` finds a scenario's resolver by its ruleset in the registry
+    (`Scenarios`); the benchmarks take the base game's engine parts they time below the door
+    from the one module that names them (`engine_parts`), nothing else of a game."""
     package = Path(companion.rules.__file__).parent.parent
-    offenders = [found for part in ("cli.py", "bench")
-                 for found in imported_rules_modules(package / part)]
+    offenders = [found for found in imported_rules_modules(package / "cli.py")]
+    offenders += [found for found in imported_rules_modules(package / "bench")
+                  if not found.endswith(": companion.rules.engine_parts")]
     assert offenders == []
+
+
+GAMES = sorted(path.name for path in Path(companion.rules.__file__).parent.iterdir()
+               if (path / "ruleset.py").exists())
+
+
+def test_the_door_imports_no_game():
+    """Issue 28: the `Ruleset` door and its capabilities name no game's parts (Machi Koro's
+    catalog was in its signatures): every game reaches it, not it a game."""
+    door = Path(companion.rules.__file__).parent / "ruleset.py"
+    found = [m for _, modules in imports(door) for m in modules if m.startswith("companion.rules.")]
+    assert GAMES == ["catan_big", "coop", "legacy", "machi_koro"]
+    assert not [m for m in found if m.split(".")[2] in GAMES]
+
+
+def test_the_registry_imports_of_each_game_only_its_ruleset():
+    """Issue 28: the registry registers each game's ruleset and re-exports no game's parts
+    (the benchmarks' are in `engine_parts`, a scenario's resolver is its ruleset's)."""
+    registry = Path(companion.rules.__file__).parent / "registry.py"
+    found = [m for _, modules in imports(registry) for m in modules
+             if m.startswith("companion.rules.") and m.split(".")[2] in GAMES]
+    assert found and all(m == f"companion.rules.{m.split('.')[2]}.ruleset" for m in found), found
+
+
+def test_the_web_layer_does_not_import_the_server():
+    """Issue 28: the server imports the app; the pages take the laptop's addresses from
+    `companion/addresses.py`, not from the server (an import circle, broken by a late import)."""
+    web = Path(companion.rules.__file__).parent.parent / "web"
+    offenders = [f"{path.name}: {m}" for path in web.rglob("*.py") for _, modules in imports(path)
+                 for m in modules if m == "companion.server"]
+    assert offenders == []
+
+
+# Which optional capability (companion/rules/ruleset.py) each registered ruleset has: adding
+# or dropping one changes what the hall does at its tables, so it is a deliberate change here.
+CAPABILITIES = {
+    "machi-koro": ["CardSets", "Dealt", "Turns", "SeatRolls", "HallRolled", "TimedChoices",
+                   "Scenarios"],
+    "machi-koro-coop": ["Dealt", "Turns", "SeatRolls", "HallRolled", "TimedChoices"],
+    "catan-big": ["SharedTurn", "Scenarios"],
+    "legacy": ["Turns", "SeatRolls", "HallRolled", "TimedChoices", "Series"],
+}
+
+
+def test_each_registered_ruleset_has_the_capabilities_listed():
+    from companion.rules.registry import REGISTRY
+    from companion.rules.ruleset import capabilities
+
+    assert {name: list(capabilities(rules)) for name, rules in REGISTRY.items()} == CAPABILITIES
+
+
+def test_a_capability_has_no_default_a_game_could_forget_to_override():
+    """Issue 28: no stub. Each method a capability declares is abstract, so a game that takes the
+    capability says what it does, and a game without it does not have it at all (the hall asks
+    `isinstance`); the core `Ruleset` keeps defaults only where every game shares them."""
+    from companion.rules.ruleset import CAPABILITIES
+
+    for capability in CAPABILITIES:
+        methods = {name for name, value in vars(capability).items()
+                   if callable(value) and not name.startswith("_")}
+        assert methods and methods <= capability.__abstractmethods__, capability.__name__
+
+
+def test_no_ruleset_keeps_a_stub_of_a_capability_it_lacks():
+    """Issue 28: a game without a capability has none of its methods (Catan's `deal` returning
+    [] and `dice_for` returning 0 were such stubs): the hall never calls them, so they would
+    only say what the game does not do."""
+    from companion.rules.registry import REGISTRY
+    from companion.rules.ruleset import CAPABILITIES
+
+    stubs = [f"{name}.{member}" for name, rules in REGISTRY.items() for capability in CAPABILITIES
+             if not isinstance(rules, capability)
+             for member in capability.__abstractmethods__ if hasattr(rules, member)]
+    assert stubs == []

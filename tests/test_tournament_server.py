@@ -14,7 +14,7 @@ import pytest
 from serverproc import ServerProcess, http_json, organizer_key
 from socket_phone import Phone
 
-from companion.rules.registry import catalog
+from companion.rules.machi_koro.catalog import load_catalog
 from companion.tournament.scoring import POINTS
 
 NAMES = [f"Player {n:02}" for n in range(1, 16)] + ["יעל כהן"]
@@ -178,7 +178,7 @@ def play_round(url: str, key: str, base: str, seating: dict, tokens: dict[str, s
 
 def cost(landmarks: list[str]) -> int:
     """What the landmarks built cost (the tie-break after their number, RULES.md 26)."""
-    return sum(catalog().landmarks[card].cost for card in landmarks)
+    return sum(load_catalog().landmarks[card].cost for card in landmarks)
 
 
 def add_points(expected: dict[str, list], scores: dict) -> None:

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from companion.bench.simulate import random_game
-from companion.rules.registry import Roll, decide, evolve_all, load_catalog
+from companion.rules.engine_parts import Roll, decide, evolve_all, load_catalog
 
 
 def bench_rules(seconds: float = 5.0, seed: int = 1) -> dict[str, Any]:

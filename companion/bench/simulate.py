@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from companion.rules.registry import (
+from companion.rules.engine_parts import (
     AddTwo,
     Build,
     Catalog,

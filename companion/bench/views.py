@@ -234,11 +234,15 @@ def _play(hall: Any, rng: Any, roll: int) -> None:
 def _builds_of() -> Callable[[Any, Any, int], Any]:
     """A seat view's `builds` as its ruleset makes it (rules/machi_koro/ruleset.py,
     rules/coop/ruleset.py `seat_view`), as a function of the table, its story and the seat."""
-    from companion.rules.registry import base_views, coop_views
+    try:
+        from companion.rules.engine_parts import base_views, coop_views
+    except ImportError:  # a tree from before issue 28 measured as `--before`: its registry's
+        from companion.rules.registry import base_views, coop_views  # type: ignore[attr-defined]
 
     def builds(table: Any, story: Any, seat: int) -> Any:
         own = coop_views if table.ruleset == "machi-koro-coop" else base_views
-        return own.builds_json(story, seat, table.catalog)
+        setup = table.setup if hasattr(table, "setup") else table.catalog  # the same before
+        return own.builds_json(story, seat, setup)
 
     return builds
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from companion.rules import registry
 from companion.rules.errors import RuleError, is_whole_number
-from companion.rules.registry import AnyRuleset, Catalog
+from companion.rules.registry import AnyRuleset
 
 RULESETS = registry.names()
 ROLL_MODES = ("hall", "own")
@@ -191,16 +191,28 @@ def table_request(ruleset: Any, roll_mode: Any, players: Any) -> tuple[AnyRulese
 
 def card_sets(value: Any) -> tuple[str, ...]:
     """The card sets a new table plays (the base set when none are named), each one the
-    catalog knows: a list of set names."""
+    table's ruleset has (`table_setup` says): a list of set names."""
     if value is None:
         return ("base",)
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
         raise invalid("card_sets is a list of card set names")
+    return tuple(value)
+
+
+def table_setup(rules: AnyRuleset, options: Mapping[str, Any], card_sets: tuple[str, ...]) -> Any:
+    """The set-up a table of `rules` with these options and card sets has (`Ruleset.table_setup`:
+    a Machi Koro table's catalog); the rules' refusal (a card set it lacks) in their English."""
     try:
-        registry.catalog(*value)
+        return rules.table_setup(options, card_sets)
     except RuleError as error:
         raise invalid(Detail(error.message)) from None
-    return tuple(value)
+
+
+def largest_table() -> int:
+    """The most seats a table of any ruleset has with its base cards: a pasted list's
+    `table_size` may name it for a ruleset that seats fewer (and is cut to that ruleset's)."""
+    sizes = [registry.ruleset(name) for name in RULESETS]
+    return max(rules.seats(rules.table_setup({}), {}).most for rules in sizes)
 
 
 def table_options(rules: AnyRuleset, options: Any) -> dict[str, Any]:
@@ -238,9 +250,10 @@ def unknown_options(rules: AnyRuleset, options: dict[str, Any]) -> list[str]:
     return unknown or sorted(options)
 
 
-def player_count(rules: AnyRuleset, catalog: Catalog, ruleset: str, names: list[str]) -> None:
+def player_count(rules: AnyRuleset, setup: Any, options: Mapping[str, Any], ruleset: str,
+                 names: list[str]) -> None:
     """Refuse a table of more or fewer players than its ruleset seats."""
-    seats = rules.seats(catalog, {})
+    seats = rules.seats(setup, options)
     low, high = seats.least, seats.most
     if not low <= len(names) <= high:
         if low == high:
@@ -250,14 +263,15 @@ def player_count(rules: AnyRuleset, catalog: Catalog, ruleset: str, names: list[
                       ruleset=ruleset_name(ruleset), low=low, high=high)
 
 
-def table_size(rules: AnyRuleset, catalog: Catalog, size: Any) -> int:
+def table_size(rules: AnyRuleset, setup: Any, size: Any) -> int:
     """The most players at one table of a pasted list: `size` (by default, and at most, what
-    the ruleset seats)."""
-    seats = rules.seats(catalog, {})
+    the ruleset seats with the table's set-up, `setup`)."""
+    seats = rules.seats(setup, {})
     low, high = seats.least, seats.most
+    most = max(high, largest_table())
     size = high if size is None else size
-    if not is_whole_number(size) or not low <= size <= catalog.players_max:
-        raise invalid("table_size is {low} to {high}", low=low, high=catalog.players_max)
+    if not is_whole_number(size) or not low <= size <= most:
+        raise invalid("table_size is {low} to {high}", low=low, high=most)
     return min(int(size), high)
 
 

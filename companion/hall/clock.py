@@ -6,8 +6,8 @@ round: hall_roll.roll_when_due). The organizer pauses, resumes and ends the even
 Everything is a record of the event's stream (`clock`, `paused`, `resumed`, `event_ended`,
 `game_over`, and the rolls' `hall_rolled`) with its time, so a restart resumes the same turn
 with the same deadline (replay.apply_event_record). The hall learns no game's turn: it asks the
-rulesets of the event's tables (`Ruleset.follow_up_dice`, `pauses_after`, `turn_view`,
-`hall_over`, `event_view`).
+rulesets of the event's tables that have a shared turn (`SharedTurn.follow_up_dice`,
+`pauses_after`, `turn_view`, `hall_over`, `event_view`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from companion.rules.registry import (
     schedule_json,
     seconds_for,
 )
-from companion.rules.ruleset import HallTurn, Ruleset
+from companion.rules.ruleset import HallTurn, SharedTurn
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -141,7 +141,8 @@ def turn_json(event: HallEvent, tables: Iterable[Table]) -> dict[str, Any] | Non
             "remaining_ms": epoch_ms(remaining(event)), "paused": event.paused,
             "auto_roll": event.auto_roll, "schedule": event.schedule or None,
             "over": event.over, "ended": event.ended,
-            "rules": {name: rules.turn_view(turn) for name, rules in rulesets_of(tables).items()},
+            "rules": {name: rules.turn_view(turn) if isinstance(rules, SharedTurn) else {}
+                      for name, rules in rulesets_of(tables).items()},
             **({"results": results_json(event, tables)} if event.over or event.ended else {})}
 
 
@@ -168,10 +169,11 @@ def clock_json(event: HallEvent) -> dict[str, Any]:
 
 
 def games_json(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
-    """Each ruleset's event-wide view of its tables (`Ruleset.event_view`), by ruleset."""
+    """Each ruleset's event-wide view of its tables (`SharedTurn.event_view`), by ruleset; {}
+    for a ruleset whose tables play alone."""
     turn = hall_turn(event)
     return {name: rules.event_view({t.id: t.story() for t in tables if t.ruleset == name}, turn)
-            if type(rules).event_view is not Ruleset.event_view else {}  # no stories for none
+            if isinstance(rules, SharedTurn) else {}
             for name, rules in rulesets_of(tables).items()}
 
 
@@ -179,7 +181,8 @@ def games_json(event: HallEvent, tables: list[Table]) -> dict[str, Any]:
 
 def follow_up_count(rulesets: dict[str, AnyRuleset], number: int, dice: tuple[int, int]) -> int:
     """How many follow-up dice roll `number` takes: the most any ruleset asks for."""
-    return max((rules.follow_up_dice(number, dice) for rules in rulesets.values()), default=0)
+    return max((rules.follow_up_dice(number, dice) for rules in rulesets.values()
+                if isinstance(rules, SharedTurn)), default=0)
 
 
 MAX_FOLLOW_UP = 6  # follow-up dice a roll may take (Catan's robbers' roll takes two)
@@ -208,7 +211,8 @@ def draw_follow_up(count: int, given: tuple[int, ...] | None) -> tuple[int, ...]
 
 
 def pauses_after(rulesets: dict[str, AnyRuleset], turn: HallTurn) -> bool:
-    return any(rules.pauses_after(turn) for rules in rulesets.values())
+    return any(rules.pauses_after(turn) for rules in rulesets.values()
+               if isinstance(rules, SharedTurn))
 
 
 def game_over(event: HallEvent, tables: list[Table]) -> bool:
@@ -219,7 +223,8 @@ def game_over(event: HallEvent, tables: list[Table]) -> bool:
     for table in tables:
         if table.state is not None:
             states.setdefault(table.ruleset, []).append(table.state)
-    return any(ruleset(name).hall_over(found, turn) for name, found in states.items())
+    shared = {name: rules for name in states if isinstance(rules := ruleset(name), SharedTurn)}
+    return any(rules.hall_over(states[name], turn) for name, rules in shared.items())
 
 
 def held_by(event: HallEvent, tables: list[Table]) -> HallError | None:
@@ -228,7 +233,7 @@ def held_by(event: HallEvent, tables: list[Table]) -> HallError | None:
     roll then waits."""
     turn = hall_turn(event)
     for name, rules in rulesets_of(tables).items():
-        if type(rules).check_turn_ends is Ruleset.check_turn_ends:
+        if not isinstance(rules, SharedTurn):
             continue  # no stories made for a ruleset that never holds a turn
         try:
             rules.check_turn_ends({t.id: t.story() for t in tables
@@ -395,17 +400,18 @@ END_MOVE = {"kind": "end"}  # the staff's move that ends a table's game with the
 
 def ending_moves(hall: HallService, event: HallEvent) -> list[tuple[Table, list[Any]]]:
     """When the event's game is over or the event ends: the facts of the staff move
-    `{"kind": "end"}` (`Ruleset.staff_move`) at each started table whose ruleset takes part in
+    `{"kind": "end"}` (`SharedTurn.staff_move`) at each started table whose ruleset takes part in
     the event's turn (`follows_turn`), so its board knows (Catan's final breakdowns open). A
     table whose rules refuse it (its game is over already, or it has no such move) is left
     as it is."""
     turn = event.hall_turn()
     plans = []
     for table in hall.tables_of(event):
-        if table.state is None or not follows_turn(table.rules):
+        rules = table.rules
+        if table.state is None or not isinstance(rules, SharedTurn):
             continue
         try:
-            facts = table.rules.staff_move(table.state, dict(END_MOVE), turn)
+            facts = rules.staff_move(table.state, dict(END_MOVE), turn)
         except RuleError:
             continue
         if facts:

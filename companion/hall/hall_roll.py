@@ -29,7 +29,7 @@ from companion.hall.play import (
 from companion.hall.replay import apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal, Record, StaleSequence
-from companion.rules.ruleset import HallTurn
+from companion.rules.ruleset import HallRolled, HallTurn, SharedTurn, TimedChoices, Turns
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -326,10 +326,12 @@ def event_streams(hall: HallService, event_id: Any) -> list[str]:
 def turn_free_since(journal: Journal, table: Table, seq: int) -> bool:
     """Whether all a table's journal wrote after `seq` (its place at the roll) leaves the roll
     free to be undone: nothing, or only what its rules say means the same in any turn
-    (`Ruleset.turn_free`: Catan's points trackers, which a thousand phones keep up)."""
+    (`SharedTurn.turn_free`: Catan's points trackers, which a thousand phones keep up)."""
     if journal.last_seq(table.stream) == seq:
         return True
-    return all(table.rules.turn_free(record.kind) for record in journal.read(table.stream, seq))
+    rules = table.rules
+    return isinstance(rules, SharedTurn) and all(
+        rules.turn_free(record.kind) for record in journal.read(table.stream, seq))
 
 
 def roll_moves(journal: Journal, table: Table, request_id: str) -> list[int] | None:
@@ -431,7 +433,10 @@ def table_request(table: Table, groups: list[list[Any]], request_id: str) -> App
 def hall_turn(hall: HallService, table: Table, d1: int, d2: int) -> list[list[Any]]:
     """The moves the hall roll makes at a table, as its rules say (closing the last turn, then
     rolling); [] when it has nothing to roll."""
-    return table.rules.hall_turn(table.state, (d1, d2), table.catalog, secure_shuffle)
+    rules = table.rules
+    if not isinstance(rules, HallRolled):
+        return []  # a roll changes no table of its: the turn lives on the event's stream
+    return rules.hall_turn(table.state, (d1, d2), table.setup, secure_shuffle)
 
 
 def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
@@ -479,7 +484,8 @@ def expire_roll(hall: HallService, table: Table, now: float) -> bool:
     if seat is None or not event.seat_auto_roll:
         table.roll_waits = None
         return False
-    due = (rules_of(table).turn(table.state), seat)
+    rules = rules_of(table)
+    due = (rules.turn(table.state) if isinstance(rules, Turns) else 0, seat)
     if table.roll_waits is None or table.roll_waits[:2] != due:
         table.roll_waits = (*due, now)
         return False
@@ -498,10 +504,10 @@ def expire_choice(hall: HallService, table: Table, now: float) -> bool:
     if now - table.waiting_since < hall.events[table.event_id].choice_seconds:
         return False
     rules = rules_of(table)
-    default = rules.default_move(table.state)
+    default = rules.default_move(table.state) if isinstance(rules, TimedChoices) else None
     if default is None:
         return False
     seat, move = default
-    facts = rules.decide(table.state, seat, move, table.catalog, secure_shuffle)
+    facts = rules.decide(table.state, seat, move, table.setup, secure_shuffle)
     commit(hall, table, facts, "timer")
     return True

@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.hall import join_codes
-from companion.rules.registry import AnyRuleset, Catalog, ruleset
-from companion.rules.registry import catalog as catalog_of
-from companion.rules.ruleset import HallTurn, Played, Ruleset, Story
+from companion.rules.registry import AnyRuleset, ruleset
+from companion.rules.ruleset import HallTurn, Played, SharedTurn, Story, TimedChoices, Turns
 
 
 @dataclass
@@ -82,6 +81,9 @@ class Table:
     # The tables beside it by name, (left, right), "" at a chain's end, when its ruleset is
     # chained: kept by the hall from the event's table order (registry.chain), never journalled.
     neighbours: tuple[str, ...] = ()
+    # The set-up its ruleset made of its options and card sets (`setup`), with the two it was
+    # made of: made again when either is replaced (a table's options change before its start).
+    made_setup: tuple[Any, Any, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def stream(self) -> str:
@@ -93,21 +95,28 @@ class Table:
         return ruleset(self.ruleset)
 
     @property
-    def catalog(self) -> Catalog:
-        """The cards the table plays: its card sets' catalog (loaded once per set of sets)."""
-        return catalog_of(*self.card_sets)
+    def setup(self) -> Any:
+        """The table's set-up, its ruleset's own value (`Ruleset.table_setup`: a Machi Koro
+        table's catalog of its card sets), which the rules, its views and its sheets take."""
+        made = self.made_setup
+        if made is None or made[0] is not self.options or made[1] is not self.card_sets:
+            made = self.made_setup = (self.options, self.card_sets,
+                                      self.rules.table_setup(self.options, self.card_sets))
+        return made[2]
 
     @property
     def choosing(self) -> bool:
         """Whether a seat's choice is open and waits on the event's timer (the rules say)."""
-        return self.state is not None and self.rules.choice_open(self.state)
+        rules = self.rules
+        return (self.state is not None and isinstance(rules, TimedChoices)
+                and rules.choice_open(self.state))
 
     def story(self) -> Story[Any, Any]:
         """What the table's views are made from (the ruleset's views read it, never change it)."""
         return Story(names=tuple(seat.name for seat in self.seats), state=self.state,
                      moves=self.moves, undone=[(u.move, u.after) for u in self.undone],
                      running=self.status == "running", roll_mode=self.roll_mode,
-                     catalog=self.catalog,
+                     setup=self.setup,
                      registered=self.registered,
                      neighbours=self.neighbours)
 
@@ -121,7 +130,8 @@ class Table:
         """The state a committed move (or event) made; a new turn forgets the undone moves of
         the last one, as the phones' lines of the last turn go."""
         rules = self.rules
-        if self.state is not None and rules.turn(state) != rules.turn(self.state):
+        if (self.state is not None and isinstance(rules, Turns)
+                and rules.turn(state) != rules.turn(self.state)):
             self.undone.clear()
         self.state = state
 
@@ -146,7 +156,7 @@ class Table:
         """Start the clock of a choice that opened and keep it while the choice waits, or stop
         it when none is open. `fresh` starts it anew: a choice an undo reopened or a resumed
         table's gets a full window. A choice read from the journal (at a restart, or caught up
-        from another process's records) does not: `service.time_from_journal` then sets its
+        from another process's records) does not: `play.time_from_journal` then sets its
         clock back to its table's last record's time."""
         if not self.choosing:
             self.waiting_since = None
@@ -206,15 +216,11 @@ class HallEvent:
         return HallTurn(len(self.rolls), (d1, d2), tuple(follow_up))
 
 
-# The hooks through which a ruleset's tables take part in an event's shared turn: a ruleset
-# that keeps every default plays alone at its tables (hall/clock.py).
-TURN_HOOKS = ("follow_up_dice", "pauses_after", "turn_view", "hall_over", "event_view")
-
-
 def follows_turn(rules: AnyRuleset) -> bool:
-    """Whether the ruleset's tables take part in the event's shared turn (it overrides a hook
-    of `TURN_HOOKS`): their phones get the `turn` message, their moves are judged by it."""
-    return any(getattr(type(rules), hook) is not getattr(Ruleset, hook) for hook in TURN_HOOKS)
+    """Whether the ruleset's tables take part in the event's shared turn (`SharedTurn`): their
+    phones get the `turn` message, their moves are judged by it; the others play alone at
+    their tables (hall/clock.py)."""
+    return isinstance(rules, SharedTurn)
 
 
 @dataclass

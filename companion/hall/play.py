@@ -7,6 +7,7 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
@@ -17,7 +18,7 @@ from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, AppendResult, Record, StaleSequence
 from companion.rules.errors import RuleError
 from companion.rules.registry import AnyRuleset
-from companion.rules.ruleset import HallTurn
+from companion.rules.ruleset import HallTurn, SeatRolls, SharedTurn
 
 Fact = Any  # a ruleset's own fact (the hall keeps and journals it as the rules say)
 
@@ -175,11 +176,26 @@ def rebuild_in_place(table: Table, records: list[Record]) -> None:
     time_again(table, records, False)
 
 
+def time_from_journal(table: Table, last_at: str) -> None:
+    """The clock of a choice open when the table was read from the journal: from the time of
+    its last record (the choice opened then, or earlier), so a restart gives no fresh window."""
+    table.time_choice(fresh=True)
+    if table.waiting_since is not None:
+        table.waiting_since = time.monotonic() - seconds_since(last_at)
+
+
+def seconds_since(at: str) -> float:
+    """Seconds from a journal record's `at` (ISO-8601 UTC) to now, never below zero."""
+    try:
+        then = datetime.fromisoformat(at)
+    except ValueError:
+        return 0.0
+    return max(0.0, (datetime.now(then.tzinfo) - then).total_seconds())
+
+
 def time_again(table: Table, records: list[Record], was_choosing: bool) -> None:
     """The clock of the table's choice after records were applied: from the last one's time
     when they opened it (or a status or an undo gave a fresh window)."""
-    from companion.hall.service import time_from_journal
-
     fresh_window = any(r.kind in ("status", "reverted") for r in records)
     if not table.choosing:
         table.waiting_since = None
@@ -364,12 +380,14 @@ def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[F
     if table.status != "running" or table.state is None:
         raise HallError("table/not_running", f"the table is {table.status}, not running")
     state, rules = table.state, rules_of(table)
-    if table.roll_mode == "hall" and rules.hall_rolls(move):
-        raise HallError("table/hall_roll", "this table rolls with the hall")
-    count = rules.dice_for(state, seat, move)
+    count = 0
+    if isinstance(rules, SeatRolls):
+        if table.roll_mode == "hall" and rules.hall_rolls(move):
+            raise HallError("table/hall_roll", "this table rolls with the hall")
+        count = rules.dice_for(state, seat, move)
     drawn = hall_dice.roll(count) if count else ()
     return rules.decide(state, seat, rules.parse_move(move, drawn, hall=event_turn(hall, table)),
-                        table.catalog, secure_shuffle)
+                        table.setup, secure_shuffle)
 
 
 def event_turn(hall: HallService, table: Table) -> HallTurn | None:
@@ -404,14 +422,17 @@ def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any
 
 
 def staff_move(hall: HallService, table_id: Any, wire: Any) -> Table:
-    """A move the staff make at a table (`Ruleset.staff_move`: Catan's verification of a
+    """A move the staff make at a table (`SharedTurn.staff_move`: Catan's verification of a
     claim), with the event's latest roll; committed with author "organizer". The rules'
-    refusal is the answer's, and nothing changes."""
-    return organizer_facts(hall, table_id, lambda rules, table: rules.staff_move(
-        table.state, wire, event_turn(hall, table)))
+    refusal is the answer's, and nothing changes; a ruleset without a shared turn has none."""
+    def decide(rules: AnyRuleset, table: Table) -> list[Fact]:
+        if not isinstance(rules, SharedTurn):
+            raise RuleError(f"{rules.name} tables take no staff moves")
+        return rules.staff_move(table.state, wire, event_turn(hall, table))
+    return organizer_facts(hall, table_id, decide)
 
 
-ROLL = {"kind": "roll"}  # a seat's roll, with the dice the seat chose (Ruleset.dice_for)
+ROLL = {"kind": "roll"}  # a seat's roll, with the dice the seat chose (SeatRolls.dice_for)
 
 
 def roll_for_seat(hall: HallService, table_id: Any) -> Table:
@@ -421,7 +442,9 @@ def roll_for_seat(hall: HallService, table_id: Any) -> Table:
         table = playing(hall, table_id)
         if table.roll_mode != "own":
             raise HallError("table/hall_roll", "this table rolls with the hall")
-        seat = rules_of(table).roll_due(table.state) if table.status == "running" else None
+        rules = rules_of(table)
+        seat = (rules.roll_due(table.state)
+                if table.status == "running" and isinstance(rules, SeatRolls) else None)
         if seat is None:
             raise HallError("table/no_roll_due", "no seat of this table is waiting to roll")
         try:

@@ -33,8 +33,8 @@ from companion.printing.report import night_report
 from companion.printing.series_sheets import series_sheets
 from companion.rules import paper as said  # what a ruleset says of its paper
 from companion.rules.errors import RuleError
-from companion.rules.registry import AnyRuleset, Catalog, names, ruleset
-from companion.rules.ruleset import Ruleset
+from companion.rules.registry import AnyRuleset, names, ruleset
+from companion.rules.ruleset import Series, SharedTurn
 
 for _name in names():  # each game's own words on paper: printing knows no game
     add_words(ruleset(_name).paper_words())
@@ -222,7 +222,7 @@ def seat_cards(event: HallEvent, tables: Sequence[Table], base: str) -> list[dra
 def seat_roles(table: Table) -> list[str]:
     """Each seat's role at the table when its ruleset names roles (Catan's "sun", "moon"),
     else "" for every seat."""
-    roles = table.rules.seats(table.catalog, table.options).roles
+    roles = table.rules.seats(table.setup, table.options).roles
     return [roles[n] if n < len(roles) else "" for n in range(len(table.seats))]
 
 
@@ -238,8 +238,16 @@ def table_sheets(event: HallEvent, tables: Sequence[Table]) -> list[TableSheet]:
     card sets, the tables beside it in a chain and the event's turn times."""
     schedule = turn_times(event)
     return [table_sheet(event.name, t.name, t.ruleset, [s.name for s in t.seats], t.options,
-                        t.catalog, neighbours=t.neighbours, schedule=schedule)
+                        setup_of(t), neighbours=t.neighbours, schedule=schedule)
             for t in tables]
+
+
+def setup_of(table: Table) -> Any:
+    """The table's set-up; None for a ruleset this build does not know (its sheet says so)."""
+    try:
+        return table.setup
+    except RuleError:
+        return None
 
 
 def turn_times(event: HallEvent) -> tuple[tuple[int, int], ...]:
@@ -249,7 +257,7 @@ def turn_times(event: HallEvent) -> tuple[tuple[int, int], ...]:
 
 
 def table_sheet(event_name: str, table_name: str, ruleset_name: str, seats: Sequence[str],
-                options: Mapping[str, Any], catalog: Catalog, *,
+                options: Mapping[str, Any], setup: Any, *,
                 neighbours: Sequence[str] = (),
                 schedule: Sequence[tuple[int, int]] = ()) -> TableSheet:
     """One table's setup sheet: its seats, then its ruleset's setup section as plain values
@@ -260,7 +268,7 @@ def table_sheet(event_name: str, table_name: str, ruleset_name: str, seats: Sequ
     except RuleError:
         rules = None
     game = (None if rules is None
-            else game_setup(rules.setup_section(catalog, options, len(seats)), seats))
+            else game_setup(rules.setup_section(setup, options, len(seats)), seats))
     beside = tuple(neighbours) if rules is not None and rules.chained else ()
     return TableSheet(event_name, table_name, ruleset_name, tuple(seats),
                       tuple(sorted(options.items())), game, beside, tuple(schedule))
@@ -297,7 +305,7 @@ def columns(found: Sequence[said.Column]) -> tuple[Column, ...]:
 def staff_check(rules: AnyRuleset) -> bool:
     """Whether the ruleset's staff make moves at its tables (Catan's verified claims): its
     score sheets get the staff's box to sign."""
-    return type(rules).staff_move is not Ruleset.staff_move
+    return isinstance(rules, SharedTurn)
 
 
 # ------------------------------------------------------------ series sheets
@@ -311,13 +319,14 @@ def event_series_sheets(hall: HallService, event: HallEvent) -> list[drawn.Serie
 
 def series_sheet(event_name: str, ruleset_name: str, state: Any) -> drawn.SeriesSheet:
     """One series' sheet: its name (its view's) and what its ruleset lays out for its state
-    (`Ruleset.series_sheet`, a setup section's parts) in the printing's model; no parts for a
-    ruleset the registry does not know or that lays out none (the page says so)."""
+    (`Series.series_sheet`, a setup section's parts) in the printing's model; no parts for a
+    ruleset the registry does not know, without series, or that lays out none (the page says
+    so)."""
     try:
         rules: AnyRuleset | None = ruleset(ruleset_name)
     except RuleError:
         rules = None
-    if rules is None or state is None:
+    if not isinstance(rules, Series) or state is None:
         return drawn.SeriesSheet(event_name, "", ruleset_name)
     name = str(rules.series_view(state).get("name") or "")
     section = rules.series_sheet(state)

@@ -13,11 +13,10 @@ from companion.hall.checks import HallError, clean_name
 from companion.hall.join_codes import join_code
 from companion.hall.model import Change, HallEvent, Seat, Table, table_changed
 from companion.hall.play import commit_record, evolve, move_records, twice
-from companion.hall.replay import apply_event_record, apply_record, rules_of, start_state
+from companion.hall.replay import apply_event_record, apply_record, dealt, rules_of
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, StaleSequence
 from companion.rules.registry import AnyRuleset
-from companion.rules.registry import catalog as catalog_of
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -132,7 +131,7 @@ def create_table(
     rules, names = checks.table_request(ruleset, roll_mode, players)
     settings = checks.table_options(rules, options)
     sets = checks.card_sets(card_sets)
-    checks.player_count(rules, catalog_of(*sets), ruleset, names)
+    checks.player_count(rules, checks.table_setup(rules, settings, sets), settings, ruleset, names)
     with hall.lock:
         [table], beside = twice(hall, lambda: add_tables(hall, hall.event(event_id), [(name, names)],
                                                          ruleset, roll_mode, settings, sets))
@@ -158,8 +157,9 @@ def seat_players(
                       else (players, None))
     rules, names = checks.table_request(ruleset, roll_mode, lines)
     sets = checks.card_sets(card_sets)
-    size = checks.table_size(rules, catalog_of(*sets), table_size)
-    seats = rules.seats(catalog_of(*sets), {})
+    setup = checks.table_setup(rules, {}, sets)  # the sizes its tables of these sets may have
+    size = checks.table_size(rules, setup, table_size)
+    seats = rules.seats(setup, {})
     low, high = seats.least, seats.most
     if rules.chained:  # the boards of a chain seat exactly their seats
         low = size = high
@@ -374,7 +374,7 @@ def start(hall: HallService, table: Table) -> None:
     `secrets`, for rulesets that have decks) in one transaction, so no restart ever finds
     a started table undealt. The journal keeps the order; a replay never shuffles."""
     rules = rules_of(table)
-    deal = rules.deal(start_state(table), table.catalog, secure_shuffle)
+    deal = dealt(table, secure_shuffle)
     batch = [AppendRequest(table.stream, table.seq, [("status", {"status": "running"})],
                            author="organizer")]
     if deal:
@@ -402,7 +402,7 @@ def add_player(hall: HallService, table_id: Any, name: Any) -> Table:
 
     def act(table: Table) -> None:
         check_in_setup(table)
-        high = rules_of(table).seats(table.catalog, table.options).most
+        high = rules_of(table).seats(table.setup, table.options).most
         if len(table.seats) >= high:
             raise HallError("table/full", f"a table seats at most {high}")
         [number] = next_registrations(hall, hall.events[table.event_id], 1)
@@ -416,7 +416,7 @@ def remove_player(hall: HallService, table_id: Any, seat: Any) -> Table:
     def act(table: Table) -> None:
         check_in_setup(table)
         number = checks.seat_number(len(table.seats), seat)
-        low = rules_of(table).seats(table.catalog, table.options).least
+        low = rules_of(table).seats(table.setup, table.options).least
         if len(table.seats) <= low:
             raise HallError("table/too_few", f"a table seats at least {low}")
         record(hall, table, "player_removed", {"seat": number})

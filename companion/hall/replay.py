@@ -10,6 +10,7 @@ from typing import Any
 from companion.hall.model import HallEvent, Move, Seat, Table
 from companion.journal import Record
 from companion.rules.registry import AnyRuleset
+from companion.rules.ruleset import Dealt, Shuffle
 
 
 def rules_of(table: Table) -> AnyRuleset:
@@ -21,7 +22,14 @@ def start_state(table: Table) -> Any:
     """The starting cards and coins of a table's first start (a ruleset with decks deals them
     in the move that follows, from the journal)."""
     names = tuple(seat.name for seat in table.seats)
-    return rules_of(table).start(table.catalog, names, table.options)
+    return rules_of(table).start(table.setup, names, table.options)
+
+
+def dealt(table: Table, shuffle: Shuffle) -> list[Any]:
+    """The facts of the deal that follows a table's first start, shuffled by `shuffle`; none
+    for a ruleset that deals nothing (not `Dealt`)."""
+    rules = rules_of(table)
+    return rules.deal(start_state(table), table.setup, shuffle) if isinstance(rules, Dealt) else []
 
 
 def apply_record(table: Table, kind: str, data: dict[str, Any]) -> None:

@@ -3,7 +3,7 @@ journal stream `series:ID`, the organizer's commands on it, the tables of its ga
 result a won table of the series reports to it.
 
 The stream holds `series_created` (the event and the ruleset), the ruleset's series facts (its
-own kinds, `Ruleset.series_kinds`) and `series_table` (the table of a game). The hall knows a
+own kinds, `Series.series_kinds`) and `series_table` (the table of a game). The hall knows a
 series' state only through the ruleset's `series_*` hooks. Ids are dense over the hall, as the
 tables'; several processes on one journal catch a series up by its last seq before using it,
 as tournaments (tournament_journal.py)."""
@@ -28,11 +28,13 @@ from companion.hall.registry import (
     new_token,
     next_registrations,
 )
-from companion.hall.replay import apply_record, start_state
+from companion.hall.replay import apply_record, dealt
 from companion.hall.shuffle import secure_shuffle
 from companion.journal import AppendRequest, Journal, Record, StaleSequence, rebuild_streams
 from companion.rules.errors import RuleError
-from companion.rules.registry import AnyRuleset, ruleset
+from companion.rules.registry import REGISTRY, ruleset
+from companion.rules.ruleset import Series as SeriesRules
+from companion.rules.ruleset import needs_series
 
 if TYPE_CHECKING:
     from companion.hall.service import HallService
@@ -60,8 +62,8 @@ class Series:
         return f"series:{self.id}"
 
     @property
-    def rules(self) -> AnyRuleset:
-        return ruleset(self.ruleset)
+    def rules(self) -> SeriesRules:
+        return series_rules(self.ruleset)
 
     @property
     def name(self) -> str:
@@ -167,7 +169,15 @@ def twice(hall: HallService, action: Callable[[], T]) -> T:
                             "this was decided: look at it again and try again") from None
 
 
-def records_of(rules: AnyRuleset, facts: list[Any]) -> list[tuple[str, dict[str, Any]]]:
+def series_rules(name: str) -> SeriesRules:
+    """The rules of a series' games (`companion.rules.ruleset.Series`), by its ruleset's name."""
+    rules = ruleset(name)
+    if not isinstance(rules, SeriesRules):
+        raise HallError("series/no_series", f"ruleset {name!r} has no series of games")
+    return rules
+
+
+def records_of(rules: SeriesRules, facts: list[Any]) -> list[tuple[str, dict[str, Any]]]:
     return [rules.series_encode(fact) for fact in facts]
 
 
@@ -180,7 +190,7 @@ def create(hall: HallService, event_id: Any, wire: Any) -> Series:
     if not isinstance(name, str) or name not in _with_series():
         raise HallError("series/no_series", "ruleset: one of " + ", ".join(_with_series())
                         + f" is required (a ruleset with a series of games), got {name!r}")
-    rules = ruleset(name)
+    rules = series_rules(name)
     try:
         facts = rules.series_start({k: v for k, v in wire.items() if k != "ruleset"})
         state = rules.series_evolve(None, facts)
@@ -269,7 +279,7 @@ def next_game(hall: HallService, series_id: Any, wire: Any) -> tuple[Series, Tab
         table = Table(str(len(hall.tables) + 1), event.id, title, spec.ruleset, "own",
                       [Seat(n, new_token(), r) for n, r in zip(names, numbers, strict=True)],
                       options=dict(options))
-        deal = table_rules.deal(start_state(table), table.catalog, secure_shuffle)
+        deal = dealt(table, secure_shuffle)
         table_records = [("table_created", created_record(table)), ("status", {"status": "running"})]
         batch = [AppendRequest(table.stream, 0, table_records, author="organizer")]
         if deal:
@@ -308,7 +318,7 @@ def of_table(hall: HallService, table: Table) -> tuple[Series, int] | None:
     (`needs_series`) and not known here has its event's series looked for first (another
     process made the series, or its next game, after this one read them)."""
     found = hall.series_tables.get(table.id)
-    if found is None and hall.shared and table.rules.needs_series:
+    if found is None and hall.shared and needs_series(table.rules):
         of_event(hall, table.event_id)
         found = hall.series_tables.get(table.id)
     return None if found is None else (series_of(hall, found[0]), found[1])
@@ -327,7 +337,7 @@ def may_be_a_game(hall: HallService, table_id: str) -> bool:
     if table_id in hall.series_tables:
         return True
     table = hall.tables.get(table_id)
-    return hall.shared and (table is None or table.rules.needs_series)
+    return hall.shared and (table is None or needs_series(table.rules))
 
 
 def report(hall: HallService, table_ids: Iterable[str]) -> list[str]:
@@ -441,5 +451,4 @@ def view(hall: HallService, series: Series) -> dict[str, Any]:
 
 
 def _with_series() -> tuple[str, ...]:
-    from companion.rules.registry import REGISTRY
-    return tuple(name for name, rules in REGISTRY.items() if rules.series_kinds)
+    return tuple(name for name, rules in REGISTRY.items() if isinstance(rules, SeriesRules))

@@ -36,8 +36,6 @@ from companion.hall.locks import StreamLocks
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import apply_event_records, rebuild_event, rebuild_table
 from companion.journal import Journal, Record, SqliteJournal, StaleSequence
-from companion.rules.registry import Catalog
-from companion.rules.registry import catalog as default_catalog
 
 log = logging.getLogger("companion")
 Found = TypeVar("Found")
@@ -54,15 +52,13 @@ class HallService:
     hall rolls), `streams` has one lock per table or event stream (its writers, one at a time),
     `memory` guards the tables' and indexes' memory: hall/locks.py, in that order."""
 
-    def __init__(self, journal: Journal, catalog: Catalog | None = None,
-                 shared: bool | None = None) -> None:
+    def __init__(self, journal: Journal, shared: bool | None = None) -> None:
         self.journal = journal
         # Whether other processes may write the same journal (anything but a SQLite file).
         self.shared = not isinstance(journal, SqliteJournal) if shared is None else shared
         self._looks = TOKEN_LOOKS_PER_SECOND  # the token looks left now (`_may_look`)
         self._looked = time.monotonic()
         self._looks_guard = threading.Lock()
-        self.catalog = catalog or default_catalog()
         self.lock = threading.RLock()
         self.streams = StreamLocks()
         self.memory = threading.RLock()
@@ -108,7 +104,7 @@ class HallService:
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
             self.events[table.event_id].tables.append(table.id)
             registry.index_tokens(self.tokens, self.codes, table)
-            time_from_journal(table, last_at[table.id])
+            play.time_from_journal(table, last_at[table.id])
         registry.rechain(self, self.events)
         if not self.organizer_key:
             self._first_key()
@@ -248,7 +244,7 @@ class HallService:
                     if table.event_id not in self.events:
                         break  # its event came after the look at the events: look again
                     table.forget_old_moves()
-                    time_from_journal(table, records[-1].at)
+                    play.time_from_journal(table, records[-1].at)
                     with self.memory:
                         self.tables[table.id] = table
                         self.events[table.event_id].tables.append(table.id)
@@ -602,21 +598,5 @@ def view_copy(table: Table) -> Table:
     copied.undone = list(table.undone)
     copied.states_by_seq = []
     copied.options = dict(table.options)
+    copied.made_setup = (copied.options, copied.card_sets, table.setup)  # the same set-up
     return copied
-
-
-def time_from_journal(table: Table, last_at: str) -> None:
-    """The clock of a choice open when the table was read from the journal: from the time of
-    its last record (the choice opened then, or earlier), so a restart gives no fresh window."""
-    table.time_choice(fresh=True)
-    if table.waiting_since is not None:
-        table.waiting_since = time.monotonic() - seconds_since(last_at)
-
-
-def seconds_since(at: str) -> float:
-    """Seconds from a journal record's `at` (ISO-8601 UTC) to now, never below zero."""
-    try:
-        then = datetime.fromisoformat(at)
-    except ValueError:
-        return 0.0
-    return max(0.0, (datetime.now(then.tzinfo) - then).total_seconds())

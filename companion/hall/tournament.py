@@ -24,7 +24,7 @@ from companion.hall import registry
 from companion.hall.checks import HallError
 from companion.hall.model import Change, Seat, Table
 from companion.hall.play import evolve, move_records
-from companion.hall.replay import apply_record, start_state
+from companion.hall.replay import apply_record, dealt
 from companion.hall.shuffle import secure_shuffle
 from companion.hall.tournament_journal import (
     apply,
@@ -231,7 +231,7 @@ def _start_round(hall: HallService, t: Tournament, stage: str | None) -> list[Ta
                     [Seat(t.players[p].name, registry.new_token()) for p in players],
                     options=dict(t.options))
               for i, players in enumerate(seating)]
-    deals = [table.rules.deal(start_state(table), table.catalog, secure_shuffle)
+    deals = [dealt(table, secure_shuffle)
              for table in tables]
     record = {"round": number, "stage": coming, "seating": [list(p) for p in seating],
               "tables": [table.id for table in tables], "started_at": time.time()}

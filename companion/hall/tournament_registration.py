@@ -14,6 +14,7 @@ from companion.hall import checks
 from companion.hall.checks import HallError, clean_name
 from companion.hall.tournament_model import refuse
 from companion.rules import registry as rules_registry
+from companion.rules.ruleset import needs_series
 from companion.tournament.errors import TournamentError
 from companion.tournament.seating import table_sizes
 
@@ -116,7 +117,8 @@ def check_seating(count: int, groups: Sequence[Sequence[int]], names: Sequence[s
 
 def seats_tables(ruleset: str, options: dict[str, Any]) -> bool:
     """Whether a table of the ruleset, with these options, seats 3 and 4 players."""
-    seats = rules_registry.ruleset(ruleset).seats(rules_registry.catalog(), options)
+    rules = rules_registry.ruleset(ruleset)
+    seats = rules.seats(rules.table_setup(options), options)
     return seats.least <= min(TABLE_SIZES) and max(TABLE_SIZES) <= seats.most
 
 
@@ -125,7 +127,8 @@ def check_ruleset(ruleset: str, options: dict[str, Any]) -> None:
     game seats exactly 2): its rounds could never start."""
     if seats_tables(ruleset, options):
         return
-    seats = rules_registry.ruleset(ruleset).seats(rules_registry.catalog(), options)
+    rules = rules_registry.ruleset(ruleset)
+    seats = rules.seats(rules.table_setup(options), options)
     fitting = [name for name in checks.RULESETS if seats_tables(name, {})]
     counted = (f"exactly {seats.least}" if seats.least == seats.most
                else f"{seats.least} to {seats.most}")
@@ -142,7 +145,7 @@ def settings(data: dict[str, Any]) -> dict[str, Any]:
     if ruleset not in checks.RULESETS:
         raise refuse("invalid", f"ruleset is one of {', '.join(checks.RULESETS)}")
     rules = rules_registry.ruleset(ruleset)
-    if rules.needs_series:  # its games belong to their series (a Legacy campaign's register)
+    if needs_series(rules):  # its games belong to their series (a Legacy campaign's register)
         raise refuse("invalid", f"a {ruleset} game is played in its series, not in a tournament")
     try:
         options = checks.table_options(rules, data.get("options"))

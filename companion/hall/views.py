@@ -16,7 +16,7 @@ from companion.hall import clock
 from companion.hall.model import HallEvent, Table
 from companion.hall.replay import rebuild_table, rules_of
 from companion.journal import Record
-from companion.rules.ruleset import Story
+from companion.rules.ruleset import SeatRolls, Story
 
 
 def table_header(table: Table) -> dict[str, Any]:
@@ -111,7 +111,7 @@ def common_part(table: Table, choice_seconds: int | None,
 def seat_part(table: Table, seat: int, story: Story[Any, Any] | None = None) -> dict[str, Any]:
     """The fields of a seat's view after the common part: the seat, and what its rules say it
     may do now (choices, and each option open or closed with the reason)."""
-    return {"seat": seat, **table.rules.seat_view(story or table.story(), seat, table.catalog)}
+    return {"seat": seat, **table.rules.seat_view(story or table.story(), seat, table.setup)}
 
 
 def table_summary(table: Table) -> dict[str, Any]:
@@ -123,9 +123,11 @@ def table_summary(table: Table) -> dict[str, Any]:
 
 
 def roll_due(table: Table) -> int | None:
-    if table.roll_mode != "own" or table.status != "running" or table.state is None:
+    rules = table.rules
+    if (table.roll_mode != "own" or table.status != "running" or table.state is None
+            or not isinstance(rules, SeatRolls)):
         return None
-    return table.rules.roll_due(table.state)
+    return rules.roll_due(table.state)
 
 
 def hall_view(event: HallEvent, tables: list[Table]) -> dict[str, Any]:

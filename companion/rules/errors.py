@@ -5,7 +5,19 @@ The web layer maps `code` to a translated sentence; the message names the offend
 
 from __future__ import annotations
 
+import re
 from typing import TypeGuard
+
+# Every character str.splitlines ends a line at (\n, \r, \x0b, \x0c, \x1c-\x1e, \x85, U+2028,
+# U+2029) is a control character (\x00-\x1f, \x7f-\x9f) or a line or paragraph separator; a
+# lone surrogate cannot be written as UTF-8 at all.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def one_line(text: str) -> str:
+    """`text` with control characters, line separators and lone surrogates escaped as Python
+    writes them in a string literal: a refusal is one line whatever names or keys it quotes."""
+    return _UNSAFE.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), text)
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:
@@ -22,6 +34,17 @@ class RuleError(ValueError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class ScenarioError(RuleError):
+    """A scenario (`companion resolve`, SCENARIOS.md) the rules refuse, or cannot read."""
+
+    code = "scenario/invalid"
+
+    def __init__(self, message: str) -> None:
+        # Names and the engine's messages are quoted as given: a line break in one must not
+        # break the refusal's one line.
+        super().__init__(one_line(message))
 
 
 class BadInput(RuleError):

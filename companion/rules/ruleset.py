@@ -1,14 +1,16 @@
-"""The one door from the hall to a game's rules (docs/architecture.md).
+"""The one door from the hall to a game's rules (docs/architecture.md, "The door").
 
-A `Ruleset` is everything the hall, the web layer and printing may know of a game: its set-up
-options, its seats, how a table starts, decides and evolves, what a seat may do now (and why
-an option is closed), the choice that waits on a timer and its default, what a hall roll does
-at one of its tables, the views its screens show, and what its paper needs. The hall holds a
-table's state, moves and journal records without looking inside them; everything it shows or
-decides about a game it asks its ruleset for.
+A `Ruleset` is what every game has and the hall, the web layer and printing may know of it: its
+set-up options, a table's set-up (the game's own value: Machi Koro's catalog of the table's card
+sets), its seats, how a table starts, decides and evolves, the views its screens show and what
+its paper needs. What only some games have is a capability below (`SharedTurn`, `Series`,
+`TimedChoices`, ...): a game's class inherits it beside `Ruleset`, and the hall asks
+`isinstance(rules, SharedTurn)`. The hall holds a table's state, moves, set-up and journal
+records without looking inside them.
 
-A new game is a package under `companion/rules/` with one subclass of `Ruleset`, registered in
-`companion/rules/registry.py`. `mypy --strict` checks every subclass against these signatures.
+A new game is a package under `companion/rules/` with one class of `Ruleset` and its
+capabilities, registered in `companion/rules/registry.py`. `mypy --strict` checks every class
+against these signatures. This module imports no game.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from companion.rules.errors import RuleError
-from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.paper import Column as Column
 from companion.rules.paper import SetupSection as SetupSection
 
@@ -63,7 +64,7 @@ class Story(Generic[State, Fact]):
     undone: Sequence[tuple[Played[State, Fact], State]] = ()
     running: bool = False
     roll_mode: str = "hall"  # "hall": the hall rolls for the table; "own": its seats roll
-    catalog: Catalog = field(default_factory=load_catalog)  # the cards the table plays
+    setup: Any = None  # the table's set-up, its ruleset's own value (`Ruleset.table_setup`)
     registered: tuple[int, ...] = ()  # each seat's registration number (the earlier, the lower)
     neighbours: tuple[str, ...] = ()  # the tables beside it, by name, when its ruleset is chained
 
@@ -72,7 +73,7 @@ class Story(Generic[State, Fact]):
 class HallTurn:
     """The event's shared roll as the rules see it (the hall's, not a table's): its number in
     the event (1 is the first roll), its two dice, and the follow-up dice a ruleset asked for
-    after it (`Ruleset.follow_up_dice`: Catan's robbers' roll); () when none was asked."""
+    after it (`SharedTurn.follow_up_dice`: Catan's robbers' roll); () when none was asked."""
 
     number: int
     dice: tuple[int, int]
@@ -147,9 +148,23 @@ class FactCodec(Protocol):
     def decode_fact(self, kind: str, data: dict[str, Any]) -> Any: ...
 
 
+class BadOptions(RuleError):
+    """An option the ruleset does not know (the hall says which)."""
+
+    code = "rule/bad_options"
+
+
+class BadOptionValue(RuleError):
+    """A known option with a value it does not take."""
+
+    code = "rule/bad_option_value"
+
+
 class Ruleset(ABC, Generic[State, Move, Fact]):
-    """A game's rules, as the hall sees them. States, moves and facts are the ruleset's own
-    immutable values; the hall stores, journals and shows them only through these methods."""
+    """A game's rules, as the hall sees them: what every game has. States, moves and facts are
+    the ruleset's own immutable values; the hall stores, journals and shows them only through
+    these methods. What only some games have is a capability below, which a game's class also
+    inherits when it has it and the hall asks for by type (`isinstance(rules, SharedTurn)`)."""
 
     name: ClassVar[str]  # the id tables, the API and the journal name it by
     title: ClassVar[str]  # its name on screens and paper, in English (translated by the pages)
@@ -172,16 +187,19 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         """The checked options (defaults filled in); RuleError naming the option if not."""
 
     @abstractmethod
-    def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
+    def table_setup(self, options: Mapping[str, Any], card_sets: tuple[str, ...] = ("base",)) -> Any:
+        """A table's set-up, the ruleset's own value the hall keeps for the table and hands back
+        (`setup` below): made from the table's checked options and the card sets it plays (a
+        Machi Koro table's is the catalog of its card sets; a Catan board's, its letter and
+        colours). RuleError (nothing is made) for card sets the game does not have."""
+
+    @abstractmethod
+    def seats(self, setup: Any, options: Mapping[str, Any]) -> Seats:
         """How many seats a table takes, and their roles."""
 
     @abstractmethod
-    def start(self, catalog: Catalog, names: tuple[str, ...], options: Mapping[str, Any]) -> State:
+    def start(self, setup: Any, names: tuple[str, ...], options: Mapping[str, Any]) -> State:
         """The state at a table's start: starting cards and coins, nothing shuffled yet."""
-
-    @abstractmethod
-    def deal(self, state: State, catalog: Catalog, shuffle: Shuffle | None) -> list[Fact]:
-        """The facts of the deal that follows the start (decks shuffled); [] for none."""
 
     # ------------------------------------------------------------ play
 
@@ -192,15 +210,7 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         hall's turn (Catan's claims)."""
 
     @abstractmethod
-    def dice_for(self, state: State, seat: int, wire: Any) -> int:
-        """How many dice the service draws for this wire move (0: none)."""
-
-    @abstractmethod
-    def hall_rolls(self, wire: Any) -> bool:
-        """Whether this wire move is a roll that a table rolling with the hall never makes."""
-
-    @abstractmethod
-    def decide(self, state: State, seat: int, move: Move, catalog: Catalog,
+    def decide(self, state: State, seat: int, move: Move, setup: Any,
                shuffle: Shuffle | None) -> list[Fact]:
         """The facts of `seat`'s move; RuleError (nothing changes) if the rules refuse it."""
 
@@ -210,38 +220,13 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
 
     @abstractmethod
     def adjust(self, state: State, seat: Any, amount: Any, reason: Any) -> list[Fact]:
-        """The organizer's correction of a seat's coins, with its reason."""
-
-    @abstractmethod
-    def turn(self, state: State) -> int:
-        """The turn the state is in (a new turn forgets the last one's undone moves)."""
+        """The organizer's correction of a seat's coins, with its reason; RuleError saying what
+        to correct instead in a game without coins (Catan)."""
 
     @abstractmethod
     def stale(self, seen: State, now: State, seat: int, wire: Any) -> bool:
         """Whether a move made from the view of `seen` could have a different outcome now:
         then the hall refuses it `move/stale` with the fresh view (docs/api.md)."""
-
-    # ------------------------------------------------------------ waiting and the hall roll
-
-    @abstractmethod
-    def choice_open(self, state: State) -> bool:
-        """Whether a seat's choice is open and waits on the event's timer."""
-
-    @abstractmethod
-    def default_move(self, state: State) -> tuple[int, Move] | None:
-        """The seat and move that close an open choice when its time is up; None if none."""
-
-    def roll_due(self, state: State) -> int | None:
-        """The seat whose turn waits on its own roll (a table that rolls its own dice: the
-        console may roll for a seat without a phone, and the hall's timer when the seat's turn
-        time is up); None when no roll is due, or the game has no rolls of a seat."""
-        return None
-
-    @abstractmethod
-    def hall_turn(self, state: State, dice: tuple[int, int], catalog: Catalog,
-                  shuffle: Shuffle | None) -> list[list[Fact]]:
-        """The moves a hall roll of `dice` makes at a table of this ruleset (each a list of
-        facts, applied in order); [] when the table has nothing to roll (its game is over)."""
 
     # ------------------------------------------------------------ the journal
 
@@ -269,7 +254,7 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         """The fields of a table's seat views that every seat shares (docs/api.md)."""
 
     @abstractmethod
-    def seat_view(self, story: Story[State, Fact], seat: int, catalog: Catalog) -> Json:
+    def seat_view(self, story: Story[State, Fact], seat: int, setup: Any) -> Json:
         """One seat's own fields: what it may do now, each option open or closed with the
         reason (the phone renders these and decides nothing)."""
 
@@ -278,15 +263,10 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         """One tile of the hall screen."""
 
     @abstractmethod
-    def page_data(self, catalog: Catalog, lang: str) -> Json:
+    def page_data(self, setup: Any, lang: str) -> Json:
         """What this game's pages need beyond the views, in the page's language (`lang`: en, he,
         nl): Machi Koro's cards with their names, costs and colours. Lists of objects with an
         `id` merge across the rulesets of a hall's screen."""
-
-    def card_sets(self, lang: str) -> list[Json]:
-        """The card sets a table of this game may add to its base cards, for the console's
-        choice: `{"id", "name" (in `lang`), "players_max"}` each; none by default."""
-        return []
 
     @abstractmethod
     def standings_rows(self, story: Story[State, Fact]) -> list[Json]:
@@ -307,8 +287,7 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         return (*(column.key for column in self.score_columns()), "place")
 
     @abstractmethod
-    def setup_section(self, catalog: Catalog, options: Mapping[str, Any],
-                      seats: int) -> SetupSection:
+    def setup_section(self, setup: Any, options: Mapping[str, Any], seats: int) -> SetupSection:
         """What a table's setup sheet lays out for this game."""
 
     def paper_words(self) -> Mapping[str, Mapping[str, str]]:
@@ -316,125 +295,235 @@ class Ruleset(ABC, Generic[State, Move, Fact]):
         the printouts' own words lack), by language (en, he, nl): printing merges them."""
         return {}
 
-    # ------------------------------------------------------------ the event's shared turn
-    # Rulesets whose tables play one game together (Catan's boards) say here what the event's
-    # roll means beyond each table; the defaults are those of games whose tables play alone.
-    # An event whose tables play several rulesets asks each of them (hall/hall_roll.py).
 
+def base_only(rules: Ruleset[Any, Any, Any], card_sets: tuple[str, ...]) -> None:
+    """Refuse card sets beyond the base one, for a game that has none (`CardSets`)."""
+    extra = [name for name in card_sets if name != "base"]
+    if extra:
+        raise BadOptionValue(f"card_sets: a {rules.name} table plays no card set {extra[0]!r}")
+
+
+# ================================================================ capabilities
+# What only some games have. A game's class inherits the ones it has beside `Ruleset`
+# (`class MachiKoro(Ruleset[...], Dealt[...], ...)`); the hall asks `isinstance(rules, X)` and
+# does without when the answer is no. None has a default a game could forget to override.
+
+
+class CardSets(ABC):
+    """Card sets a table may add to the game's base cards (Machi Koro's Harbor)."""
+
+    @abstractmethod
+    def card_sets(self, lang: str) -> list[Json]:
+        """The card sets a table of this game may add, for the console's choice: `{"id",
+        "name" (in `lang`), "players_max"}` each."""
+
+
+class Dealt(ABC, Generic[State, Fact]):
+    """A deal that follows a table's start: something shuffled (a variable supply's pile, the
+    co-op assessor's cards)."""
+
+    @abstractmethod
+    def deal(self, state: State, setup: Any, shuffle: Shuffle | None) -> list[Fact]:
+        """The facts of the deal (decks shuffled by `shuffle`, the service's); [] when this
+        table's options deal nothing."""
+
+
+class Turns(ABC, Generic[State]):
+    """Turns of a table's own (a new turn forgets the last one's undone moves); a game without
+    them has one turn, the event's."""
+
+    @abstractmethod
+    def turn(self, state: State) -> int:
+        """The turn the state is in."""
+
+
+class SeatRolls(ABC, Generic[State]):
+    """Dice a seat's moves throw: the service draws them for the move (`dice_for`), or the hall
+    throws them for a table that rolls with the hall."""
+
+    @abstractmethod
+    def dice_for(self, state: State, seat: int, wire: Any) -> int:
+        """How many dice the service draws for this wire move (0: none)."""
+
+    @abstractmethod
+    def hall_rolls(self, wire: Any) -> bool:
+        """Whether this wire move is a roll that a table rolling with the hall never makes."""
+
+    @abstractmethod
+    def roll_due(self, state: State) -> int | None:
+        """The seat whose turn waits on its own roll (a table that rolls its own dice: the
+        console may roll for a seat without a phone, and the hall's timer when the seat's turn
+        time is up); None when no roll is due."""
+
+
+class HallRolled(ABC, Generic[State, Fact]):
+    """A table whose game the event's shared hall roll moves on (Machi Koro's tables)."""
+
+    @abstractmethod
+    def hall_turn(self, state: State, dice: tuple[int, int], setup: Any,
+                  shuffle: Shuffle | None) -> list[list[Fact]]:
+        """The moves a hall roll of `dice` makes at a table of this ruleset (each a list of
+        facts, applied in order); [] when the table has nothing to roll (its game is over)."""
+
+
+class TimedChoices(ABC, Generic[State, Move]):
+    """Choices a seat makes while the event's timer runs, each with a default that closes it
+    when the time is up (Radio Tower's reroll, TV Station's target)."""
+
+    @abstractmethod
+    def choice_open(self, state: State) -> bool:
+        """Whether a seat's choice is open and waits on the event's timer."""
+
+    @abstractmethod
+    def default_move(self, state: State) -> tuple[int, Move] | None:
+        """The seat and move that close an open choice when its time is up; None if none."""
+
+
+class SharedTurn(ABC, Generic[State, Fact]):
+    """An event whose tables play one game together (Catan's boards): what the event's roll
+    means beyond each table. An event whose tables play several rulesets asks each of them that
+    has it (hall/clock.py)."""
+
+    @abstractmethod
     def follow_up_dice(self, number: int, dice: tuple[int, int]) -> int:
         """How many more dice the hall rolls right after roll `number` of `dice` (the staff
         may enter them): 0 for none."""
-        return 0
 
+    @abstractmethod
     def pauses_after(self, turn: HallTurn) -> bool:
         """Whether the event's automatic roll waits for the organizer to resume after `turn`
         (something at the tables takes its own time, like Catan's discard check)."""
-        return False
 
+    @abstractmethod
     def turn_free(self, kind: str) -> bool:
         """Whether a table's journal record of this kind, made after the event's latest roll,
         leaves that roll free to be undone: it means the same in any turn (Catan's points
-        tracker). False, the default: any record since the roll keeps it."""
-        return False
+        tracker)."""
 
+    @abstractmethod
     def turn_view(self, turn: HallTurn) -> Json:
         """What every screen and phone of the event shows about `turn`, the same for all of
         them (encoded once): Catan's team on turn and robbers' instruction."""
-        return {}
 
+    @abstractmethod
     def staff_move(self, state: State, wire: Any, hall: HallTurn | None) -> list[Fact]:
-        """A move the staff make at a table (Catan's verification of a claim); RuleError
-        (nothing changes) if the rules refuse it, or if this ruleset has none."""
-        raise RuleError(f"{self.name} tables take no staff moves")
+        """A move the staff make at a table (Catan's verification of a claim; `{"kind": "end"}`
+        when the event's game is over); RuleError (nothing changes) if the rules refuse it."""
 
+    @abstractmethod
     def check_turn_ends(self, stories: Mapping[str, Story[State, Fact]],
                         hall: HallTurn | None) -> None:
         """RuleError (the next roll waits, the organizer's and the timer's) while the event's
         turn may not end yet: Catan's claims the staff are still checking. `stories`: the
         started tables of this ruleset, by id."""
 
+    @abstractmethod
     def hall_over(self, states: Sequence[State], hall: HallTurn | None) -> bool:
         """Whether the game the event's tables of this ruleset play together is over, so the
         hall rolls no more (Catan: a claim was verified in a turn that has ended)."""
-        return False
 
+    @abstractmethod
     def event_view(self, stories: Mapping[str, Story[State, Fact]],
                    hall: HallTurn | None) -> Json:
         """The event-wide part of the hall screen and the console for this ruleset's tables
-        (by table id): Catan's claims being verified, its winner and standings; {} for none."""
-        return {}
+        (by table id): Catan's claims being verified, its winner and standings."""
 
-    # ------------------------------------------------------------ a series of games
-    # Rulesets whose games make a series (a Legacy campaign: a group plays game after game, and
-    # what one game did the next starts from) say here what the series is; the hall keeps its
-    # stream `series:ID` (hall/series.py) and creates its games' tables. The defaults are
-    # those of games without a series. A series' state and facts are the ruleset's own values,
-    # as a table's are.
 
-    needs_series: ClassVar[bool] = False  # whether its tables are made only by a series (its
+class Scenarios(ABC):
+    """Scenarios of SCENARIOS.md this ruleset resolves (`companion resolve`): a table in JSON and
+    what happens next, resolved as the served game would."""
+
+    @abstractmethod
+    def resolve_scenario(self, scenario: Any) -> Any:
+        """The outcome of one scenario (its JSON value); ScenarioError naming the field when
+        refused."""
+
+
+class Series(ABC):
+    """Games that make a series (a Legacy campaign: a group plays game after game, and what one
+    game did the next starts from). The hall keeps its stream `series:ID` (hall/series.py) and
+    creates its games' tables. A series' state and facts are the ruleset's own values, as a
+    table's are."""
+
+    needs_series: ClassVar[bool] = True  # whether its tables are made only by a series (its
     # options are a series' game: the console's plain table form and the tournament leave it out)
-    series_kinds: ClassVar[frozenset[str]] = frozenset()  # the journal kinds of its series' facts
+    series_kinds: ClassVar[frozenset[str]]  # the journal kinds of its series' facts
 
+    @abstractmethod
     def series_start(self, wire: Mapping[str, Any]) -> list[Any]:
         """The facts that create a series from the organizer's JSON (the group); RuleError
         naming the field if refused. The first fact makes the state (`series_evolve`)."""
-        raise RuleError(f"{self.name} has no series of games")
 
+    @abstractmethod
     def series_dice(self, state: Any, wire: Any) -> int:
         """How many dice the hall draws for the organizer's command `wire` (0: none)."""
-        return 0
 
+    @abstractmethod
     def series_decide(self, state: Any, wire: Any, dice: tuple[int, ...],
                       today: str) -> list[Any]:
         """The facts of the organizer's command on the series, with the dice the hall drew
         for it and today's date (YYYY-MM-DD); RuleError (nothing changes) if refused."""
-        raise RuleError(f"{self.name} has no series of games")
 
+    @abstractmethod
     def series_next(self, state: Any, wire: Any) -> list[Any]:
         """The facts that start the series' next game with the organizer's set-up `wire`
         (its fields left out take the ruleset's proposal); RuleError if it cannot start."""
-        raise RuleError(f"{self.name} has no series of games")
 
+    @abstractmethod
     def series_table(self, state: Any) -> SeriesTable:
         """The table of the game the series started last: its number, names, options."""
-        raise RuleError(f"{self.name} has no series of games")
 
+    @abstractmethod
     def series_result(self, state: Any, number: int, result: Result,
                       today: str) -> Json | None:
         """The command (wire) that records game `number`'s result in the series, or None when
         there is nothing to record (recorded already: a report is idempotent)."""
-        return None
 
+    @abstractmethod
     def series_withdraw(self, state: Any, number: int) -> Json | None:
         """The command (wire) that withdraws game `number`'s recorded result, which the undo of
         the move that decided the game appends with it; None when it cannot be withdrawn (the
         series has moved on from it): that undo is refused, `undo/recorded`."""
-        return None
 
+    @abstractmethod
     def series_evolve(self, state: Any, facts: Iterable[Any]) -> Any:
         """The series after the facts (`state` None: the first fact creates it)."""
-        raise RuleError(f"{self.name} has no series of games")
 
+    @abstractmethod
     def series_encode(self, fact: Any) -> tuple[str, Json]:
         """A series fact's journal record: its stable kind and its data."""
-        raise RuleError(f"{self.name} has no series of games")
 
+    @abstractmethod
     def series_decode(self, kind: str, data: Mapping[str, Any]) -> Any:
         """The series fact a journal record holds."""
-        raise RuleError(f"{self.name} has no series of games")
 
+    @abstractmethod
     def series_view(self, state: Any) -> Json:
         """The console's view of the series."""
-        return {}
 
+    @abstractmethod
     def series_name(self, state: Any) -> str:
         """The series' name (a campaign's), for the console and the paper."""
-        return ""
 
+    @abstractmethod
     def series_sheet(self, state: Any) -> SetupSection | None:
         """What a series' sheet says (a campaign's register): parts of lines and grids the
         printing lays out (companion/rules/paper.py); None: the series has no sheet."""
-        return None
+
+
+def needs_series(rules: object) -> bool:
+    """Whether a ruleset's tables are made only by a series (`Series.needs_series`)."""
+    return isinstance(rules, Series) and rules.needs_series
+
+
+CAPABILITIES: tuple[type, ...] = (CardSets, Dealt, Turns, SeatRolls, HallRolled, TimedChoices,
+                                  SharedTurn, Series, Scenarios)
+"""Every optional capability, for the test that lists which each registered ruleset has."""
+
+
+def capabilities(rules: object) -> tuple[str, ...]:
+    """The names of the capabilities `rules` has."""
+    return tuple(cap.__name__ for cap in CAPABILITIES if isinstance(rules, cap))
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,9 @@ from companion.hall.printables import KINDS as PRINT_KINDS
 from companion.hall.printables import PrintOptions, phones_cannot_open, unreachable
 from companion.journal.backup import BackupRefused, backup_file, is_postgres_target
 from companion.printing.layouts import card_papers, page_papers
+from companion.rules.errors import RuleError
 from companion.rules.registry import ruleset as ruleset_of
+from companion.rules.ruleset import CardSets, Series, needs_series
 from companion.web.auth import (
     is_organizer_key,
     is_signed_in_organizer,
@@ -72,21 +74,23 @@ def console() -> Any:
     hall = service()
     with hall.lock:
         events = [{"id": e.id, "name": e.name} for e in hall.events.values()]
+        card_sets = {(table.ruleset, table.card_sets) for table in hall.tables.values()}
+    least, most = table_sizes()
     base = phone_base_url()
     data = {
         "events": events, "rulesets": ruleset_names(), "roll_modes": list(ROLL_MODES),
-        "players_min": hall.catalog.players_min, "players_max": hall.catalog.players_max,
+        "players_min": least, "players_max": most,
         "pin_set": hall.organizer_pin_set, "print_kinds": list(PRINT_KINDS),
         "papers": {kind: list(card_papers() if kind == "join-cards" else page_papers())
                    for kind in PRINT_KINDS},
         "ruleset_options": ruleset_options(),
-        "tournament_rulesets": tournament_rulesets(hall.catalog),
+        "tournament_rulesets": tournament_rulesets(),
         # the card sets a table may add (Harbor), per ruleset, named in the page's language
-        "card_sets": {name: ruleset_of(name).card_sets(current_language()) for name in RULESETS},
+        "card_sets": {name: card_sets_of(name, current_language()) for name in RULESETS},
         # the rulesets the plain table form offers: not those whose tables a series makes
-        "table_rulesets": [name for name in RULESETS if not ruleset_of(name).needs_series],
-        "series_rulesets": [name for name in RULESETS if ruleset_of(name).series_kinds],
-        "card_names": card_names(current_language()),
+        "table_rulesets": [name for name in RULESETS if not needs_series(ruleset_of(name))],
+        "series_rulesets": [name for name in RULESETS if isinstance(ruleset_of(name), Series)],
+        "card_names": card_names(current_language(), card_sets),
         "console_words": console_words(current_language()),
         # Served on loopback (`serve --host 127.0.0.1`) pages.phone_base_url keeps that
         # address: the console says so, and does not offer the printouts the download refuses.
@@ -110,14 +114,30 @@ def ruleset_options() -> dict[str, list[dict[str, Any]]]:
     return options
 
 
-def tournament_rulesets(catalog: Any) -> list[str]:
+def card_sets_of(ruleset: str, lang: str) -> list[dict[str, Any]]:
+    """The card sets a table of the ruleset may add (`CardSets`), named in `lang`; none for a
+    game without card sets."""
+    rules = ruleset_of(ruleset)
+    return rules.card_sets(lang) if isinstance(rules, CardSets) else []
+
+
+def table_sizes() -> tuple[int, int]:
+    """The fewest and the most players a table of the plain table form seats, over its
+    rulesets with their base cards (a table's card sets may seat more: `card_sets`)."""
+    seats = [rules.seats(rules.table_setup({}), {}) for name in RULESETS
+             if not needs_series(rules := ruleset_of(name))]
+    return min(s.least for s in seats), max(s.most for s in seats)
+
+
+def tournament_rulesets() -> list[str]:
     """The rulesets a tournament can play: their tables seat 3 and 4 (RULES.md 25), and a
     table of theirs needs no series (a Legacy game's options are its campaign's)."""
     fits = []
     for name in RULESETS:
-        if ruleset_of(name).needs_series:
+        rules = ruleset_of(name)
+        if needs_series(rules):
             continue
-        seats = ruleset_of(name).seats(catalog, {})
+        seats = rules.seats(rules.table_setup({}), {})
         if seats.least <= 3 and seats.most >= 4:
             fits.append(name)
     return fits
@@ -128,13 +148,19 @@ def ruleset_names() -> dict[str, str]:
     return {ruleset: _(ruleset_of(ruleset).title) for ruleset in RULESETS}
 
 
-def card_names(lang: str) -> dict[str, str]:
-    """Every card any ruleset's catalog names, by id, in the page's language (the console's
+def card_names(lang: str, played: set[tuple[str, tuple[str, ...]]]) -> dict[str, str]:
+    """Every card a ruleset names with its base cards or with the card sets a table of the
+    hall plays (`played`: ruleset, card sets), by id, in the page's language (the console's
     journal and corrections name cards)."""
-    catalog = service().catalog
     names: dict[str, str] = {}
-    for ruleset in RULESETS:
-        for card in ruleset_of(ruleset).page_data(catalog, lang).get("cards", []):
+    wanted = sorted({*((name, ("base",)) for name in RULESETS), *played})
+    for ruleset, card_sets in wanted:
+        try:
+            rules = ruleset_of(ruleset)
+            setup = rules.table_setup({}, card_sets)
+        except RuleError:
+            continue  # a table of a ruleset or card set this build no longer has
+        for card in rules.page_data(setup, lang).get("cards", []):
             names.setdefault(card["id"], card["name"])
     return names
 
@@ -142,10 +168,10 @@ def card_names(lang: str) -> dict[str, str]:
 def console_words(lang: str) -> dict[str, dict[str, str]]:
     """Each ruleset's own words for the console's general ones (its page data's
     `console_words`: Catan's boards, Sun and Moon), translated; web knows no game's words."""
-    catalog = service().catalog
     found = {}
     for ruleset in RULESETS:
-        words = ruleset_of(ruleset).page_data(catalog, lang).get("console_words")
+        rules = ruleset_of(ruleset)
+        words = rules.page_data(rules.table_setup({}), lang).get("console_words")
         if words:
             found[ruleset] = {key: _(value) if value else "" for key, value in words.items()}
     return found

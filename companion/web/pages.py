@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from jinja2 import Template
 from markupsafe import Markup
 
+from companion import addresses
 from companion.hall import HallError, clock, join_codes
 from companion.hall.checks import RULESETS
 from companion.hall.model import Table
@@ -158,13 +159,13 @@ def page_data(tables: Iterable[Table], lang: str) -> dict[str, Any]:
     """What the pages of these tables' games need beyond the views (`Ruleset.page_data`, for
     each ruleset and card sets once): lists of objects with an `id` merge, one entry an id."""
     data: dict[str, Any] = {}
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, tuple[str, ...]]] = set()
     for table in tables:
-        key = (table.ruleset, table.catalog.name)
+        key = (table.ruleset, table.card_sets)
         if key in seen:
             continue
         seen.add(key)
-        for name, value in table.rules.page_data(table.catalog, lang).items():
+        for name, value in table.rules.page_data(table.setup, lang).items():
             if isinstance(value, list) and isinstance(data.get(name), list):
                 known = {item.get("id") for item in data[name]}
                 data[name] += [item for item in value if item.get("id") not in known]
@@ -220,9 +221,7 @@ def phone_base_url() -> str:
     if "phone_base_url" not in g:
         parts = urlsplit(current_app.config.get("BASE_URL") or request.host_url)
         if parts.hostname in ("127.0.0.1", "localhost", "::1") and listens_on_the_lan():
-            from companion.server import lan_addresses  # the server imports the app: import late
-
-            found = lan_addresses()
+            found = addresses.lan_addresses()
             if found:
                 port = f":{parts.port}" if parts.port else ""
                 parts = parts._replace(netloc=f"{found[0]}{port}")
@@ -234,9 +233,7 @@ def phone_base_url() -> str:
 def listens_on_the_lan() -> bool:
     """Whether phones can reach this server at the laptop's LAN address: not when `serve` was
     told to listen on one address only (--host 127.0.0.1 keeps the hall on this laptop)."""
-    from companion.server import EVERY_INTERFACE  # the server imports the app: import late
-
-    return current_app.config.get("LISTEN_HOST") in (None, *EVERY_INTERFACE)
+    return current_app.config.get("LISTEN_HOST") in (None, *addresses.EVERY_INTERFACE)
 
 
 def qr_svg(text: str) -> str:

@@ -3,8 +3,7 @@ with the field it names and stays one line whatever the input quotes."""
 
 from __future__ import annotations
 
-from companion.rules.coop.scenario import one_line
-from companion.rules.errors import BadInput, BadMove, GameOver, NotYourTurn, RuleError
+from companion.rules.errors import BadInput, BadMove, GameOver, NotYourTurn, RuleError, one_line
 
 
 class CatanError(RuleError):

@@ -21,20 +21,23 @@ from companion.rules.catan_big.state import (
     BoardState,
     new_board,
 )
-from companion.rules.machi_koro.catalog import Catalog
-from companion.rules.machi_koro.ruleset import BadOptionValue, check_specs
+from companion.rules.machi_koro.ruleset import check_specs
 from companion.rules.paper import Column, SetupSection
 from companion.rules.ruleset import (
     N_,
+    BadOptionValue,
     FactCodec,
     HallTurn,
     Json,
     OptionSpec,
     Result,
     Ruleset,
+    Scenarios,
     Seats,
+    SharedTurn,
     Shuffle,
     Story,
+    base_only,
 )
 
 OPTIONS = (
@@ -49,7 +52,8 @@ OPTIONS = (
 BoardStory = Story[BoardState, BoardFact]
 
 
-class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
+class CatanBig(Ruleset[BoardState, BoardMove, BoardFact], SharedTurn[BoardState, BoardFact],
+               Scenarios):
     """One board of the big Catan event: two seats, the points trackers and the claims."""
 
     name: ClassVar[str] = RULESET
@@ -72,31 +76,30 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
                                  f"the two players of a board have different colours")
         return checked
 
-    def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
+    def table_setup(self, options: Mapping[str, Any],
+                    card_sets: tuple[str, ...] = ("base",)) -> Json:
+        """The board's checked options: its printed letter and its two players' colours. No
+        card sets, nothing dealt, no turn of its own, no roll of a board's: the turn is the
+        event's (`SharedTurn`), a roll changes no board."""
+        base_only(self, card_sets)
+        return dict(options)
+
+    def seats(self, setup: Any, options: Mapping[str, Any]) -> Seats:
         return Seats(len(ROLES), len(ROLES), roles=ROLES)
 
-    def start(self, catalog: Catalog, names: tuple[str, ...],
+    def start(self, setup: Any, names: tuple[str, ...],
               options: Mapping[str, Any]) -> BoardState:
         letter = options.get("letter", LETTERS[0])
         colours = (options.get("sun_colour", DEFAULT_COLOURS[0]),
                    options.get("moon_colour", DEFAULT_COLOURS[1]))
         return new_board(letter, colours, len(names))
 
-    def deal(self, state: BoardState, catalog: Catalog, shuffle: Shuffle | None) -> list[BoardFact]:
-        return []
-
     # ------------------------------------------------------------ play
 
     def parse_move(self, wire: Any, dice: tuple[int, ...], hall: HallTurn | None = None) -> BoardMove:
         return codec.parse_move(wire, hall)
 
-    def dice_for(self, state: BoardState, seat: int, wire: Any) -> int:
-        return 0
-
-    def hall_rolls(self, wire: Any) -> bool:
-        return False
-
-    def decide(self, state: BoardState, seat: int, move: BoardMove, catalog: Catalog,
+    def decide(self, state: BoardState, seat: int, move: BoardMove, setup: Any,
                shuffle: Shuffle | None) -> list[BoardFact]:
         return engine.decide(state, seat, move)
 
@@ -107,9 +110,6 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
         raise NoCoins("amount: a catan-big board has no coins to correct; correct a breakdown "
                       "with the staff's correct move")
 
-    def turn(self, state: BoardState) -> int:
-        return 0  # the turn is the event's (the hall's roll), never a board's
-
     def stale(self, seen: BoardState, now: BoardState, seat: int, wire: Any) -> bool:
         """Only a claim can be stale, and only when this seat's own claim changed since (its
         outcome depends on nothing else at the board)."""
@@ -119,21 +119,6 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
             return False
         return seen.seats[seat].claim != now.seats[seat].claim
 
-    # ------------------------------------------------------------ waiting and the hall roll
-
-    def choice_open(self, state: BoardState) -> bool:
-        return False
-
-    def default_move(self, state: BoardState) -> tuple[int, BoardMove] | None:
-        return None
-
-    def hall_turn(self, state: BoardState, dice: tuple[int, int], catalog: Catalog,
-                  shuffle: Shuffle | None) -> list[list[BoardFact]]:
-        return []  # a roll changes no board: the turn lives on the event's stream
-
-    # ------------------------------------------------------------ the journal
-
-
     # ------------------------------------------------------------ views
 
     def result(self, state: BoardState) -> Result | None:
@@ -142,17 +127,23 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
     def common_view(self, story: BoardStory) -> Json:
         return views.common_json(story, self.story_result(story))
 
-    def seat_view(self, story: BoardStory, seat: int, catalog: Catalog) -> Json:
+    def seat_view(self, story: BoardStory, seat: int, setup: Any) -> Json:
         return views.seat_json(story, seat)
 
     def tile_view(self, story: BoardStory) -> Json:
         return views.tile_json(story)
 
-    def page_data(self, catalog: Catalog, lang: str) -> Json:
+    def page_data(self, setup: Any, lang: str) -> Json:
         return views.page_data()
 
     def standings_rows(self, story: BoardStory) -> list[Json]:
         return views.standings_rows(story)
+
+    def resolve_scenario(self, scenario: Any) -> Any:
+        """A scenario of the big Catan event (SCENARIOS.md, `"ruleset": "catan-big"`)."""
+        from companion.rules.catan_big import scenario as scenarios  # looked up at each call
+
+        return scenarios.resolve(scenario)
 
     # ------------------------------------------------------------ paper
 
@@ -164,7 +155,7 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact]):
         staff find a player), the score columns, and the place in the event (RULES.md 24)."""
         return ("registered", *super().export_columns(), "place")
 
-    def setup_section(self, catalog: Catalog, options: Mapping[str, Any],
+    def setup_section(self, setup: Any, options: Mapping[str, Any],
                       seats: int) -> SetupSection:
         return paper.setup_section(options)
 

@@ -20,14 +20,26 @@ from companion.rules.coop.state import (
     new_coop_table,
 )
 from companion.rules.machi_koro import views as base_views
-from companion.rules.machi_koro.catalog import Catalog
-from companion.rules.machi_koro.ruleset import AroundTheBase, BadOptions
+from companion.rules.machi_koro.catalog import Catalog, load_catalog
+from companion.rules.machi_koro.ruleset import AroundTheBase, story_catalog
 from companion.rules.machi_koro.state import TableState
 from companion.rules.paper import SetupSection
-from companion.rules.ruleset import N_, FactCodec, HallTurn, Json, OptionSpec, Result, Seats, Shuffle, Story
+from companion.rules.ruleset import (
+    N_,
+    BadOptions,
+    Dealt,
+    FactCodec,
+    HallTurn,
+    Json,
+    OptionSpec,
+    Result,
+    Seats,
+    Shuffle,
+    Story,
+)
 
 
-class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
+class Coop(AroundTheBase[CoopState, CoopMove, AnyFact], Dealt[CoopState, AnyFact]):
     """Two players against the Tax Assessor: a market row, gifts, the assessor's turns."""
 
     name: ClassVar[str] = RULESET
@@ -48,6 +60,12 @@ class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
         if unknown:
             raise BadOptions(f"the co-op game's only option is assessor_coins, not {unknown!r}")
         return {"assessor_coins": check_assessor_coins(raw.get("assessor_coins", ASSESSOR_COINS))}
+
+    def table_setup(self, options: Mapping[str, Any],
+                    card_sets: tuple[str, ...] = ("base",)) -> Catalog:
+        """The catalog of the table's card sets, as the base game's (the market row is dealt
+        from it)."""
+        return load_catalog(*card_sets)
 
     def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
         return Seats(SEATS, SEATS)
@@ -99,7 +117,7 @@ class Coop(AroundTheBase[CoopState, CoopMove, AnyFact]):
 
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
         result = self.story_result(story)
-        return paper.standings_rows(story.names, story.state, result, story.catalog)
+        return paper.standings_rows(story.names, story.state, result, story_catalog(story))
 
     def turn_entry(self, story: Story[Any, Any], fact: object) -> Json | None:
         return super().turn_entry(story, fact) or views.gift_entry(story, fact)

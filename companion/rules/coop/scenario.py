@@ -1,14 +1,14 @@
 """The Tax Assessor turn form of SCENARIOS.md, played by the co-op game's own assessor turn
 (`coop.assessor_turn`), so a scenario and a served game cannot disagree.
 
-It also holds how both scenario forms quote input in a refusal (`show`, `one_line`): the table
-form (scenario.py) imports this module, so they live here rather than there.
+It also holds how both scenario forms quote input in a refusal (`show`; `one_line`, from
+companion/rules/errors.py): the table form (scenario.py) imports this module, so they live
+here rather than there.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,20 +21,10 @@ from companion.rules.coop.facts import (
     CoopGameEnded,
     FinalRoundBegan,
 )
-from companion.rules.errors import RuleError, is_whole_number
+from companion.rules.errors import RuleError, is_whole_number, one_line
 from companion.rules.machi_koro.catalog import Catalog
 
-# Every character str.splitlines ends a line at (\n, \r, \x0b, \x0c, \x1c-\x1e, \x85, U+2028,
-# U+2029) is a control character (\x00-\x1f, \x7f-\x9f) or a line or paragraph separator; a
-# lone surrogate cannot be written as UTF-8 at all.
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 SHOWN = 40  # the longest value a refusal quotes
-
-
-def one_line(text: str) -> str:
-    """`text` with control characters, line separators and lone surrogates escaped as Python
-    writes them in a string literal: a refusal is one line whatever names or keys it quotes."""
-    return _UNSAFE.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), text)
 
 
 def show(value: object) -> str:

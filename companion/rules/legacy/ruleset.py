@@ -21,7 +21,6 @@ from companion.rules.legacy.moves import LegacyMove
 from companion.rules.legacy.setup import parse_setup, setup_json
 from companion.rules.legacy.state import RULESET, LegacyState, new_game
 from companion.rules.machi_koro import staleness
-from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.ruleset import AroundTheBase
 from companion.rules.machi_koro.state import TableState
 from companion.rules.machi_koro.views import asks_field
@@ -35,13 +34,15 @@ from companion.rules.ruleset import (
     Played,
     Result,
     Seats,
+    Series,
     SeriesTable,
     Shuffle,
     Story,
+    base_only,
 )
 
 
-class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
+class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact], Series):
     """One game of a Legacy campaign: three landmarks each, a community landmark, one action a
     turn; the first with all own landmarks built and the contribution made wins."""
 
@@ -65,26 +66,30 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
         """The set-up checked against its own catalog (`setup.parse_setup`), as JSON."""
         return setup_json(parse_setup(dict(raw)))
 
-    def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
+    def table_setup(self, options: Mapping[str, Any],
+                    card_sets: tuple[str, ...] = ("base",)) -> Json:
+        """The game's checked options: they carry its whole set-up, the campaign's catalog as it
+        stood when the game started (`setup.py`); a campaign plays no card set of the hall's.
+        Nothing is dealt at the start: the supply lies in activation order (seed 002)."""
+        base_only(self, card_sets)
+        return dict(options)
+
+    def seats(self, catalog: Any, options: Mapping[str, Any]) -> Seats:
         """2-4; a set-up's own number of players when the options carry one."""
         landmarks = options.get("landmarks")
         if isinstance(landmarks, list) and 2 <= len(landmarks) <= 4:
             return Seats(len(landmarks), len(landmarks))
         return Seats(2, 4)
 
-    def start(self, catalog: Catalog, names: tuple[str, ...], options: Mapping[str, Any]) -> LegacyState:
+    def start(self, catalog: Any, names: tuple[str, ...], options: Mapping[str, Any]) -> LegacyState:
         return new_game(parse_setup(dict(options)), names)
-
-    def deal(self, state: LegacyState, catalog: Catalog, shuffle: Shuffle | None) -> list[LegacyFact]:
-        """Nothing is shuffled: the supply lies in activation order (seed 002)."""
-        return []
 
     # ------------------------------------------------------------ play
 
     def parse_move(self, wire: Any, dice: tuple[int, ...], hall: HallTurn | None = None) -> LegacyMove:
         return codec.parse_move(wire, dice)
 
-    def decide(self, state: LegacyState, seat: int, move: LegacyMove, catalog: Catalog,
+    def decide(self, state: LegacyState, seat: int, move: LegacyMove, catalog: Any,
                shuffle: Shuffle | None) -> list[LegacyFact]:
         return engine.decide(state, seat, move)
 
@@ -111,9 +116,6 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
         found = self.base.default_move(state.table)
         return None if found is None else (found[0], found[1])
 
-    # ------------------------------------------------------------ the journal
-
-
     # ------------------------------------------------------------ views
 
     def result(self, state: LegacyState) -> Result | None:
@@ -128,7 +130,7 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
     def common_view(self, story: Story[LegacyState, LegacyFact]) -> Json:
         return {**super().common_view(story), **views.legacy_json(story, cards=True)}
 
-    def seat_view(self, story: Story[LegacyState, LegacyFact], seat: int, catalog: Catalog) -> Json:
+    def seat_view(self, story: Story[LegacyState, LegacyFact], seat: int, catalog: Any) -> Json:
         choices = views.choices_json(story, seat)
         return {"choices": choices, "builds": views.builds_json(story, seat),
                 "contribute": views.contribute_json(story, seat),
@@ -137,7 +139,7 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
     def tile_view(self, story: Story[LegacyState, LegacyFact]) -> Json:
         return {**views.tile_json(story, self.story_result(story)), **views.legacy_json(story, cards=False)}
 
-    def page_data(self, catalog: Catalog, lang: str) -> Json:
+    def page_data(self, catalog: Any, lang: str) -> Json:
         """None: a Legacy game's cards are its campaign's, in the common view (`legacy.cards`)."""
         return {"cards": []}
 
@@ -165,7 +167,7 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact]):
     def score_columns(self) -> tuple[Column, ...]:
         return paper.score_columns()
 
-    def setup_section(self, catalog: Catalog, options: Mapping[str, Any], seats: int) -> SetupSection:
+    def setup_section(self, catalog: Any, options: Mapping[str, Any], seats: int) -> SetupSection:
         return paper.setup_section(options, seats)
 
     def paper_words(self) -> Mapping[str, Mapping[str, str]]:

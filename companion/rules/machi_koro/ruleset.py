@@ -6,7 +6,6 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, TypeVar
 
-from companion.rules.errors import RuleError
 from companion.rules.machi_koro import codec, engine, evolve, paper, staleness, views
 from companion.rules.machi_koro.catalog import Catalog, card_sets, load_catalog, set_names
 from companion.rules.machi_koro.facts import Fact
@@ -15,33 +14,30 @@ from companion.rules.machi_koro.state import Phase, TableState, new_table
 from companion.rules.paper import Column, SetupSection
 from companion.rules.ruleset import (
     N_,
+    BadOptions,
+    BadOptionValue,
+    CardSets,
+    Dealt,
     FactCodec,
+    HallRolled,
     HallTurn,
     Json,
     OptionSpec,
     Played,
     Result,
     Ruleset,
+    Scenarios,
+    SeatRolls,
     Seats,
     Shuffle,
     Story,
+    TimedChoices,
+    Turns,
 )
 
 S = TypeVar("S")
 M = TypeVar("M")
 E = TypeVar("E")
-
-
-class BadOptions(RuleError):
-    """An option the ruleset does not know (the hall says which)."""
-
-    code = "rule/bad_options"
-
-
-class BadOptionValue(RuleError):
-    """A known option with a value it does not take."""
-
-    code = "rule/bad_option_value"
 
 
 VARIANTS = (
@@ -79,7 +75,7 @@ def takes(spec: OptionSpec) -> str:
     return f"a whole number from {spec.minimum} to {spec.maximum}"
 
 
-def hall_turn(rules: Ruleset[S, Any, E], state: S, table: Callable[[S], TableState],
+def hall_turn(rules: CityViews[S, Any, E], state: S, table: Callable[[S], TableState],
               dice: tuple[int, int], catalog: Catalog, shuffle: Shuffle | None) -> list[list[E]]:
     """A hall roll at a table of the base game or of a game around its cities (`table(state)`):
     close the previous turn (defaults for open choices, end of the build phase), then roll the
@@ -100,9 +96,16 @@ def hall_turn(rules: Ruleset[S, Any, E], state: S, table: Callable[[S], TableSta
     return groups
 
 
-class CityViews(Ruleset[S, M, E]):
+def story_catalog(story: Story[Any, Any]) -> Catalog:
+    """The catalog a story's table plays: its set-up; the base cards for a story told without
+    one (a test's, a scenario's)."""
+    return story.setup if isinstance(story.setup, Catalog) else load_catalog()
+
+
+class CityViews(Ruleset[S, M, E], TimedChoices[S, M]):
     """The views of a game played with Machi Koro's cities, the base game's or one around them:
-    a variant extends the parts it adds to (`turn_entry`, `fact_summary`)."""
+    a variant extends the parts it adds to (`turn_entry`, `fact_summary`). Each has the base
+    game's timed choices (Radio Tower, TV Station, Business Center: RULES.md 5-6)."""
 
     def common_view(self, story: Story[S, E]) -> Json:
         return views.common_json(story, self.story_result(story), self.turn_entry, self.move_summary)
@@ -120,7 +123,8 @@ class CityViews(Ruleset[S, M, E]):
         return views.fact_summary(fact, active)
 
 
-class MachiKoro(CityViews[TableState, Move, Fact]):
+class MachiKoro(CityViews[TableState, Move, Fact], Dealt[TableState, Fact], Turns[TableState],
+                SeatRolls[TableState], HallRolled[TableState, Fact], CardSets, Scenarios):
     """The base game: 2-4 cities, one roll at a time, the first to build every landmark wins."""
 
     name: ClassVar[str] = "machi-koro"
@@ -136,6 +140,12 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
 
     def check_options(self, raw: Mapping[str, Any]) -> Json:
         return check_specs(raw, VARIANTS, "Machi Koro's options are", " (true or false)")
+
+    def table_setup(self, options: Mapping[str, Any],
+                    card_sets: tuple[str, ...] = ("base",)) -> Catalog:
+        """The catalog of the table's card sets (checked on load, loaded once per set of sets:
+        RuleError naming a set the catalogs lack)."""
+        return load_catalog(*card_sets)
 
     def seats(self, catalog: Catalog, options: Mapping[str, Any]) -> Seats:
         return Seats(catalog.players_min, catalog.players_max)
@@ -202,9 +212,6 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
                   shuffle: Shuffle | None) -> list[list[Fact]]:
         return hall_turn(self, state, lambda table: table, dice, catalog, shuffle)
 
-    # ------------------------------------------------------------ the journal
-
-
     # ------------------------------------------------------------ views
 
     def result(self, state: TableState) -> Result | None:
@@ -220,13 +227,20 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
 
     def standings_rows(self, story: Story[Any, Any]) -> list[Json]:
         result = self.story_result(story)
-        return paper.standings_rows(story.names, story.state, result, story.catalog)
+        return paper.standings_rows(story.names, story.state, result, story_catalog(story))
 
     def card_sets(self, lang: str) -> list[Json]:
         """The sets beside the base one in `catalogs/` (Harbor, docs/rules.md 30)."""
         return [{"id": name, "name": set_names(name)[lang],
                  "players_max": load_catalog("base", name).players_max}
                 for name in card_sets() if name != "base"]
+
+    def resolve_scenario(self, scenario: Any) -> Any:
+        """A scenario of the base game's table form, a co-op one or a Legacy one (SCENARIOS.md);
+        the resolver is looked up in its module at each call (a test may replace it there)."""
+        from companion.rules.machi_koro import scenario as scenarios  # it builds on the rules
+
+        return scenarios.resolve(scenario)
 
     # ------------------------------------------------------------ paper
 
@@ -244,7 +258,7 @@ class MachiKoro(CityViews[TableState, Move, Fact]):
 MACHI_KORO = MachiKoro()
 
 
-class AroundTheBase(CityViews[S, M, E]):
+class AroundTheBase(CityViews[S, M, E], Turns[S], SeatRolls[S], HallRolled[S, E]):
     """A game played around the base game's cities (`table(state)`), as the co-op and Legacy
     games are: its dice, its hall roll, its open choices, its turn and its score sheet are the
     base game's (`base`)."""

@@ -12,10 +12,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.rules.coop.assessor import ASSESSOR_DECK
-from companion.rules.coop.scenario import SHOWN, one_line, resolve_assessor_scenario, show
+from companion.rules.coop.scenario import SHOWN, resolve_assessor_scenario, show
 from companion.rules.coop.state import RULESET as COOP
 from companion.rules.coop.state import SEATS as COOP_SEATS
-from companion.rules.errors import RuleError, is_whole_number
+from companion.rules.errors import RuleError, ScenarioError, is_whole_number, one_line
 from companion.rules.machi_koro.activation import activation_table, has_effect, needs_table_roll
 from companion.rules.machi_koro.catalog import ADD_FROM, Catalog, card_sets, load_catalog, set_of
 from companion.rules.machi_koro.engine import check_swap_card, decide, default_move
@@ -34,15 +34,6 @@ from companion.rules.machi_koro.state import BANK, Choice, Phase, Player, TableS
 TABLE_RULESETS = ("machi-koro", COOP)
 _KINDS = {int: "a whole number", str: "text", list: "a list", dict: "an object",
           bool: "true or false"}
-
-
-class ScenarioError(RuleError):
-    code = "scenario/invalid"
-
-    def __init__(self, message: str) -> None:
-        # Names and the engine's messages are quoted as given: a line break in one must not
-        # break the refusal's one line.
-        super().__init__(one_line(message))
 
 
 def resolve(scenario: Any, catalog: Catalog | None = None) -> dict[str, Any]:
