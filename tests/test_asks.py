@@ -23,13 +23,13 @@ HARBOR = load_catalog("base", "harbor")
 def asked(state, seat=0, catalog=BASE, rules=MACHI_KORO, roll_mode="hall"):
     base = getattr(state, "table", state)
     story = Story(tuple(p.name for p in base.players), state, running=True, roll_mode=roll_mode,
-                  catalog=catalog)
+                  setup=catalog)
     return rules.seat_view(story, seat, catalog).get("asks", [])
 
 
 def tile(state, catalog=BASE, rules=MACHI_KORO):
     base = getattr(state, "table", state)
-    return rules.tile_view(Story(tuple(p.name for p in base.players), state, running=True, catalog=catalog))
+    return rules.tile_view(Story(tuple(p.name for p in base.players), state, running=True, setup=catalog))
 
 
 def test_ruling_11_radio_tower_asks_keep_or_roll_again_keep_is_the_default():
@@ -74,7 +74,7 @@ def test_ruling_11_business_center_asks_a_swap_in_three_parts_or_none_which_is_t
     assert decline == {"move": {"kind": "business_center", "decline": True},
                        "label": {"text": "No swap"}, "default": True}
     # the swap's moves are the seat view's choices of that kind that carry every field
-    view = MACHI_KORO.seat_view(Story(("A", "B"), state, running=True, catalog=BASE), 0, BASE)
+    view = MACHI_KORO.seat_view(Story(("A", "B"), state, running=True, setup=BASE), 0, BASE)
     assert {"kind": "business_center", "with": 1, "give": "bakery", "take": "cafe"} in view["choices"]
 
 
