@@ -33,13 +33,11 @@ class Connection(simple_websocket.Server):  # type: ignore[misc]
     socket; a message is written whole (gevent's send may write part of it); closing a
     connection the phone already dropped is no error."""
 
-    refusal = ""
-
     def handshake(self) -> None:
         try:
             super().handshake()
-        except RemoteProtocolError as error:  # the caller gets simple-websocket's ConnectionError
-            self.refusal, self.connected = str(error), False
+        except RemoteProtocolError:  # the caller gets simple-websocket's ConnectionError
+            self.connected = False
             self.sock.close()
 
     def send(self, data: str | bytes) -> None:
