@@ -167,8 +167,9 @@ def serve(host: str, port: int, db: str, *, demo: bool = False,
         if websocket == "simple-websocket":
             use_simple_websocket(socketio.server.eio)
         base = announce(hall, host, port, db, public_url, demo)
-        log.info("started companion %s on %s:%d, database %s, phones at %s, websockets by %s",
-                 __version__, host, port, shown_database(db), base, websocket)
+        log.info("started companion %s on %s:%d, database %s, phones at %s%s", __version__, host,
+                 port, shown_database(db), base,
+                 "" if websocket == WEBSOCKETS[0] else f", websockets by {websocket}")
         quiet_collector()
         lease = TimerLease(db) if is_postgres_url(db) else None
         timer = socketio.start_background_task(choice_timer, app, lease)
@@ -242,7 +243,7 @@ def quiet_collector() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-WEBSOCKETS = ("gevent-websocket", "simple-websocket")
+WEBSOCKETS = ("gevent-websocket", "simple-websocket")  # the default first
 
 
 def websocket_path() -> str:
