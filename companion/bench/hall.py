@@ -111,7 +111,8 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
         "ruleset": ruleset, "phones": phones, "tables": tables, "seats": tables * SEATS,
         "rolls": rolls, "moves_per_second": moves_per_second, "async_mode": SERVED_ASYNC_MODE,
         "client_processes": processes, "client": client, "cpus": os.cpu_count(), "hog": hog,
-        "interleaved": floor or node, "load_average_start": load_average(),
+        "interleaved": floor or node or len(websockets or []) > 1,
+        "load_average_start": load_average(),
     }
     script = reference.install() if node else None
     with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp, contextlib.ExitStack() as stack:
