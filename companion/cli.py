@@ -136,6 +136,9 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--client", choices=["socketio", "light"], default="light",
                        help="hall: the phones' Socket.IO client: the bench's own of least work "
                             "per message (companion/bench/phones.py), or python-socketio's")
+    bench.add_argument("--websocket", metavar="NAME[,NAME]",
+                       help="hall: serve the app once for each library, side by side, their rolls "
+                            "alternating: gevent-websocket, simple-websocket (issue 26)")
     bench.add_argument("--minutes", type=SECONDS, default=10.0,
                        help="soak: how long the phones move and the hall rolls (every 10 s)")
     bench.add_argument("--before", metavar="TREE",
@@ -493,12 +496,17 @@ def _bench(args: argparse.Namespace) -> int:
             return 0
         from companion.bench.hall import bench_hall
         from companion.bench.reference import NodeMissing
+        from companion.server import WEBSOCKETS
 
+        websockets = args.websocket.split(",") if args.websocket else None
+        if unknown := [name for name in websockets or [] if name not in WEBSOCKETS]:
+            return _refuse(f"bench hall: --websocket names {', '.join(WEBSOCKETS)}, not {unknown[0]!r}")
         try:
             _print_json(bench_hall(phones, args.tables, rolls=args.rolls,
                                    floor=not args.no_floor, node=not args.no_node,
                                    moves_per_second=args.moves_per_second,
-                                   ruleset=args.ruleset, client=args.client, hog=args.hog))
+                                   ruleset=args.ruleset, client=args.client, hog=args.hog,
+                                   websockets=websockets))
         except NodeMissing as error:
             return _refuse(f"bench hall: {error}")
         return 0

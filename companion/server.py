@@ -7,6 +7,7 @@ import binascii
 import gc
 import http.client
 import logging
+import os
 import socket
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from companion.hall.demo import create_demo
 from companion.hall.printables import phones_cannot_open
 from companion.journal import is_postgres_url
 from companion.web import SERVED_ASYNC_MODE, create_app, guard, hall_service, socketio
+from companion.web.websocket import UPGRADED, use_simple_websocket
 
 log = logging.getLogger("companion")
 # How often a served hall's screens get the hall view at most (see web.sockets.subscribe).
@@ -100,6 +102,7 @@ def serve(host: str, port: int, db: str, *, demo: bool = False,
     cards and QR codes use it. `message_queue` (redis://...) joins this process's Socket.IO
     rooms to those of the other processes on the same queue (docs/scaling.md). The port is
     taken first: a port in use is an OSError before anything is printed or opened."""
+    websocket = websocket_path()
     listener = listen(host, port)
     try:
         # create_app makes MESSAGE_QUEUE's Socket.IO manager and keeps the guess limits there.
@@ -113,13 +116,17 @@ def serve(host: str, port: int, db: str, *, demo: bool = False,
     timer = None
     try:
         guard.close_on_bad_packets(socketio.server)
+        if websocket == "simple-websocket":
+            use_simple_websocket(socketio.server.eio)
         base = announce(hall, host, port, db, public_url, demo)
-        log.info("started companion %s on %s:%d, database %s, phones at %s", __version__, host,
-                 port, shown_database(db), base)
+        log.info("started companion %s on %s:%d, database %s, phones at %s%s", __version__, host,
+                 port, shown_database(db), base,
+                 "" if websocket == WEBSOCKETS[0] else f", websockets by {websocket}")
         quiet_collector()
         lease = TimerLease(db) if is_postgres_url(db) else None
         timer = socketio.start_background_task(choice_timer, app, lease)
-        wsgi_server(guard.checked(app, socketio.server), listener, access_log).serve_forever()
+        wsgi_server(guard.checked(app, socketio.server), listener, access_log,
+                    websocket).serve_forever()
     finally:  # serve_forever has stopped the server (its requests had a second to end)
         listener.close()
         if timer is not None:
@@ -188,12 +195,26 @@ def quiet_collector() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def wsgi_server(app: Any, listener: Any, access_log: bool = False) -> Any:
+WEBSOCKETS = ("gevent-websocket", "simple-websocket")  # the default first
+
+
+def websocket_path() -> str:
+    """Which library serves the phones' websockets: COMPANION_WEBSOCKET, for the hall
+    benchmark's comparison (issue 26), else gevent-websocket."""
+    chosen = os.environ.get("COMPANION_WEBSOCKET") or WEBSOCKETS[0]
+    if chosen not in WEBSOCKETS:
+        raise ValueError(f"COMPANION_WEBSOCKET is one of {', '.join(WEBSOCKETS)}, not {chosen!r}")
+    return chosen
+
+
+def wsgi_server(app: Any, listener: Any, access_log: bool = False,
+                websocket: str = WEBSOCKETS[0]) -> Any:
     """gevent's WSGI server with WebSocket support, as Flask-SocketIO's run() builds it, plus
     TCP_NODELAY: without it a move's view and its ack, two small writes on one socket, wait for
-    the phone's delayed ACK, about 40 ms per ack (measured by companion bench hall)."""
+    the phone's delayed ACK, about 40 ms per ack (measured by companion bench hall).
+    `websocket`: gevent-websocket's handler, or gevent's own with engine.io's websockets served
+    by simple-websocket (web.websocket, set up by `serve`)."""
     from gevent import pywsgi
-    from geventwebsocket.handler import WebSocketHandler
 
     class NoDelayServer(pywsgi.WSGIServer):  # type: ignore[misc]
         # gevent-websocket's handler logs here (its own logger would print bare lines)
@@ -203,12 +224,8 @@ def wsgi_server(app: Any, listener: Any, access_log: bool = False) -> Any:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             super().handle(sock, address)
 
-    class Handler(WebSocketHandler):  # type: ignore[misc]
+    class Handler(pywsgi.WSGIHandler):  # type: ignore[misc]
         """Bad requests refused without a traceback in the log (issue 17)."""
-
-        # The access log (`--access-log`), one line per request, as gevent's own handler writes
-        # it: gevent-websocket's would write to its logger at INFO instead.
-        log_request = pywsgi.WSGIHandler.log_request
 
         def log_error(self, msg: str, *args: Any) -> None:
             # gevent's own puts the socket's repr first; one readable line is enough
@@ -223,6 +240,28 @@ def wsgi_server(app: Any, listener: Any, access_log: bool = False) -> Any:
             except http.client.HTTPException as error:
                 raise ValueError(str(error) or type(error).__name__) from None
 
+        def run_application(self) -> None:
+            # a list, filled by the websocket: middlewares pass on a copy of the environ
+            upgraded = self.environ[UPGRADED] = []
+            super().run_application()
+            if upgraded:
+                # simple-websocket answered the 101 on the socket itself and the connection has
+                # ended: the access log's line (written now, at the disconnect) says 101, and
+                # the socket is not read for another request
+                self._orig_status = "101 Switching Protocols"
+                self.close_connection = True
+
+    if websocket == "simple-websocket":
+        return NoDelayServer(listener, app, handler_class=Handler, log=logs.access_log(access_log),
+                             error_log=logs.http_error_log())
+
+    from geventwebsocket.handler import WebSocketHandler
+
+    class WebSocketsHandler(Handler, WebSocketHandler):  # type: ignore[misc]
+        # The access log (`--access-log`), one line per request, as gevent's own handler writes
+        # it: gevent-websocket's would write to its logger at INFO instead.
+        log_request = pywsgi.WSGIHandler.log_request
+
         def upgrade_websocket(self) -> Any:
             # gevent-websocket refuses a bad handshake with text where WSGI wants bytes, and
             # fails on a Sec-WebSocket-Key that is not base64.
@@ -233,9 +272,8 @@ def wsgi_server(app: Any, listener: Any, access_log: bool = False) -> Any:
                 refusal = ["Invalid key"]
             return refusal and [part.encode() if isinstance(part, str) else part for part in refusal]
 
-    return NoDelayServer(listener, app, handler_class=Handler, log=logs.access_log(access_log),
-                         error_log=logs.http_error_log())
-
+    return NoDelayServer(listener, app, handler_class=WebSocketsHandler,
+                         log=logs.access_log(access_log), error_log=logs.http_error_log())
 
 
 def serve_workers(workers: int, argv: list[str], port: int) -> int:

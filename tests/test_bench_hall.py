@@ -92,6 +92,23 @@ def test_a_tiny_hall_delivers_every_roll_to_every_phone() -> None:
 
 
 @pytest.mark.slow
+def test_a_tiny_hall_served_with_each_websocket_library() -> None:
+    """`--websocket gevent-websocket,simple-websocket` (issue 26): the app twice, each with
+    its own phones, their rolls taking turns; the second against the first as a reference."""
+    from companion.bench.hall import bench_hall
+
+    result = bench_hall(8, 2, rolls=2, moves_per_second=20, floor=False, node=False,
+                        websockets=["gevent-websocket", "simple-websocket"])
+    assert "app" not in result and result["interleaved"] is True
+    for part in ("app (gevent-websocket)", "app (simple-websocket)"):
+        assert_eight_phones_got_both_rolls(result[part])
+        assert result[part]["move_ack_ms"]["timeouts"] == 0
+    against = result["app (simple-websocket) against app (gevent-websocket)"]
+    assert against["p99_over_first"] > 0 and "server_cpu_per_roll_over_first" in against
+    assert result["targets"]["every_roll_reached_every_phone"] is True
+
+
+@pytest.mark.slow
 def test_a_tiny_soak_samples_the_servers_memory_while_phones_move_and_the_hall_rolls() -> None:
     from companion.bench.soak import bench_soak
 

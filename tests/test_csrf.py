@@ -333,9 +333,14 @@ def websocket_opens_a_session(served, cookie, origin):
     open an Engine.IO session on it (its first message, the open packet `0{"sid": ...}`)?
 
     Served by gevent-websocket, the 101 is sent before engineio sees the request; engineio then
-    refuses the origin and the socket is closed without a word."""
+    refuses the origin and the socket is closed without a word. Served by simple-websocket
+    (COMPANION_WEBSOCKET), engineio refuses the handshake itself with 400."""
     url = served["url"].replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
-    ws = websocket.create_connection(url, origin=origin, cookie=f"session={cookie}", timeout=5)
+    try:
+        ws = websocket.create_connection(url, origin=origin, cookie=f"session={cookie}", timeout=5)
+    except websocket.WebSocketBadStatusException as refused:
+        assert refused.status_code == 400, refused
+        return False
     try:
         first = ws.recv()
     except websocket.WebSocketConnectionClosedException:

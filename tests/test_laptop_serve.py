@@ -17,10 +17,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import websocket
 from conftest import REPO, assert_one_line_refusal, run_companion
 from serverproc import ServerProcess, free_port, http_json
 
 from companion import __version__
+from companion.server import WEBSOCKETS
 
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (INFO|WARNING|ERROR|CRITICAL) [\w.]+: .+")
 
@@ -156,6 +158,40 @@ def test_serve_logs_start_stop_guesser_bad_client_and_requests_with_time_and_lev
     assert any('"GET /healthz HTTP/1.1" 200' in text for text in access)
     assert any('"GET /api/nowhere HTTP/1.1" 404' in text for text in access)
     assert sum('"POST / HTTP/1.1"' in text for text in access) == 14
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("library", WEBSOCKETS)
+def test_a_phones_websocket_is_one_access_line_when_it_ends(tmp_path: Path, library: str) -> None:
+    """With --access-log, a phone's websocket is one line, 101, written when the phone leaves
+    (with either library serve can serve websockets with, issue 26); a phone that drops its
+    connection without a word costs no line and no traceback."""
+    env = {**os.environ, "COMPANION_WEBSOCKET": library}
+    with ServerProcess(tmp_path / "hall.db", log_path=tmp_path / "serve.log", env=env,
+                       extra_args=("--access-log",)) as server:
+        server.start()
+        url = server.url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
+        phone = websocket.create_connection(url, timeout=5)
+        assert phone.recv().startswith("0{")  # the Engine.IO session is open
+        time.sleep(0.3)
+        websocket_lines = 'GET /socket.io/?EIO=4&transport=websocket HTTP/1.1" 101 '
+        assert websocket_lines not in server.log_tail(), "written before the phone left"
+        phone.close()
+        dropped = websocket.create_connection(url, timeout=5)
+        assert dropped.recv().startswith("0{")
+        dropped.sock.shutdown(socket.SHUT_RDWR)  # the Wi-Fi gone: no closing handshake
+        dropped.sock.close()
+        deadline = time.monotonic() + 10
+        while server.log_tail().count(websocket_lines) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        server.terminate()
+        console = server.log_tail()
+    logged = [line for line in console.splitlines() if LOG_LINE.fullmatch(line)]
+    # the default goes unsaid (the start line as it was); the other is named
+    assert ("websockets by simple-websocket" in logged[0]) == (library == "simple-websocket")
+    assert sum(websocket_lines in line for line in logged) == 2, console
+    assert "Traceback" not in console, console
+    assert [line for line in logged if "WARNING" in line or "ERROR" in line] == [], console
 
 
 def test_serve_refuses_a_log_file_it_cannot_write(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from conftest import run_companion
 from serverproc import ServerProcess
 from socket_phone import Phone
 
+from companion.server import WEBSOCKETS
 from companion.web import guard
 from companion.web.wire import BadPacket, JsonFirstPacket
 
@@ -195,14 +196,16 @@ class Served:
             client.disconnect()
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+@pytest.fixture(scope="module", params=WEBSOCKETS)
+def served(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Served]:
+    """The hall served with each library `serve` can serve websockets with (COMPANION_WEBSOCKET)."""
     folder: Path = tmp_path_factory.mktemp("fuzz")
     done = run_companion("demo", "--db", str(folder / "hall.db"))
     assert done.returncode == 0, done.stderr
     seats = json.loads(done.stdout)["seats"]
     own = [seat for seat in seats if seat["table"] == seats[-1]["table"]]
-    with ServerProcess(folder / "hall.db", log_path=folder / "server.log") as server:
+    env = {**os.environ, "COMPANION_WEBSOCKET": request.param}
+    with ServerProcess(folder / "hall.db", log_path=folder / "server.log", env=env) as server:
         server.start()
         phones = {int(seat["seat"]): Phone(server.url, seat["token"]) for seat in own}
         try:
@@ -265,6 +268,24 @@ def test_engineio_packets_from_clients(message: str | bytes, accepted: bool) -> 
 ])
 def test_polling_bodies_from_clients(body: bytes, accepted: bool) -> None:
     assert (guard.payload_problem(body) is None) == accepted
+
+
+KEY = "dGhlIHNhbXBsZSBub25jZQ=="  # RFC 6455's example: 16 bytes in base64
+HANDSHAKE = {"SERVER_PROTOCOL": "HTTP/1.1", "HTTP_CONNECTION": "keep-alive, Upgrade",
+             "HTTP_SEC_WEBSOCKET_VERSION": "13", "HTTP_SEC_WEBSOCKET_KEY": KEY}
+
+
+@pytest.mark.parametrize(("changed", "problem"), [
+    ({}, None), ({"SERVER_PROTOCOL": "HTTP/1.0"}, "HTTP/1.0"), ({"HTTP_CONNECTION": "close"}, "Upgrade"),
+    ({"HTTP_SEC_WEBSOCKET_VERSION": "12"}, "version"), ({"HTTP_SEC_WEBSOCKET_VERSION": None}, "version"),
+    ({"HTTP_SEC_WEBSOCKET_KEY": "a"}, "key"), ({"HTTP_SEC_WEBSOCKET_KEY": "!!"}, "key"),
+    ({"HTTP_SEC_WEBSOCKET_KEY": "YWJj"}, "key"), ({"HTTP_SEC_WEBSOCKET_KEY": None}, "key"),
+])
+def test_websocket_handshakes_from_clients(changed: dict[str, str | None], problem: str | None) -> None:
+    """What simple-websocket would refuse only after engine.io opened a session for it."""
+    environ = {name: value for name, value in {**HANDSHAKE, **changed}.items() if value is not None}
+    found = guard.handshake_problem(environ)
+    assert found is None if problem is None else problem in (found or ""), found
 
 
 # ---------------------------------------------------------------- websocket frames

@@ -70,7 +70,8 @@ PROBE_RATE = 10  # of the moves per second, the ones the probe sends
 
 def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int | None = None,
                floor: bool = True, ruleset: str = "machi-koro",
-               client: str = "light", node: bool = True, hog: int = 0) -> dict[str, Any]:
+               client: str = "light", node: bool = True, hog: int = 0,
+               websockets: list[str] | None = None) -> dict[str, Any]:
     """Figures of one run as a JSON-able dict (times in ms, memory in MB), the app served as
     shipped (`companion serve`), beside the references (issue 24): the python floor (`floor`,
     companion.bench.floor) and the Node.js socket.io server (`node`, companion.bench.reference),
@@ -79,14 +80,23 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
     `tables` is ignored, the event has a board of two seats for every two phones.
     `moves_per_second`: by default 100, catan-big 20. `client`: the phones' Socket.IO client,
     the bench's own ("light", phones.LightClient, the default) or python-socketio's
-    ("socketio"). `hog`: busy processes on the machine meanwhile."""
+    ("socketio"). `hog`: busy processes on the machine meanwhile. `websockets`: the app served
+    once for each of these libraries (server.WEBSOCKETS), phases "app (NAME)" side by side with
+    phones of their own, their rolls alternating as the references' do (issue 26); the targets
+    are the first one's."""
     if ruleset not in ("machi-koro", CATAN):
         raise ValueError(f"ruleset is machi-koro or {CATAN}, not {ruleset!r}")
     if client not in CLIENTS:
         raise ValueError(f"client is one of {', '.join(CLIENTS)}, not {client!r}")
     if hog < 0:
         raise ValueError("hog is at least 0")
+    from companion.server import WEBSOCKETS
+
+    if unknown := [name for name in websockets or [] if name not in WEBSOCKETS]:
+        raise ValueError(f"websocket is one of {', '.join(WEBSOCKETS)}, not {unknown[0]!r}")
     if ruleset == CATAN:
+        if websockets:
+            raise ValueError(f"websocket is for the {ruleset} bench only with its default")
         from companion.bench.catan import MOVES_PER_SECOND, bench_catan
 
         return bench_catan(phones, rolls, MOVES_PER_SECOND if moves_per_second is None
@@ -101,25 +111,31 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
         "ruleset": ruleset, "phones": phones, "tables": tables, "seats": tables * SEATS,
         "rolls": rolls, "moves_per_second": moves_per_second, "async_mode": SERVED_ASYNC_MODE,
         "client_processes": processes, "client": client, "cpus": os.cpu_count(), "hog": hog,
-        "interleaved": floor or node, "load_average_start": load_average(),
+        "interleaved": floor or node or len(websockets or []) > 1,
+        "load_average_start": load_average(),
     }
     script = reference.install() if node else None
-    with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp, \
-            served_app(Path(tmp)) as (server, base), contextlib.ExitStack() as stack:
-        started = time.monotonic()
-        event_id, tokens = _set_up(base, server.key, tables)
-        result["setup_seconds"] = round(time.monotonic() - started, 2)
-        phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
-        roll_url = f"{base}/api/events/{event_id}/roll"
-        phases = {"app": Phase(base, roll_url, server, phone_tokens, moves_per_second, processes,
-                               client=client)}
-        if floor or node:
-            # the references send what a phone of the app gets for a roll (a warm-up roll)
-            size = result["reference_view_bytes"] = roll_bytes(base, roll_url, server.key,
-                                                               tokens[0])
-            phases.update(references(stack, Path(tmp), phone_tokens, moves_per_second,
-                                     processes, "machi-koro", client, size, floor, script,
-                                     reference.machi_koro_roll(size), result))
+    with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp, contextlib.ExitStack() as stack:
+        phases: dict[str, Phase] = {}
+        for websocket in websockets or [None]:
+            name = f"app ({websocket})" if websocket else "app"
+            folder = Path(tmp) / (websocket or "app")
+            folder.mkdir()
+            server, base = stack.enter_context(served_app(folder, websocket))
+            started = time.monotonic()
+            event_id, tokens = _set_up(base, server.key, tables)
+            result.setdefault("setup_seconds", round(time.monotonic() - started, 2))
+            phone_tokens = [tokens[i % len(tokens)] for i in range(phones)]
+            roll_url = f"{base}/api/events/{event_id}/roll"
+            phases[name] = Phase(base, roll_url, server, phone_tokens, moves_per_second,
+                                 processes, client=client)
+            if len(phases) == 1 and (floor or node):
+                # the references send what a phone of the app gets for a roll (a warm-up roll)
+                size = result["reference_view_bytes"] = roll_bytes(base, roll_url, server.key,
+                                                                   tokens[0])
+                phases.update(references(stack, Path(tmp), phone_tokens, moves_per_second,
+                                         processes, "machi-koro", client, size, floor, script,
+                                         reference.machi_koro_roll(size), result))
         stack.enter_context(hogs(hog))
         try:
             interleave(list(phases.values()), rolls)
@@ -128,7 +144,11 @@ def bench_hall(phones: int, tables: int, rolls: int = 10, moves_per_second: int 
                 phase.close()
     result.update({name: phase.figures for name, phase in phases.items()})
     result["load_average_end"] = load_average()
-    result["targets"] = _targets(result)
+    apps = [name for name in phases if name.startswith("app")]
+    result["targets"] = _targets(result, apps[0])
+    if len(apps) == 2:  # the second library against the first, as against a reference
+        result[f"{apps[1]} against {apps[0]}"] = _against(
+            result[apps[1]], result[apps[0]], "first", bool_limit=None)
     return result
 
 
@@ -328,8 +348,8 @@ def _served_processes(folder: Path, dsn: str, queue: str,
         yield Servers(servers), bases
 
 
-def _targets(result: dict[str, Any]) -> dict[str, Any]:
-    app = result["app"]
+def _targets(result: dict[str, Any], name: str = "app") -> dict[str, Any]:
+    app = result[name]
     checks: dict[str, Any] = {
         "every_roll_reached_every_phone": app["every_roll_reached_every_phone"],
         # at a phone of its own (the probe), and at the phones that take the rolls' fan-out on

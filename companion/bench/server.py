@@ -22,13 +22,15 @@ HOST = "127.0.0.1"
 class ServerProcess:
     """A server subprocess: started, its organizer key read, its /proc figures, stopped."""
 
-    def __init__(self, command: list[str], log: Path, key_prefix: str | None = None) -> None:
+    def __init__(self, command: list[str], log: Path, key_prefix: str | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.command, self.log_path, self.key_prefix = command, log, key_prefix
+        self.env = env or {}
         self.key = ""
 
     def __enter__(self) -> ServerProcess:
         self.log = open(self.log_path, "wb")  # noqa: SIM115 (closed in __exit__)
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=self.log,
                                         stdin=subprocess.DEVNULL, env=env)
         try:
@@ -130,13 +132,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def served_app(folder: Path) -> Iterator[tuple[ServerProcess, str]]:
+def served_app(folder: Path, websocket: str | None = None) -> Iterator[tuple[ServerProcess, str]]:
     """`companion serve` as shipped, on a free port of this machine with a database and its log
-    in `folder`: the server (its organizer key read) and its base URL."""
+    in `folder`: the server (its organizer key read) and its base URL. `websocket`: the library
+    that serves its websockets (COMPANION_WEBSOCKET, server.websocket_path), if not the default."""
     port = free_port()
     command = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
                "--db", str(folder / "hall.db")]
-    with ServerProcess(command, folder / "app.log", key_prefix="organizer: ") as server:
+    env = {"COMPANION_WEBSOCKET": websocket} if websocket else None
+    with ServerProcess(command, folder / "app.log", key_prefix="organizer: ", env=env) as server:
         yield server, f"http://{HOST}:{port}"
 
 

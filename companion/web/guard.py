@@ -15,6 +15,8 @@ A refused client's connection is closed, so the rest of what it sent costs nothi
 
 from __future__ import annotations
 
+import base64
+import binascii
 import io
 import logging
 import re
@@ -28,6 +30,7 @@ import socketio
 from companion.web.wire import BadPacket
 
 log = logging.getLogger("companion")
+http_log = logging.getLogger("companion.http")
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 SOCKET_PATH = "/socket.io/"
 # An Engine.IO packet from a Socket.IO client: a message (4) carrying a Socket.IO packet (0-6),
@@ -105,6 +108,21 @@ class CheckedWebSocket:
         return None
 
 
+def handshake_problem(environ: dict[str, Any]) -> str | None:
+    """What is wrong with a websocket handshake (RFC 6455 4.2.1), or None."""
+    if environ.get("SERVER_PROTOCOL") != "HTTP/1.1":
+        return "a websocket over " + str(environ.get("SERVER_PROTOCOL"))
+    if "upgrade" not in environ.get("HTTP_CONNECTION", "").lower():
+        return "a websocket without Connection: Upgrade"
+    if environ.get("HTTP_SEC_WEBSOCKET_VERSION") != "13":
+        return "a websocket version other than 13"
+    try:
+        key = base64.b64decode(environ.get("HTTP_SEC_WEBSOCKET_KEY", ""), validate=True)
+    except binascii.Error:
+        key = b""
+    return None if len(key) == 16 else "a websocket key that is not 16 bytes in base64"
+
+
 def checked(app: WSGIApp, server: socketio.Server) -> WSGIApp:
     """`app` with its Socket.IO traffic checked at the Engine.IO level: websocket messages as
     they are read, polling bodies before engine.io decodes them."""
@@ -113,7 +131,15 @@ def checked(app: WSGIApp, server: socketio.Server) -> WSGIApp:
         if environ.get("PATH_INFO", "").startswith(SOCKET_PATH):
             if environ.get("wsgi.websocket") is not None:
                 environ["wsgi.websocket"] = CheckedWebSocket(environ["wsgi.websocket"], environ)
-            elif environ.get("REQUEST_METHOD") == "POST" and not polling_accepted(environ, server.eio):
+            elif environ.get("HTTP_UPGRADE", "").lower() == "websocket" and (
+                    problem := handshake_problem(environ)):
+                # gevent-websocket refuses a bad handshake before the app; simple-websocket
+                # would only after engine.io opened a session for it
+                http_log.warning("refused a bad request from %s: %s",
+                                 environ.get("REMOTE_ADDR", "?"), problem)
+                start_response("400 Bad Request", [("Content-Type", "text/plain")])
+                return [b"bad websocket handshake"]
+            if environ.get("REQUEST_METHOD") == "POST" and not polling_accepted(environ, server.eio):
                 start_response("400 BAD REQUEST", [("Content-Type", "text/plain")])
                 return [b"refused"]
         return app(environ, start_response)
