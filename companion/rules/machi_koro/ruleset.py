@@ -96,10 +96,7 @@ def hall_turn(rules: CityViews[S, Any, E], state: S, table: Callable[[S], TableS
     return groups
 
 
-def story_catalog(story: Story[Any, Any]) -> Catalog:
-    """The catalog a story's table plays: its set-up; the base cards for a story told without
-    one (a test's, a scenario's)."""
-    return story.setup if isinstance(story.setup, Catalog) else load_catalog()
+story_catalog = views.table_catalog
 
 
 class CityViews(Ruleset[S, M, E], TimedChoices[S, M]):

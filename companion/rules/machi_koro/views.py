@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.rules.machi_koro import facts as ev
 from companion.rules.machi_koro.asks import asking_card, choice_json
-from companion.rules.machi_koro.catalog import Catalog
+from companion.rules.machi_koro.catalog import Catalog, load_catalog
 from companion.rules.machi_koro.codec import wire_move
 from companion.rules.machi_koro.moves import ChooseDice, Roll
 from companion.rules.machi_koro.options import build_options, legal_moves, not_running_options
@@ -304,6 +304,12 @@ def waiting_for(state: Any) -> str | None:
     return None
 
 
+def table_catalog(story: MkStory) -> Catalog:
+    """The catalog a story's table plays: its set-up; the base cards for a story told without
+    one (a test's, a scenario's)."""
+    return story.setup if isinstance(story.setup, Catalog) else load_catalog()
+
+
 def tile_json(story: MkStory, result: Result | None, catalog: Catalog | None = None) -> Json:
     """One tile of the hall screen: the players' coins and landmarks, the game's position, the
     last roll's coin movements, the choice that waits (`waiting`) with the card that asks it
@@ -316,7 +322,8 @@ def tile_json(story: MkStory, result: Result | None, catalog: Catalog | None = N
             **({"market": market} if market["variable_supply"] else {}),
             "entries": last_roll_entries(story),
             "waiting": waiting_for(state) if state is not None else None,
-            "asking": asking_card(state, catalog or story.catalog) if state is not None else None,
+            "asking": (asking_card(state, catalog or table_catalog(story))
+                       if state is not None else None),
             "active_name": story.names[state.active] if state is not None else None}
 
 
