@@ -22,6 +22,10 @@ from companion.journal import Record
 GOLDEN = Path(__file__).parent / "golden"
 GAMES = {"machi-koro": ["Ann", "Bo", "Cy"], "machi-koro-coop": ["Dee", "Eli"]}
 MOVES = 160
+# A co-op pair played to its end (seed 1: the last tax card drawn, the final round, the game
+# lost), for the one stored kind the short games never reach: FinalRoundBegan (issue 28 item 4).
+# Written apart (`--write-final`), compact, the two files above left as they were written.
+FINAL = {"file": "machi-koro-coop-final", "ruleset": "machi-koro-coop", "seed": 1, "moves": 900}
 
 
 def position(table: Any) -> dict[str, Any]:
@@ -33,7 +37,7 @@ def position(table: Any) -> dict[str, Any]:
                          "landmarks": sorted(p.landmarks)} for p in state.players]}
 
 
-@pytest.mark.parametrize("ruleset", list(GAMES))
+@pytest.mark.parametrize("ruleset", [*GAMES, FINAL["file"]])
 def test_golden_journal_replays_to_the_position_it_was_written_at(ruleset):
     golden = json.loads((GOLDEN / f"{ruleset}.json").read_text(encoding="utf-8"))
     records = [Record(golden["stream"], seq, r["kind"], r["data"], r["request_id"], r["author"],
@@ -43,6 +47,12 @@ def test_golden_journal_replays_to_the_position_it_was_written_at(ruleset):
     assert position(table) == golden["position"]
     kinds = {r.kind for r in records}
     assert kinds & rules_of(table).fact_kinds >= {"DiceRolled", "TurnEnded", "EstablishmentBought"}
+
+
+def test_golden_journal_of_a_whole_coop_game_holds_its_final_round():
+    golden = json.loads((GOLDEN / f"{FINAL['file']}.json").read_text(encoding="utf-8"))
+    kinds = [r["kind"] for r in golden["records"]]
+    assert "FinalRoundBegan" in kinds and kinds[-1] == "CoopGameEnded"
 
 
 def test_golden_journal_every_event_has_its_own_stored_name():
@@ -60,14 +70,19 @@ def test_golden_journal_every_event_has_its_own_stored_name():
 # ---------------------------------------------------------------- making the files (once)
 
 
-def play(ruleset: str, folder: Path) -> dict[str, Any]:
-    """A seeded game through the hall service: dice and shuffles from `random.Random(11)`, and
-    each turn's move picked by it among the legal ones (a build most often)."""
+def play(ruleset: str, folder: Path, seed: int = 11, moves: int = MOVES) -> dict[str, Any]:
+    """A seeded game through the hall service: dice and shuffles from `random.Random(seed)`,
+    and each turn's move picked by it among the legal ones (a build most often)."""
     from companion.hall import dice, hall_roll, play, registry
     from companion.hall.service import HallService
     from companion.journal import SqliteJournal
+    from companion.rules.coop import codec as coop_codec
+    from companion.rules.coop import engine as coop_engine
+    from companion.rules.machi_koro import codec, options
 
-    seeded = random.Random(11)
+    legal, wire = ((coop_engine.legal_moves, coop_codec.wire_move) if ruleset == "machi-koro-coop"
+                   else (options.legal_moves, codec.wire_move))
+    seeded = random.Random(seed)
     dice.roll = lambda count: tuple(seeded.randint(1, 6) for _ in range(count))
     for module in (play, registry, hall_roll):  # each took the name at import
         module.secure_shuffle = lambda cards: tuple(seeded.sample(list(cards), len(cards)))
@@ -76,15 +91,15 @@ def play(ruleset: str, folder: Path) -> dict[str, Any]:
         event = hall.create_event("Golden")
         table = hall.create_table(event.id, "T", GAMES[ruleset], ruleset=ruleset, roll_mode="own")
         hall.set_status(table.id, "start")
-        rules = rules_of(table)
-        for n in range(MOVES):
-            if table.state.phase.value == "finished":
+        for n in range(moves):
+            base = getattr(table.state, "table", table.state)  # a co-op state's cities
+            if base.phase.value == "finished" or getattr(table.state, "outcome", None):
                 break
-            seat = table.state.active
-            options = [rules.wire_move(m) for m in rules.legal_moves(table.state, seat, table.setup)]
-            builds = [o for o in options if o["kind"] == "build"]
-            others = [o for o in options if o["kind"] not in ("dice_count", "build")]
-            move = seeded.choice(builds if builds and seeded.random() < 0.7 else others or options)
+            seat = base.active
+            choices = [wire(m) for m in legal(table.state, seat, table.setup)]
+            builds = [o for o in choices if o["kind"] == "build"]
+            others = [o for o in choices if o["kind"] not in ("dice_count", "build")]
+            move = seeded.choice(builds if builds and seeded.random() < 0.7 else others or choices)
             answer = hall.move(table.seats[seat].token, f"g{n}", move)
             assert answer["ok"], (move, answer)
         records = journal.read(table.stream)
@@ -92,6 +107,15 @@ def play(ruleset: str, folder: Path) -> dict[str, Any]:
                 "records": [{"kind": r.kind, "data": r.data, "request_id": r.request_id,
                              "author": r.author} for r in records]}
 
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write-final"]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        game = play(FINAL["ruleset"], Path(tmp), FINAL["seed"], FINAL["moves"])
+    (GOLDEN / f"{FINAL['file']}.json").write_text(
+        json.dumps(game, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(FINAL["file"], len(game["records"]), "records", game["position"]["turn"], "turns")
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     import tempfile
