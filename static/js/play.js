@@ -199,7 +199,6 @@ function statusLine() {
   const mine = {
     roll: hallMode ? t("Your turn: wait for the hall roll.") : t("Your turn: roll the dice."),
     reroll: t("Your turn: keep this roll or roll again?"),
-    harbor: t("Your turn: add 2 with your Harbor?"),
     choose: t("Your turn: make your choice."),
     build: hallMode ? t("Build one thing before the next hall roll, or end your turn.")
       : t("Your turn: build one thing, or end your turn."),
