@@ -45,8 +45,9 @@ def bench_soak(phones: int, tables: int, minutes: float = 10.0, roll_every: floa
         workers: list[BaseProcess] = []
         pipes: list[Connection] = []
         try:
-            _start_clients(workers, pipes, bases, phone_tokens, 1 if phones <= 600 else 2,
-                           moves_per_second)
+            # client process i connects to server i mod N: at least one client per server
+            clients = max(len(servers), 1 if phones <= 600 else 2)
+            _start_clients(workers, pipes, bases, phone_tokens, clients, moves_per_second)
             ready = [_receive(pipe, 240)["connected"] for pipe in pipes]
             result["connected"] = sum(ready[:-1])  # the last is the probe's second devices
             samples, roll_seconds, errors = _soak(
