@@ -59,3 +59,29 @@ def test_the_consoles_table_sizes_are_the_rulesets_seats():
     assert table_sizes() == (2, 4)
     assert ruleset("machi-koro").seats(ruleset("machi-koro").table_setup({}, ("base", "harbor")),
                                        {}).most == 5
+
+
+def test_a_board_stored_with_a_card_set_it_ignored_still_replays(tmp_path):
+    """Version 0.2.0 took `card_sets` for any table and a Catan board ignored them; such a
+    journal must replay and show its board (issue 28: every stored journal replays), though a
+    new board that names a card set is refused (above)."""
+    from companion.hall import HallService
+    from companion.journal import SqliteJournal
+
+    with SqliteJournal(tmp_path / "old.db") as journal:
+        hall = HallService(journal)
+        event = hall.create_event("Night")
+        board = hall.create_table(event.id, "B1", ["Sun", "Moon"], "catan-big",
+                                  options={"letter": "A"})
+        records = journal.read(board.stream)
+        event_records = [(r.kind, r.data) for r in journal.read(event.stream)]
+    stored = [(r.kind, {**r.data, "card_sets": ["base", "harbor"]} if r.kind == "table_created"
+               else r.data) for r in records]
+    with SqliteJournal(tmp_path / "from-0.2.0.db") as journal:
+        journal.append(event.stream, 0, event_records, author="organizer")
+        journal.append(board.stream, 0, stored, author="organizer")
+        again = HallService(journal)
+        replayed = again.tables[board.id]
+        assert replayed.card_sets == ("base", "harbor")
+        assert replayed.setup["letter"] == "A"
+        assert again.seat_view(replayed, 0)["table"]["id"] == board.id

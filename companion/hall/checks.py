@@ -17,6 +17,7 @@ from typing import Any, Literal
 from companion.rules import registry
 from companion.rules.errors import RuleError, is_whole_number
 from companion.rules.registry import AnyRuleset
+from companion.rules.ruleset import CardSets, base_only
 
 RULESETS = registry.names()
 ROLL_MODES = ("hall", "own")
@@ -200,9 +201,14 @@ def card_sets(value: Any) -> tuple[str, ...]:
 
 
 def table_setup(rules: AnyRuleset, options: Mapping[str, Any], card_sets: tuple[str, ...]) -> Any:
-    """The set-up a table of `rules` with these options and card sets has (`Ruleset.table_setup`:
-    a Machi Koro table's catalog); the rules' refusal (a card set it lacks) in their English."""
+    """The set-up a new table of `rules` with these options and card sets has
+    (`Ruleset.table_setup`: a Machi Koro table's catalog); the rules' refusal (a card set it
+    lacks) in their English. A game without card sets (`CardSets`) refuses any but the base
+    one here, at creation: its set-up ignores them, so a table stored by 0.2.0 (which took
+    them for any table) still replays."""
     try:
+        if not isinstance(rules, CardSets):
+            base_only(rules, card_sets)
         return rules.table_setup(options, card_sets)
     except RuleError as error:
         raise invalid(Detail(error.message)) from None

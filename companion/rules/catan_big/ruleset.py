@@ -37,7 +37,6 @@ from companion.rules.ruleset import (
     SharedTurn,
     Shuffle,
     Story,
-    base_only,
 )
 
 OPTIONS = (
@@ -81,7 +80,6 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact], SharedTurn[BoardState,
         """The board's checked options: its printed letter and its two players' colours. No
         card sets, nothing dealt, no turn of its own, no roll of a board's: the turn is the
         event's (`SharedTurn`), a roll changes no board."""
-        base_only(self, card_sets)
         return dict(options)
 
     def seats(self, setup: Any, options: Mapping[str, Any]) -> Seats:

@@ -38,7 +38,6 @@ from companion.rules.ruleset import (
     SeriesTable,
     Shuffle,
     Story,
-    base_only,
 )
 
 
@@ -71,7 +70,6 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact], Series):
         """The game's checked options: they carry its whole set-up, the campaign's catalog as it
         stood when the game started (`setup.py`); a campaign plays no card set of the hall's.
         Nothing is dealt at the start: the supply lies in activation order (seed 002)."""
-        base_only(self, card_sets)
         return dict(options)
 
     def seats(self, catalog: Any, options: Mapping[str, Any]) -> Seats:
