@@ -438,23 +438,15 @@ ROLL = {"kind": "roll"}  # a seat's roll, with the dice the seat chose (SeatRoll
 def roll_for_seat(hall: HallService, table_id: Any) -> Table:
     """The organizer rolls for the seat whose turn waits on its roll (a seat without a phone
     at a table that rolls its own dice): the seat's own roll move, decided by its rules."""
-    def act() -> Table:
-        table = playing(hall, table_id)
-        if table.roll_mode != "own":
-            raise HallError("table/hall_roll", "this table rolls with the hall")
+    def due_seat(table: Table) -> int:
         rules = rules_of(table)
         seat = (rules.roll_due(table.state)
                 if table.status == "running" and isinstance(rules, SeatRolls) else None)
         if seat is None:
             raise HallError("table/no_roll_due", "no seat of this table is waiting to roll")
-        try:
-            facts = decide_move(hall, table, seat, dict(ROLL))
-        except RuleError as error:
-            raise rules_refusal(error) from None
-        commit(hall, table, facts, "organizer")
-        return table
+        return seat
 
-    return organizer_change(hall, table_id, act)
+    return move_for_seat(hall, table_id, due_seat, ROLL)
 
 
 END_TURN = {"kind": "end_turn"}  # a seat's end of its turn, without building
@@ -464,13 +456,21 @@ def end_turn_for_seat(hall: HallService, table_id: Any, seat: Any) -> Table:
     """The organizer ends the turn of `seat` at a table that rolls its own dice (a seat
     without a phone, after "Roll for NAME"): the seat's own end of turn, decided by its rules
     (another seat's turn, or one before its roll, is refused with the rules' reason)."""
+    return move_for_seat(hall, table_id, lambda table: seat_number(len(table.seats), seat),
+                         END_TURN)
+
+
+def move_for_seat(hall: HallService, table_id: Any, seat_of: Callable[[Table], int],
+                  wire: dict[str, Any]) -> Table:
+    """The organizer makes a seat's own move at a table that rolls its own dice (`seat_of`
+    names the seat, or refuses): decided by the seat's rules, committed as the organizer's."""
     def act() -> Table:
         table = playing(hall, table_id)
         if table.roll_mode != "own":
             raise HallError("table/hall_roll", "this table rolls with the hall")
-        number = seat_number(len(table.seats), seat)
+        seat = seat_of(table)
         try:
-            facts = decide_move(hall, table, number, dict(END_TURN))
+            facts = decide_move(hall, table, seat, dict(wire))
         except RuleError as error:
             raise rules_refusal(error) from None
         commit(hall, table, facts, "organizer")
