@@ -1,5 +1,6 @@
 """What the evening replays (test_evening_*.py) do in the console as the organizer does it:
-open a table's card from the overview, read a seat's join link from it (the QR card's)."""
+open a table's card from the overview, read a seat's join link from it (the QR card's), start a
+Legacy campaign from its form."""
 
 from __future__ import annotations
 
@@ -52,3 +53,19 @@ MID_WORD_BREAKS = """(element) => {
 def mid_word_breaks(locator: Locator) -> list[str]:
     """The words the elements' text breaks inside, across lines, without a hyphen."""
     return [word for element in locator.all() for word in element.evaluate(MID_WORD_BREAKS)]
+
+
+def create_campaign(page: Page, name: str, cards: str, group: list[tuple[str, str]],
+                    file: str | None = None) -> None:
+    """A new Legacy campaign from the console's form: its name, each mayor and city of `group`,
+    its starting cards (`base` or `file`, with the card-list file `file`)."""
+    page.locator("#legacy-new summary").click()
+    form = page.locator("#legacy-create-form")
+    form.locator("#legacy-name").fill(name)
+    for seat, (player, city) in enumerate(group):
+        form.locator(f"[name=mayor-name-{seat}]").fill(player)
+        form.locator(f"[name=mayor-city-{seat}]").fill(city)
+    form.locator(f"input[name=cards][value={cards}]").check()
+    if file:
+        form.locator("input[name=card-file]").set_input_files(file)
+    form.locator("button[type=submit]").click()

@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from socket_phone import Phone
 
 from browser.conftest import Hall, console_page, join_seat, open_hall
-from browser.evening import card_of, mid_word_breaks, token_of
+from browser.evening import card_of, create_campaign, mid_word_breaks, token_of
 
 CONSOLE = (1366, 900)
 LOCALES = {"en": "en-US", "he": "he-IL", "nl": "nl-NL"}
@@ -29,19 +29,6 @@ def new_event(page: Page, name: str) -> str:
     page.locator("#event-form button[type=submit]").click()
     expect(page.locator("#legacy-part")).to_be_visible()
     return page.locator("#event-select").input_value()
-
-
-def create_campaign(page: Page, name: str, cards: str, file: str | None = None) -> None:
-    page.locator("#legacy-new summary").click()
-    form = page.locator("#legacy-create-form")
-    form.locator("#legacy-name").fill(name)
-    for seat, (player, city) in enumerate(GROUP):
-        form.locator(f"[name=mayor-name-{seat}]").fill(player)
-        form.locator(f"[name=mayor-city-{seat}]").fill(city)
-    form.locator(f"input[name=cards][value={cards}]").check()
-    if file:
-        form.locator("input[name=card-file]").set_input_files(file)
-    form.locator("button[type=submit]").click()
 
 
 def roll_for_start(page: Page, campaign, words: str) -> str:
@@ -72,7 +59,7 @@ def test_evening_legacy_campaign_carried_to_a_second_laptop(screen, tall_phone, 
     # The first laptop: the campaign from the base game's cards, in Dutch.
     page = console_page(screen, hall_server, "nl", *CONSOLE, shows="#event-form", locale="nl-NL")
     new_event(page, "Legacy-avond")
-    create_campaign(page, "Ons eiland", "base")
+    create_campaign(page, "Ons eiland", "base", GROUP)
     ours = page.locator("article.legacy-campaign")
     expect(ours).to_have_count(1)
     ours.locator(".legacy-cards > summary").click()
@@ -107,7 +94,7 @@ def test_evening_legacy_campaign_carried_to_a_second_laptop(screen, tall_phone, 
     # ... and loaded on the second laptop.
     other = console_page(screen, own_server, "en", *CONSOLE, shows="#event-form")
     event_id = new_event(other, "At Eli's")
-    create_campaign(other, "Ons eiland", "file", str(saved))
+    create_campaign(other, "Ons eiland", "file", GROUP, str(saved))
     expect(other.locator("#notice")).to_have_text("The campaign is created.")
     carried = other.locator("article.legacy-campaign")
     carried.locator(".legacy-cards > summary").click()

@@ -10,6 +10,7 @@ import json
 from playwright.sync_api import Page, expect
 
 from browser.conftest import Hall, console_page, open_hall
+from browser.evening import create_campaign
 
 LAPTOP = (1366, 900)
 GROUP = [("Dana", "Dorp"), ("Eli", "Ezelstad"), ("Fay", "Fort")]
@@ -17,19 +18,6 @@ GROUP = [("Dana", "Dorp"), ("Eli", "Ezelstad"), ("Fay", "Fort")]
 
 def open_console(screen, hall: Hall, event_id: str, lang: str = "en") -> Page:
     return console_page(screen, hall, lang, *LAPTOP, event_id=event_id, shows="#legacy-part")
-
-
-def create_campaign(page: Page, name: str, cards: str, file: str | None = None) -> None:
-    page.locator("#legacy-new summary").click()
-    form = page.locator("#legacy-create-form")
-    form.locator("#legacy-name").fill(name)
-    for seat, (player, city) in enumerate(GROUP):
-        form.locator(f"[name=mayor-name-{seat}]").fill(player)
-        form.locator(f"[name=mayor-city-{seat}]").fill(city)
-    form.locator(f"input[name=cards][value={cards}]").check()
-    if file:
-        form.locator("input[name=card-file]").set_input_files(file)
-    form.locator("button[type=submit]").click()
 
 
 def top(locator) -> None:
@@ -40,7 +28,7 @@ def test_legacy_console_base_cards_one_name_and_the_card_list_carried(
         screen, hall_server, own_server, snap, guard, tmp_path):
     event = hall_server.api("POST", "/api/events", {"name": "Legacy night"}, expect=201)
     page = open_console(screen, hall_server, event["id"], lang="nl")
-    create_campaign(page, "Ons eiland", "base")
+    create_campaign(page, "Ons eiland", "base", GROUP)
     ours = page.locator("article.legacy-campaign")
     expect(ours).to_have_count(1)
     ours.locator(".legacy-cards > summary").click()
@@ -95,7 +83,7 @@ def test_legacy_console_base_cards_one_name_and_the_card_list_carried(
     # ... and a campaign started from it on another laptop, whose catalog is the same
     other_event = own_server.api("POST", "/api/events", {"name": "At Eli's"}, expect=201)
     other = console_page(screen, own_server, "en", *LAPTOP, event_id=other_event["id"], shows="#legacy-part")
-    create_campaign(other, "Ons eiland", "file", str(saved))
+    create_campaign(other, "Ons eiland", "file", GROUP, str(saved))
     expect(other.locator("#notice")).to_have_text("The campaign is created.")
     series = own_server.api("GET", f"/api/events/{other_event['id']}/series")["series"]
     assert series[0]["state"]["catalog"] == cards
