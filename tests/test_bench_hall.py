@@ -104,7 +104,15 @@ def test_a_tiny_hall_served_with_each_websocket_library() -> None:
         assert_eight_phones_got_both_rolls(result[part])
         assert result[part]["move_ack_ms"]["timeouts"] == 0
     against = result["app (simple-websocket) against app (gevent-websocket)"]
-    assert against["p99_over_first"] > 0 and "server_cpu_per_roll_over_first" in against
+    assert against["p99_over_first"] > 0
+    # /proc counts CPU in 10 ms ticks: eight phones' roll may cost the first server none, and
+    # then there is no ratio to give (CI saw it once)
+    app_cpu, first_cpu = (result[part]["server_cpu_ms_per_roll"]["mean"] for part in
+                          ("app (simple-websocket)", "app (gevent-websocket)"))
+    if first_cpu:
+        assert against["server_cpu_per_roll_over_first"] == round(app_cpu / first_cpu, 2)
+    else:
+        assert "server_cpu_per_roll_over_first" not in against
     assert result["targets"]["every_roll_reached_every_phone"] is True
 
 
