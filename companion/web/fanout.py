@@ -15,7 +15,8 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import islice
 from typing import Any
 
 import socketio as python_socketio
@@ -45,26 +46,31 @@ class Frames:
         self.frames: dict[str, Frame] = {}
         self.lock = threading.Lock()
 
-    def messages(self, built: list[tuple[Table, Frame]], skip: Any,
+    def messages(self, built: Iterable[tuple[Table, Frame]], skip: Any,
                  send: Callable[[list[Item]], None], full: bool = False,
                  acked: Mapping[str, int] | None = None) -> tuple[list[Item], list[Table]]:
         """The `table` messages from the frames sent before to `built`, sent with `send` while
         the lock holds (so a table's next message is made after this one left), returned for
         the other processes; and the tables whose seats changed in number (a player added or
         removed before the start: their seats' views go whole, by token). `full`: messages
-        from nothing, whatever was sent before (the phones may have missed anything). The lock
-        is taken per YIELD_EVERY tables, yielding between: a move's own message does not wait
-        for all of a hall roll's."""
+        from nothing, whatever was sent before (the phones may have missed anything).
+
+        `built` is taken YIELD_EVERY tables at a time (`build_frames` makes them as they are
+        taken), and each part is sent before the next is made, yielding between: the first
+        tables of a hall roll are on the air while the last ones' frames are being made, and a
+        move's own message does not wait for all of a hall roll's."""
         from companion.web import socketio
 
         items: list[Item] = []
         reseated: list[Table] = []
-        for start in range(0, len(built), YIELD_EVERY):
-            if start:
-                socketio.sleep(0)
+        frames, parts = iter(built), 0
+        while (first := next(frames, None)) is not None:
+            if parts:
+                socketio.sleep(0)  # the writers put the last part on the air; moves are answered
+            parts += 1
+            part = [first, *islice(frames, YIELD_EVERY - 1)]
             with self.lock:
-                made = self._made(built[start:start + YIELD_EVERY], skip, full, reseated,
-                                  acked or {})
+                made = self._made(part, skip, full, reseated, acked or {})
                 if made:
                     send(made)
             items += made
@@ -138,14 +144,10 @@ def changed(message: dict[str, Any]) -> bool:
 
 
 def build_frames(copies: list[tuple[Table, int]]) -> Iterator[tuple[Table, Frame]]:
-    """Each table's frame, yielding to the loop every YIELD_EVERY tables (moves are answered
-    while a hall roll's frames are made)."""
-    from companion.web import socketio
-
-    for number, (table, seconds) in enumerate(copies, 1):
+    """Each table's frame, made when it is taken (`Frames.messages` takes them a part at a
+    time and yields between the parts)."""
+    for table, seconds in copies:
         yield table, frame_of(table, seconds)
-        if number % YIELD_EVERY == 0:
-            socketio.sleep(0)
 
 
 def send_local(items: list[Item]) -> None:

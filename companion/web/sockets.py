@@ -229,7 +229,8 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
         for event_id in over_events(change):  # a board's result moved the event's places
             send_turn(event_id, only_new_results=True)
         if change.tables:
-            built = list(fanout.build_frames(hall.view_copies(change.tables)))  # outside the lock
+            # frames made outside the hall's lock, a part at a time, each part sent when made
+            built = fanout.build_frames(hall.view_copies(change.tables))
             items, reseated = frames.messages(built, skip, fanout.send_local,
                                               acked=change.acked)
             fanout.publish_others(items)  # one publish for all of the change's tables
@@ -283,8 +284,8 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             hall.catch_up_all(tables, list(hall.events.values()))
             rooms = socketio.server.manager.rooms.get("/", {})
             ours = [table.id for table in tables if rooms.get(f"table:{table.id}")]
-            built = list(fanout.build_frames(hall.view_copies(ours)))
-            frames.messages(built, None, fanout.send_local, full=True)
+            frames.messages(fanout.build_frames(hall.view_copies(ours)), None, fanout.send_local,
+                            full=True)
             # the screens here may have missed other processes' notices meanwhile
             with hall.memory:
                 events = [event for event in hall.events
