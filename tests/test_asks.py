@@ -40,8 +40,11 @@ def test_ruling_11_radio_tower_asks_keep_or_roll_again_keep_is_the_default():
         "prompt": {"text": "{card}: keep {sum} or roll again?",
                    "args": {"card": {"card": "radio_tower"}, "sum": 7}},
         "options": [
-            {"move": {"kind": "keep"}, "label": {"text": "Keep {sum}", "args": {"sum": 7}}, "default": True},
-            {"move": {"kind": "reroll"}, "label": {"text": "Roll again"}},
+            {"move": {"kind": "keep"}, "label": {"text": "Keep {sum}", "args": {"sum": 7}}, "default": True,
+             "done": {"text": "You keep {sum}.", "args": {"sum": 7}}},
+            # the sum of the new roll, which only the answer makes known
+            {"move": {"kind": "reroll"}, "label": {"text": "Roll again"},
+             "done": {"text": "You rolled again: {sum}.", "args": {"sum": {"dice": "sum"}}}},
         ]}
     assert asked(state, seat=1) == []  # only the roller is asked
     assert tile(state)["asking"] == "radio_tower" and tile(state)["waiting"] == "reroll"
@@ -57,7 +60,9 @@ def test_ruling_11_tv_station_asks_from_whom_the_richest_other_is_the_default():
     by_target = {o["move"]["target"]: o for o in choice["options"]}
     assert set(by_target) == {1, 2}
     assert by_target[2] == {"move": {"kind": "tv_station", "target": 2}, "default": True,
-                            "label": {"text": "{name} ({coins})", "args": {"name": {"seat": 2}, "coins": 9}}}
+                            "label": {"text": "{name} ({coins})", "args": {"name": {"seat": 2}, "coins": 9}},
+                            "done": {"text": "You took coins from {name}.", "args": {"name": {"seat": 2}}}}
+    assert by_target[1]["done"]["args"] == {"name": {"seat": 1}}  # each answer its own target
     assert "default" not in by_target[1]
     assert tile(state)["asking"] == "tv_station"
 
@@ -72,7 +77,11 @@ def test_ruling_11_business_center_asks_a_swap_in_three_parts_or_none_which_is_t
     assert [f["key"] for f in swap["fields"]] == ["with", "give", "take"]
     assert [f["kind"] for f in swap["fields"]] == ["seat", "card", "card"]
     assert decline == {"move": {"kind": "business_center", "decline": True},
-                       "label": {"text": "No swap"}, "default": True}
+                       "label": {"text": "No swap"}, "default": True,
+                       "done": {"text": "No swap: you keep your cards."}}
+    # the cards swapped are the fields the answer picks: the phone names them from the move
+    assert swap["done"] == {"text": "Swapped: {give} for {take}.",
+                            "args": {"give": {"field": "give"}, "take": {"field": "take"}}}
     # the swap's moves are the seat view's choices of that kind that carry every field
     view = MACHI_KORO.seat_view(Story(("A", "B"), state, running=True, setup=BASE), 0, BASE)
     assert {"kind": "business_center", "with": 1, "give": "bakery", "take": "cafe"} in view["choices"]
@@ -86,8 +95,9 @@ def test_ruling_31_harbor_asks_add_two_not_adding_is_the_default():
                                 "args": {"card": {"card": "harbor"}, "sum": 11}}
     assert choice["options"] == [
         {"move": {"kind": "harbor", "add": False}, "label": {"text": "Keep {sum}", "args": {"sum": 11}},
-         "default": True},
-        {"move": {"kind": "harbor", "add": True}, "label": {"text": "Make it {sum}", "args": {"sum": 13}}},
+         "default": True, "done": {"text": "You keep {sum}.", "args": {"sum": 11}}},
+        {"move": {"kind": "harbor", "add": True}, "label": {"text": "Make it {sum}", "args": {"sum": 13}},
+         "done": {"text": "You added 2: {sum}.", "args": {"sum": 13}}},
     ]
     assert tile(state, HARBOR)["asking"] == "harbor"
 
@@ -105,6 +115,8 @@ def test_ruling_17_coop_gift_is_a_choice_with_a_number_field_beside_the_turns_ch
     assert keep["card"] == "radio_tower"
     assert gift == {"card": None, "prompt": {"text": "Give coins to the assessor"}, "options": [
         {"move": {"kind": "give_assessor"}, "label": {"text": "Give"},
+         "done": {"text": "Gave {n} coins to the assessor.", "args": {"n": {"field": "amount"}},
+                  "one": {"text": "Gave 1 coin to the assessor."}},
          "fields": [{"key": "amount", "kind": "number", "min": 1, "max": 4}]}]}
     assert asked(state, seat=1, rules=COOP) == []
 
@@ -142,3 +154,25 @@ def test_legacy_swap_line_and_undone_choice_name_the_games_own_card():
     assert LEGACY.move_summary(move) == {"move": "choice", "seat": 0, "card": "trading_post"}
     [choice] = asked(state, rules=LEGACY, catalog=None)
     assert choice["card"] == "trading_post"
+
+
+def test_every_answer_of_every_choice_carries_its_own_done_words():
+    """Issue 28 item 2: the phone confirms an answer with the words its option carries, not a
+    map of move kinds in its JS (a new card's choice, like Harbor's +2, says its own): every
+    option of every choice here has `done` words, each in the form of the prompt's."""
+    states = [
+        (table("A 3 +radio_tower | B 2", phase=Phase.REROLL, dice=(3, 4)), BASE, MACHI_KORO),
+        (table("A 3 +harbor | B 2", phase=Phase.HARBOR, dice=(5, 6)), HARBOR, MACHI_KORO),
+        (table("A 3 tv_station | B 2 | C 9", phase=Phase.CHOOSE, dice=(6,),
+               pending=(Choice.TV_STATION,)), BASE, MACHI_KORO),
+        (table("A 3 business_center bakery | B 2 cafe", phase=Phase.CHOOSE, dice=(6,),
+               pending=(Choice.BUSINESS_CENTER,)), BASE, MACHI_KORO),
+        (coop("A 4 +radio_tower | B 2", phase=Phase.REROLL, dice=(2, 2)), BASE, COOP),
+        (game("A 3 +radio_tower | B 5", phase=Phase.REROLL, dice=(1, 2)), None, LEGACY),
+    ]
+    for state, catalog, rules in states:
+        for choice in asked(state, catalog=catalog, rules=rules):
+            for answer in choice["options"]:
+                done = answer["done"]
+                assert isinstance(done["text"], str) and set(done) <= {"text", "args", "one"}, answer
+                assert done["text"] != "Done.", answer

@@ -21,7 +21,6 @@ from companion.rules.catan_big.scenario import resolve
 from companion.rules.catan_big.state import ROLES
 from companion.rules.catan_big.turns import team_of
 from companion.rules.errors import RuleError
-from companion.rules.machi_koro.catalog import load_catalog
 from companion.rules.ruleset import HallTurn, Story
 
 turns = st.integers(min_value=1, max_value=10_000)
@@ -277,7 +276,7 @@ def test_any_claim_field_value_is_resolved_or_refused(claims, data):
 # rolls (each a hall turn), the phones' moves and the staff's, valid or not. The hall's part is
 # modelled as DESIGN.md says: when `hall_over` says so it rolls no more and ends every board.
 
-CATALOG = load_catalog()
+SETUP = CATAN_BIG.table_setup({})  # a board's default set-up: letter A, red and blue
 BOARDS = 2
 CODES = {"catan/not_started", "rule/not_your_turn", "catan/claim_pending", "catan/under_25",
          "catan/over_cap", "catan/bad_claim", "rule/game_over", "catan/no_claim",
@@ -331,7 +330,7 @@ class Evening:
 
     def __init__(self):
         self.rules = CATAN_BIG
-        self.starts = [self.rules.start(CATALOG, ("A", "B"), {}) for _ in range(BOARDS)]
+        self.starts = [self.rules.start(SETUP, ("A", "B"), {}) for _ in range(BOARDS)]
         self.states = list(self.starts)
         self.facts = [[] for _ in range(BOARDS)]
         self.hall = None
@@ -366,7 +365,7 @@ class Evening:
                 if kind == "final" and step[4] is not None:
                     wire["resources"] = step[4]
                 move = self.rules.parse_move(wire, (), self.hall)
-                facts = self.rules.decide(state, step[2], move, CATALOG, None)
+                facts = self.rules.decide(state, step[2], move, SETUP, None)
             else:
                 wire = {"kind": kind, "seat": step[2]}
                 if kind == "verify" and step[3] is not None:

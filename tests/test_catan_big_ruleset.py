@@ -14,7 +14,6 @@ from companion.rules.catan_big.claims import CAPS
 from companion.rules.catan_big.ruleset import CATAN_BIG, CatanBig
 from companion.rules.catan_big.state import BoardState
 from companion.rules.errors import BadMove, GameOver, NotYourTurn, RuleError
-from companion.rules.machi_koro.catalog import load_catalog
 from companion.rules.paper import Name, SeatName
 from companion.rules.ruleset import (
     Dealt,
@@ -28,7 +27,7 @@ from companion.rules.ruleset import (
 )
 
 RULES = CATAN_BIG
-CATALOG = load_catalog()
+SETUP = RULES.table_setup({})  # a board's default set-up: letter A, red and blue
 NAMES = ("Avi", "Dana")
 SUN, MOON = 0, 1
 HAND = {"grain": 0, "ore": 0, "brick": 0, "wood": 0, "wool": 0}
@@ -50,12 +49,13 @@ def turn(number, dice=(2, 3), follow_up=()):
 
 
 def board(**options) -> BoardState:
-    return RULES.start(CATALOG, NAMES, RULES.check_options(options))
+    checked = RULES.check_options(options)
+    return RULES.start(RULES.table_setup(checked), NAMES, checked)
 
 
 def move(state, seat, wire, hall=None):
     """A phone's move, decided and evolved as the hall does it."""
-    facts = RULES.decide(state, seat, RULES.parse_move(wire, (), hall), CATALOG, None)
+    facts = RULES.decide(state, seat, RULES.parse_move(wire, (), hall), SETUP, None)
     return RULES.evolve(state, facts)
 
 
@@ -67,7 +67,7 @@ def refused(state, seat, wire, hall=None) -> RuleError:
     """The refusal of a phone's move; the state is a value, so nothing changed."""
     before = state
     with pytest.raises(RuleError) as caught:
-        RULES.decide(state, seat, RULES.parse_move(wire, (), hall), CATALOG, None)
+        RULES.decide(state, seat, RULES.parse_move(wire, (), hall), SETUP, None)
     assert state == before
     return caught.value
 
@@ -100,7 +100,7 @@ def end(state, number=1):
 
 
 def test_ruling_20_a_board_seats_sun_and_moon():
-    assert RULES.seats(CATALOG, {}) == Seats(2, 2, roles=("sun", "moon"))
+    assert RULES.seats(SETUP, {}) == Seats(2, 2, roles=("sun", "moon"))
     assert RULES.name == "catan-big" and RULES.title == "The big Catan event"
     assert isinstance(RULES, CatanBig)
 
@@ -626,7 +626,7 @@ def test_ruling_24_a_tracker_starts_at_two_settlements_and_a_city():
     state = board()
     assert [seat.tracker.points for seat in state.seats] == [4, 4]
     assert (state.seats[SUN].tracker.settlements, state.seats[SUN].tracker.cities) == (2, 1)
-    seat = RULES.seat_view(story(state), SUN, CATALOG)
+    seat = RULES.seat_view(story(state), SUN, SETUP)
     assert seat["tracker"]["points"] == 4
     assert seat["tracker"]["breakdown"]["settlements"] == 2
     assert seat["tracker"]["breakdown"]["cities"] == 1
@@ -662,9 +662,9 @@ def test_ruling_24_an_old_tracker_record_counts_as_it_did():
 def every_fact():
     state = claim(board(), SUN, 1)
     facts = [*RULES.decide(board(), SUN, RULES.parse_move({"kind": "track", "breakdown": B24},
-                                                          (), None), CATALOG, None),
+                                                          (), None), SETUP, None),
              *RULES.decide(board(), SUN, RULES.parse_move({"kind": "claim", "breakdown": B25},
-                                                          (), turn(1)), CATALOG, None),
+                                                          (), turn(1)), SETUP, None),
              *RULES.staff_move(state, {"kind": "verify", "seat": 0,
                                        "resources": {**HAND, "ore": 3}}, turn(1)),
              *RULES.staff_move(state, {"kind": "reject", "seat": 0, "reason": "no"}, turn(1)),
@@ -674,7 +674,7 @@ def every_fact():
     over = end(state)
     facts += RULES.decide(over, MOON, RULES.parse_move(
         {"kind": "final", "breakdown": B27, "resources": {**HAND, "wool": 4}}, (), None),
-        CATALOG, None)
+        SETUP, None)
     facts += RULES.staff_move(over, {"kind": "correct", "seat": 1, "breakdown": B24,
                                      "reason": "why"}, turn(1))
     return facts
@@ -724,12 +724,12 @@ def test_views_common_view_of_a_board():
     (lambda: end(board()), SUN, "game_over"),
 ])
 def test_views_can_claim_gives_the_reason(make, seat, reason):
-    view = RULES.seat_view(story(make()), seat, CATALOG)
+    view = RULES.seat_view(story(make()), seat, SETUP)
     assert view["can_claim"] == {"open": reason is None, "reason": reason}
 
 
 def test_views_before_the_start_nothing_is_open():
-    view = RULES.seat_view(story(None, running=False), SUN, CATALOG)
+    view = RULES.seat_view(story(None, running=False), SUN, SETUP)
     assert view["can_claim"] == {"open": False, "reason": "not_started"}
     assert view["can_track"] is False and view["colour"] is None
     common = RULES.common_view(story(None, running=False))
@@ -738,7 +738,7 @@ def test_views_before_the_start_nothing_is_open():
 
 def test_views_seat_view_of_a_player():
     state = move(board(), MOON, {"kind": "track", "breakdown": B27}, turn(1))
-    view = RULES.seat_view(story(state), MOON, CATALOG)
+    view = RULES.seat_view(story(state), MOON, SETUP)
     assert view == {"role": "moon", "colour": "blue",
                     "tracker": {"breakdown": B27, "points": 27, "corrected": None},
                     "claim": None, "can_claim": {"open": True, "reason": None},
@@ -755,7 +755,7 @@ def test_views_tile_of_a_board():
 
 
 def test_views_page_data_gives_the_fields_and_caps():
-    data = RULES.page_data(CATALOG, "en")["catan"]
+    data = RULES.page_data(SETUP, "en")["catan"]
     assert [f["id"] for f in data["fields"]] == ["settlements", "cities",
                                                  "foreign_start_settlements", "vp_cards",
                                                  "largest_army", "longest_road"]
@@ -767,7 +767,7 @@ def test_views_page_data_gives_the_fields_and_caps():
 def test_views_are_json():
     state = end(verify(claim(board())))
     s = story(state)
-    for view in (RULES.common_view(s), RULES.seat_view(s, 0, CATALOG), RULES.tile_view(s),
+    for view in (RULES.common_view(s), RULES.seat_view(s, 0, SETUP), RULES.tile_view(s),
                  RULES.event_view({"t": s}, turn(1)), RULES.turn_view(turn(1))):
         assert json.loads(json.dumps(view)) == view
 
@@ -776,8 +776,8 @@ def test_views_are_json():
 
 
 def test_paper_setup_section_says_the_board_seats_colours_robbers_and_scoring():
-    section = RULES.setup_section(CATALOG, {"letter": "B", "sun_colour": "white",
-                                            "moon_colour": "green"}, 2)
+    options = RULES.check_options({"letter": "B", "sun_colour": "white", "moon_colour": "green"})
+    section = RULES.setup_section(RULES.table_setup(options), options, 2)
     seating = {line.key: dict(line.values) for line in section.seating}
     assert seating["catan_board"] == {"board": "B"}
     assert seating["catan_sun_seat"]["player"] == SeatName(0)
@@ -795,7 +795,7 @@ def test_paper_setup_section_says_the_board_seats_colours_robbers_and_scoring():
 
 
 def test_paper_setup_section_defaults():
-    seating = {line.key: dict(line.values) for line in RULES.setup_section(CATALOG, {}, 2).seating}
+    seating = {line.key: dict(line.values) for line in RULES.setup_section(SETUP, {}, 2).seating}
     assert seating["catan_board"] == {"board": "A"}
     assert dict(seating["catan_moon_seat"]["colour"].by_lang)["en"] == "blue"
 
@@ -811,7 +811,7 @@ def test_edges_a_reason_must_be_text_that_can_be_written():
 
 def test_edges_each_door_refuses_the_other_doors_moves():
     with pytest.raises(BadMove):
-        RULES.decide(board(), SUN, moves.EndGame(1), CATALOG, None)
+        RULES.decide(board(), SUN, moves.EndGame(1), SETUP, None)
     with pytest.raises(BadMove):
         engine.decide_staff(board(), moves.TrackPoints(RULES.parse_move(
             {"kind": "track", "breakdown": B25}, (), None).breakdown))
@@ -841,7 +841,7 @@ def test_edges_stale_of_a_seat_the_board_does_not_have_is_false():
 def test_edges_seat_view_shows_the_final_breakdown():
     state = move(end(board()), MOON, {"kind": "final", "breakdown": B24,
                                       "resources": {**HAND, "wool": 2}}, turn(2))
-    view = RULES.seat_view(story(state), MOON, CATALOG)
+    view = RULES.seat_view(story(state), MOON, SETUP)
     assert view["final"] == {"breakdown": B24, "points": 24,
                              "resources": {**HAND, "wool": 2}, "corrected": None}
     assert (view["can_track"], view["can_final"]) == (False, True)
@@ -854,3 +854,15 @@ def test_ruling_23_no_claim_waits_for_the_staff_once_the_game_is_over():
     assert [c["seat"] for c in RULES.event_view({"1": story(state)}, turn(5))["claims"]] == [0]
     view = RULES.event_view({"1": story(end(state, 5))}, turn(5))
     assert view["over"] is True and view["claims"] == []
+
+
+def test_a_boards_set_up_is_the_one_source_of_its_letter_and_colours():
+    """Issue 28: `table_setup` makes a board's set-up from its checked options; the board starts
+    and its sheet is laid out from that set-up, whatever options are handed beside it."""
+    options = RULES.check_options({"letter": "C", "sun_colour": "green", "moon_colour": "white"})
+    setup = RULES.table_setup(options)
+    state = RULES.start(setup, NAMES, {})
+    assert (state.letter, state.colours) == ("C", ("green", "white"))
+    seating = {line.key: dict(line.values) for line in RULES.setup_section(setup, {}, 2).seating}
+    assert seating["catan_board"] == {"board": "C"}
+    assert dict(seating["catan_sun_seat"]["colour"].by_lang)["en"] == "green"

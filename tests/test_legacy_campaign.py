@@ -227,7 +227,8 @@ def test_campaign_three_games_with_cards_added_between_them_replay_from_records(
     assert options["first"] == 1 and options["community"] == "museum"
     assert options["landmarks"][0] == ["florist", "fountain", "radio_tower"]
     assert radio.letter == "D"
-    state = LEGACY.start(None, table_names(campaign), LEGACY.check_options(options))
+    checked = LEGACY.check_options(options)
+    state = LEGACY.start(LEGACY.table_setup(checked), table_names(campaign), checked)
     assert state.table.players[0].cards == {"wheat_field": 1, "bakery": 1, "flower_orchard": 1}
     assert state.rules.establishments["ranch"].cost == 2
     assert game_options(campaign, 1)["catalog"]["establishments"][1]["cost"] == 1

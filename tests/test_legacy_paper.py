@@ -29,6 +29,7 @@ from companion.printing import series_sheets
 from companion.printing.i18n import text
 from companion.rules.legacy import paper
 from companion.rules.legacy.campaign_commands import RecordGame, RollForStart, StartGame, WithdrawGame
+from companion.rules.legacy.ruleset import LEGACY
 from companion.rules.legacy.setup import GAMES
 from companion.rules.paper import NOTE, Name
 from companion.web import hall_service
@@ -123,7 +124,7 @@ def test_legacy_paper_setup_sheet_lists_only_the_supplys_piles() -> None:
     options = {"catalog": raw, "game": 1, "first": 0, "landmarks": [ABC, ABC],
                "community": "statue", "town_square": [["wheat_field"], ["bakery"]],
                "slot_costs": None}
-    section = paper.setup_section(options, 2)
+    section = paper.setup_section(LEGACY.table_setup(options), 2)
     supply = next(part for part in section.parts if part.heading == "supply")
     assert supply.grid is not None
     shown = [row[1].by_lang[0][1] for row in supply.grid.rows if isinstance(row[1], Name)]
@@ -261,14 +262,14 @@ def test_legacy_paper_every_key_has_words_in_every_language() -> None:
     from companion.printing.i18n import STRINGS
     from companion.printing.setup_sheets import CHIPS
     from companion.rules.legacy.campaign import MAYOR_COLOURS
-    from companion.rules.legacy.ruleset import LEGACY
 
     assert set(MAYOR_COLOURS) <= set(CHIPS)  # every mayor's colour has its chip
     options = LEGACY.check_options({"catalog": catalog_raw(), "game": 1, "first": 0,
                                     "landmarks": [ABC, ABC], "community": "lighthouse",
                                     "town_square": [["bakery"], []], "slot_costs": None})
     keys = {column.key for column in LEGACY.score_columns()}
-    for section in (paper.setup_section(options, 2), paper.register_sheet(recorded_campaign())):
+    setup = LEGACY.table_setup(options)
+    for section in (paper.setup_section(setup, 2), paper.register_sheet(recorded_campaign())):
         keys |= {line.key for line in section.seating}
         for part in section.parts:
             keys |= {part.heading} | {line.key for line in part.lines}

@@ -57,7 +57,7 @@ def play_game(seed, seats, mixed):
     landmarks = [list(rng.choice(LANDMARK_SETS)) if mixed else list(LANDMARK_SETS[0])
                  for _ in range(seats)]
     options = LEGACY.check_options(setup_raw(seats, landmarks=landmarks, first=rng.randrange(seats)))
-    start = LEGACY.start(None, tuple("ABCD"[:seats]), options)
+    start = LEGACY.start(LEGACY.table_setup(options), tuple("ABCD"[:seats]), options)
     total = start.total_coins()
     state, journal, actions = start, [], 0
     for _ in range(MAX_MOVES):
@@ -115,7 +115,7 @@ def test_legacy_hall_rolls_play_a_game_through_the_door(seed, seats):
     """The hall's path: its rolls close each turn with defaults and roll; phones build."""
     rng = random.Random(seed)
     options = LEGACY.check_options(setup_raw(seats))
-    state = LEGACY.start(None, tuple("ABCD"[:seats]), options)
+    state = LEGACY.start(LEGACY.table_setup(options), tuple("ABCD"[:seats]), options)
     total = state.total_coins()
     for _ in range(400):
         if LEGACY.result(state) is not None:

@@ -66,10 +66,14 @@ def test_ruleset_options_check_the_catalog_they_carry():
 def test_ruleset_checked_options_are_stable_and_seat_the_set_ups_players():
     checked = LEGACY.check_options(setup_raw(3))
     assert LEGACY.check_options(checked) == checked
-    assert LEGACY.seats(None, checked).least == LEGACY.seats(None, checked).most == 3
-    assert (LEGACY.seats(None, {}).least, LEGACY.seats(None, {}).most) == (2, 4)
+    setup = LEGACY.table_setup(checked)
+    assert LEGACY.seats(setup, checked).least == LEGACY.seats(setup, checked).most == 3
+    none = LEGACY.table_setup({})  # the console asks a Legacy table's sizes before a campaign
+    assert (LEGACY.seats(none, {}).least, LEGACY.seats(none, {}).most) == (2, 4)
     with pytest.raises(BadSetup, match="the set-up is for 3 players, the table seats 2"):
-        LEGACY.start(None, ("A", "B"), checked)
+        LEGACY.start(setup, ("A", "B"), checked)
+    with pytest.raises(BadSetup, match="^catalog: a Legacy game is started from its campaign"):
+        LEGACY.start(none, ("A", "B"), {})
     assert not isinstance(LEGACY, Dealt)  # nothing is shuffled: the supply lies in order
 
 
@@ -191,7 +195,7 @@ def test_ruleset_standings_rank_the_winner_then_landmarks_contribution_coins():
 def test_ruleset_setup_sheet_lays_out_the_game():
     options = LEGACY.check_options(setup_raw(2, landmarks=[ABC, ["smithy", "radio_tower", "florist"]],
                                              first=1, game=3))
-    section = LEGACY.setup_section(None, options, 2)
+    section = LEGACY.setup_section(LEGACY.table_setup(options), options, 2)
     assert [line.key for line in section.seating] == ["legacy_game_n", "legacy_first_player"]
     assert dict(section.seating[1].values) == {"player": SeatName(1)}
     headings = [part.heading for part in section.parts]
@@ -202,7 +206,8 @@ def test_ruleset_setup_sheet_lays_out_the_game():
     assert letters == ["A", "B", "C", "A", "B", "D"]
     community = section.parts[2].lines
     assert [line.key for line in community] == ["legacy_community", "legacy_bonus_coins"]
-    manual = LEGACY.setup_section(None, LEGACY.check_options(setup_raw(2, community="lighthouse")), 2)
+    lighthouse = LEGACY.check_options(setup_raw(2, community="lighthouse"))
+    manual = LEGACY.setup_section(LEGACY.table_setup(lighthouse), lighthouse, 2)
     text = dict(manual.parts[2].lines[1].values)["text"]
     assert manual.parts[2].lines[1].key == "legacy_bonus_text"
     assert dict(text.by_lang) == {"en": "Build one establishment for free."}
@@ -225,3 +230,13 @@ def test_ruleset_adjust_is_the_base_games_correction():
     state, _ = play(game("A 3 | B 3", phase=BUILD), 0, EndTurn())
     assert LEGACY.turn(state) == 2
     assert LEGACY.decide(state, 1, Roll((2,)), None, None)
+
+
+def test_a_games_set_up_is_the_one_source_of_its_start_and_sheet():
+    """Issue 28: `table_setup` checks a game's options into its set-up; the game starts and its
+    sheet is laid out from that set-up, whatever options are handed beside it."""
+    options = LEGACY.check_options(setup_raw(2, first=1, game=4))
+    setup = LEGACY.table_setup(options)
+    assert LEGACY.start(setup, ("A", "B"), {}).table.active == 1
+    section = LEGACY.setup_section(setup, {}, 2)
+    assert dict(section.seating[0].values) == {"n": 4}

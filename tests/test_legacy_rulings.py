@@ -49,6 +49,11 @@ from companion.rules.ruleset import Played, Story
 BUILD = Phase.BUILD
 
 
+def start_game(options, names):
+    """A game's start from the options its campaign made, through its set-up as the hall does."""
+    return LEGACY.start(LEGACY.table_setup(options), names, options)
+
+
 def refused(state, seat, move, error):
     """The move is refused with `error`, and nothing changes (decide returns no facts)."""
     before = coins(state)
@@ -236,7 +241,7 @@ def test_ruling_15_the_first_game_starts_with_the_highest_two_dice():
     assert campaign.start_roll.winner == 1
     campaign, facts = run(campaign, facts, StartGame())
     assert game_options(campaign, 1)["first"] == 1
-    assert LEGACY.start(None, ("Joke", "Ben", "Toon"), game_options(campaign, 1)).table.active == 1
+    assert start_game(game_options(campaign, 1), ("Joke", "Ben", "Toon")).table.active == 1
 
 
 def test_ruling_15_a_tie_for_the_highest_rolls_again_among_the_tied():
@@ -284,7 +289,7 @@ def test_ruling_15_a_new_card_is_data_and_joins_the_next_games_supply_in_activat
                copies=5)
     campaign, facts = run(campaign, facts, RollForStart([[6, 6], [1, 1], [2, 2]]),
                           AddEntry("establishments", card), StartGame())
-    state = LEGACY.start(None, ("Joke", "Ben", "Toon"), game_options(campaign, 1))
+    state = start_game(game_options(campaign, 1), ("Joke", "Ben", "Toon"))
     supply = list(state.table.supply)
     assert supply.index("convenience_store") < supply.index("flower_garden") < supply.index("forest")
     assert state.table.supply["flower_garden"] == 5
@@ -298,7 +303,7 @@ def test_ruling_15_a_game_plays_the_catalog_as_it_stood_when_it_started():
     campaign, facts = run(campaign, facts, AddEntry("establishments", card),
                           SetStatus("ranch", "archive"))
     assert game_options(campaign, 1) == options
-    state = LEGACY.start(None, ("Joke", "Ben", "Toon"), options)
+    state = start_game(options, ("Joke", "Ben", "Toon"))
     assert "late_card" not in state.table.supply and "ranch" in state.table.supply
 
 

@@ -26,9 +26,9 @@ def test_a_tables_set_up_is_made_again_when_its_options_are_replaced(hall):
     event = hall.create_event("Night")
     board = hall.create_table(event.id, "B1", ["Sun", "Moon"], "catan-big",
                               options={"letter": "A"})
-    assert board.setup["letter"] == "A"
+    assert board.setup.letter == "A"
     board.options = {**board.options, "letter": "B"}
-    assert board.setup["letter"] == "B"
+    assert board.setup.letter == "B"
 
 
 def test_a_game_without_card_sets_refuses_a_table_that_names_one(hall):
@@ -83,5 +83,5 @@ def test_a_board_stored_with_a_card_set_it_ignored_still_replays(tmp_path):
         again = HallService(journal)
         replayed = again.tables[board.id]
         assert replayed.card_sets == ("base", "harbor")
-        assert replayed.setup["letter"] == "A"
+        assert replayed.setup.letter == "A"
         assert again.seat_view(replayed, 0)["table"]["id"] == board.id

@@ -59,7 +59,8 @@ async function send(move) {
 }
 
 // Send a move; every tap gets an answer seen (`done` or the move's words) and felt (feedback.js);
-// a part may word refusals (`refused`) or stay `quiet`.
+// a part may word refusals (`refused`) or stay `quiet`. `done` may be a function, worded once the
+// move is accepted (an answer's words may name the dice it brought).
 export async function act(move, done, { refused = null, quiet = false } = {}) {
   const answer = await send(move);
   if (!answer.ok) {
@@ -67,22 +68,17 @@ export async function act(move, done, { refused = null, quiet = false } = {}) {
     confirmWith("refused");
     if (view && !partDraws) draw(); // buttons come back; the view is unchanged
   } else if (!quiet) {
-    notify(done ?? doneWords(move), "done");
+    notify((typeof done === "function" ? done() : done) ?? doneWords(move), "done");
     confirmWith(move.kind === "build" ? "build" : "done");
   }
   return answer;
 }
 
+// The words of a move no choice asks (an answer to one says its own `done` words: askPrompt).
 function doneWords(move) {
   const sum = diceSum(view.dice);
   const words = {
     roll: () => t("You rolled {sum}.", { sum }),
-    keep: () => t("You keep {sum}.", { sum }),
-    reroll: () => t("You rolled again: {sum}.", { sum }),
-    tv_station: () => tx("You took coins from {name}.", { name: bdi(view.players[move.target].name) }),
-    business_center: () => (move.decline ? t("No swap: you keep your cards.")
-      : t("Swapped: {give} for {take}.", { give: cardName(move.give), take: cardName(move.take) })),
-    give_assessor: () => (move.amount === 1 ? t("Gave 1 coin to the assessor.") : t("Gave {n} coins to the assessor.", { n: move.amount })),
     dice_count: () => (move.count === 1 ? t("You now roll 1 die.") : t("You now roll 2 dice.")),
     end_turn: () => t("Turn ended."),
   };
@@ -289,9 +285,22 @@ function rollButton() {
 const named = (kind, value) => (kind === "seat" ? bdi(view.players[value]?.name ?? "") : kind === "card" ? cardName(value) : value);
 
 // Words of the view (`{text, args}`, docs/api.md), translated; an argument `{card: id}` or
-// `{seat: n}` is named.
-const said = ({ text, args = {} }) => tx(text, Object.fromEntries(Object.entries(args)
-  .map(([key, value]) => [key, value && typeof value === "object" ? named(...Object.entries(value)[0]) : value])));
+// `{seat: n}` is named. In an answer's `done` words (`answer`: its move and fields) an argument
+// `{field: key}` is the move's value of that field, named by the field's kind, `{dice: "sum"}`
+// the dice after it; and `one` words are said instead when the argument `n` comes to 1.
+function said(words, { move = {}, fields = [] } = {}) {
+  const value = (arg) => {
+    if (!arg || typeof arg !== "object") return arg;
+    if ("field" in arg) return named(fields.find((f) => f.key === arg.field)?.kind, move[arg.field]);
+    if ("dice" in arg) return diceSum(view.dice);
+    return named(...Object.entries(arg)[0]);
+  };
+  const args = Object.fromEntries(Object.entries(words.args ?? {}).map(([key, arg]) => [key, value(arg)]));
+  return tx((words.one && args.n === 1 ? words.one : words).text, args);
+}
+
+// An answer's confirmation, worded once the move is accepted (null: the generic words).
+const doneSaid = (done, answer) => done && (() => said(done, answer));
 
 // A choice the view asks (`asks`, docs/api.md "A choice as data"): its prompt, an answer picked
 // by fields (the swap, the co-op gift), and a button for each other answer, the default filled
@@ -300,14 +309,14 @@ const said = ({ text, args = {} }) => tx(text, Object.fromEntries(Object.entries
 function askPrompt(ask) {
   const picks = ask.options.some((o) => o.fields);
   const answers = ask.options.filter((o) => !o.fields).map((o) =>
-    button(said(o.label), o.move, null, o.default && !picks ? {} : { class: "secondary" }));
+    button(said(o.label), o.move, doneSaid(o.done, o), o.default && !picks ? {} : { class: "secondary" }));
   return h("div", { class: "choice", "data-card": ask.card }, h("p", {}, said(ask.prompt)),
     ask.options.filter((o) => o.fields).map((o) => fieldsPick(o, ask)), answers.length ? h("div", { class: "row" }, answers) : null);
 }
 
 // An answer picked part by part: a number; or a first part by buttons (with whom), then the
 // others in lists of the values that pick allows among the seat's `choices` (give, take).
-function fieldsPick({ move, fields, label }, ask) {
+function fieldsPick({ move, fields, label, done }, ask) {
   const [first, ...rest] = fields;
   const form = h("div", { class: "swap" });
   const id = (field) => `choice-${field.key}`;
@@ -316,7 +325,8 @@ function fieldsPick({ move, fields, label }, ask) {
     onclick: (event) => {
       event.currentTarget.disabled = true;
       const picked = fields.filter((f) => $(id(f))).map((f) => [f.key, f.kind === "card" ? $(id(f)).value : Number($(id(f)).value)]);
-      act({ ...fixed, ...Object.fromEntries(picked) });
+      const answer = { ...fixed, ...Object.fromEntries(picked) };
+      act(answer, doneSaid(done, { move: answer, fields }));
     },
   }, said(label));
   if (first.kind === "number") {

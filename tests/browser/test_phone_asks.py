@@ -19,6 +19,7 @@ from browser.test_legacy_phone import GROUP
 
 JS = Path(__file__).resolve().parents[2] / "static" / "js"
 LOCALES = {"en": "en-US", "he-IL": "he-IL", "nl": "nl-NL"}
+ADDED_TWO = {"en": "You added 2: 13.", "he-IL": "הוספת 2: 13.", "nl": "Je telde er 2 bij op: 13."}
 
 
 def test_no_script_of_the_pages_names_a_card_that_asks():
@@ -51,9 +52,10 @@ def build(page, card: str, coins_left: int) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "he-IL", "nl"])
-def test_ruling_31_harbor_plus_two_drawn_from_the_view_and_answered(phone, screen, hall_server, snap, lang):
+def test_ruling_31_harbor_plus_two_drawn_from_the_view_and_answered(tall_phone, screen, hall_server, snap,
+                                                                   lang):
     event_id, table = harbor_table(hall_server, f"Harbor asks {lang}")
-    ann = join(phone(LOCALES[lang]), hall_server, table["seats"][0]["join_path"])
+    ann = join(tall_phone(LOCALES[lang]), hall_server, table["seats"][0]["join_path"])
     hall_server.roll(event_id, (4, 4))  # Ann: nothing pays
     build(ann, "harbor", 21)
     hall_server.roll(event_id, (4, 4))  # Ben
@@ -94,6 +96,10 @@ def test_ruling_31_harbor_plus_two_drawn_from_the_view_and_answered(phone, scree
         snap(console, "console-asks-harbor-en")
 
     buttons.nth(1).tap()
+    # the answer's own words (its option's `done`), not a move kind's or the generic "Done."
+    expect(ann.locator("#notice")).to_have_text(ADDED_TWO[lang])
+    expect(ann.locator("#notice")).to_have_attribute("data-kind", "done")
+    snap(ann, f"phone-asks-harbor-done-{lang}")
     expect(ann.locator("#dice .sum")).to_contain_text("11")
     journal = hall_server.api("GET", f"/api/tables/{table['id']}/journal")
     # the wire move {"kind": "harbor", "add": true}, answered by Ann's seat: 2 added
@@ -139,7 +145,8 @@ def test_legacy_radio_tower_is_the_games_own_card_drawn_and_answered(tall_phone,
     expect(choice.locator("p")).to_contain_text("Broadcast Mast: keep")
     snap(ana, "phone-asks-legacy-en")
     choice.get_by_role("button", name="Roll again").tap()
-    expect(ana.locator("#notice")).to_contain_text("You rolled again")
+    # the sum of the new roll, named by the answer's `done` words ({"dice": "sum"})
+    expect(ana.locator("#notice")).to_have_text(re.compile(r"^You rolled again: \d+\.$"))
     journal = hall_server.api("GET", f"/api/tables/{table['id']}/journal")
     rolled = [e for e in journal[-1]["events"] if e["kind"] == "DiceRolled"]
     assert rolled and rolled[0]["data"]["reroll"] is True, journal[-1]

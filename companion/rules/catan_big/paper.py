@@ -5,11 +5,8 @@ with its caps) and the score sheet's columns (the breakdown, then the points). P
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from companion.rules.catan_big.claims import CAPS, RESOURCES, SPECIAL_POINTS, WINNING_POINTS
-from companion.rules.catan_big.state import COLOURS, DEFAULT_COLOURS, LETTERS
+from companion.rules.catan_big.state import COLOURS, BoardSetup
 from companion.rules.catan_big.turns import DISCARD_FROM, ROBBERS_MOVE_FROM
 from companion.rules.paper import (
     APART,
@@ -73,17 +70,15 @@ def colour_name(colour: str) -> Name:
     return Name.of(COLOUR_NAMES.get(colour, {"en": colour}))
 
 
-def setup_section(options: Mapping[str, Any]) -> SetupSection:
+def setup_section(setup: BoardSetup) -> SetupSection:
     """A board's setup sheet below its seats: the board and the two seats with their colours
     (the neighbours, the event's chain, and the turn times, the event's schedule, are the
     hall's to print), then the start areas, the robber rule by turn and the scoring table."""
-    letter = options.get("letter", LETTERS[0])
-    sun = options.get("sun_colour", DEFAULT_COLOURS[0])
-    moon = options.get("moon_colour", DEFAULT_COLOURS[1])
+    sun, moon = setup.colours
     seating = (
-        line("catan_board", STRONG, board=str(letter)),
-        line("catan_sun_seat", BULLET, player=SeatName(0), colour=colour_name(str(sun))),
-        line("catan_moon_seat", BULLET, player=SeatName(1), colour=colour_name(str(moon))),
+        line("catan_board", STRONG, board=setup.letter),
+        line("catan_sun_seat", BULLET, player=SeatName(0), colour=colour_name(sun)),
+        line("catan_moon_seat", BULLET, player=SeatName(1), colour=colour_name(moon)),
         line("catan_teams", SMALL),
     )
     return SetupSection((start_part(), robber_part(), scoring_part(), winning_part()),

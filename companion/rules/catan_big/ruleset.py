@@ -18,7 +18,9 @@ from companion.rules.catan_big.state import (
     DEFAULT_COLOURS,
     LETTERS,
     ROLES,
+    BoardSetup,
     BoardState,
+    board_setup,
     new_board,
 )
 from companion.rules.machi_koro.ruleset import check_specs
@@ -76,21 +78,18 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact], SharedTurn[BoardState,
         return checked
 
     def table_setup(self, options: Mapping[str, Any],
-                    card_sets: tuple[str, ...] = ("base",)) -> Json:
-        """The board's checked options: its printed letter and its two players' colours. No
-        card sets, nothing dealt, no turn of its own, no roll of a board's: the turn is the
+                    card_sets: tuple[str, ...] = ("base",)) -> BoardSetup:
+        """The board's printed letter and its two players' colours, from its checked options.
+        No card sets, nothing dealt, no turn of its own, no roll of a board's: the turn is the
         event's (`SharedTurn`), a roll changes no board."""
-        return dict(options)
+        return board_setup(options)
 
-    def seats(self, setup: Any, options: Mapping[str, Any]) -> Seats:
+    def seats(self, setup: BoardSetup, options: Mapping[str, Any]) -> Seats:
         return Seats(len(ROLES), len(ROLES), roles=ROLES)
 
-    def start(self, setup: Any, names: tuple[str, ...],
+    def start(self, setup: BoardSetup, names: tuple[str, ...],
               options: Mapping[str, Any]) -> BoardState:
-        letter = options.get("letter", LETTERS[0])
-        colours = (options.get("sun_colour", DEFAULT_COLOURS[0]),
-                   options.get("moon_colour", DEFAULT_COLOURS[1]))
-        return new_board(letter, colours, len(names))
+        return new_board(setup, len(names))
 
     # ------------------------------------------------------------ play
 
@@ -153,9 +152,9 @@ class CatanBig(Ruleset[BoardState, BoardMove, BoardFact], SharedTurn[BoardState,
         staff find a player), the score columns, and the place in the event (RULES.md 24)."""
         return ("registered", *super().export_columns(), "place")
 
-    def setup_section(self, setup: Any, options: Mapping[str, Any],
+    def setup_section(self, setup: BoardSetup, options: Mapping[str, Any],
                       seats: int) -> SetupSection:
-        return paper.setup_section(options)
+        return paper.setup_section(setup)
 
     def paper_words(self) -> Mapping[str, Mapping[str, str]]:
         return paper_words.PAPER_WORDS

@@ -8,8 +8,9 @@ Frozen values; `engine.evolve` makes the next state from a fact.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from companion.rules.catan_big.claims import RESOURCES, Breakdown
 from companion.rules.catan_big.turns import MOON, SUN, Team
@@ -91,8 +92,26 @@ class BoardState:
         return any(seat.verified for seat in self.seats)
 
 
-def new_board(letter: str, colours: tuple[str, ...], seats: int) -> BoardState:
-    return BoardState(letter, colours, (SeatState(),) * seats)
+@dataclass(frozen=True, slots=True)
+class BoardSetup:
+    """A board's set-up (`CatanBig.table_setup`): its printed letter and Sun's and Moon's
+    colours, the one source of what a board starts with and its setup sheet prints."""
+
+    letter: str = LETTERS[0]
+    colours: tuple[str, str] = DEFAULT_COLOURS
+
+
+def board_setup(options: Mapping[str, Any]) -> BoardSetup:
+    """The set-up a board's options name, the defaults for any they leave out (the console asks
+    a board's seats with none). Not checked again: `check_options` checked them when the table
+    was made, and a stored board replays as it started."""
+    return BoardSetup(str(options.get("letter", LETTERS[0])),
+                      (str(options.get("sun_colour", DEFAULT_COLOURS[0])),
+                       str(options.get("moon_colour", DEFAULT_COLOURS[1]))))
+
+
+def new_board(setup: BoardSetup, seats: int) -> BoardState:
+    return BoardState(setup.letter, setup.colours, (SeatState(),) * seats)
 
 
 def hand_json(hand: Hand | None) -> dict[str, int] | None:

@@ -15,7 +15,7 @@ from companion.rules.coop.facts import (
     FinalRoundBegan,
 )
 from companion.rules.coop.state import CoopState
-from companion.rules.machi_koro.asks import words
+from companion.rules.machi_koro.asks import answered, words
 from companion.rules.machi_koro.catalog import Catalog
 from companion.rules.machi_koro.options import NOT_RUNNING, NOT_SHOWN, build_list, not_running_options
 from companion.rules.machi_koro.views import facts_since_roll, parties
@@ -69,9 +69,12 @@ def gift_choices(story: CoopStory, seat: int) -> list[Json]:
 
 
 def gift_asks(gift: list[Json]) -> list[Json]:
-    """The gift as a choice (docs/api.md, "A choice as data"): how many coins, 1 to `max`."""
+    """The gift as a choice (docs/api.md, "A choice as data"): how many coins, 1 to `max`; its
+    words once given name the amount picked (`one`: the words for a single coin)."""
+    done = {**answered(N_("Gave {n} coins to the assessor."), n={"field": "amount"}),
+            "one": words(N_("Gave 1 coin to the assessor."))}
     return [{"card": None, "prompt": words(N_("Give coins to the assessor")), "options": [
-        {"move": {"kind": "give_assessor"}, "label": words(N_("Give")),
+        {"move": {"kind": "give_assessor"}, "label": words(N_("Give")), "done": done,
          "fields": [{"key": "amount", "kind": "number", "min": 1, "max": move["max"]}]}]}
             for move in gift]
 

@@ -7,12 +7,11 @@ functions; `printing/` lays them out."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from companion.paper import competition_ranks
 from companion.rules.legacy.campaign import Campaign
 from companion.rules.legacy.catalog import engine_catalog
-from companion.rules.legacy.setup import GAMES, Setup, parse_setup
+from companion.rules.legacy.setup import GAMES, Setup
 from companion.rules.legacy.state import LegacyState
 from companion.rules.machi_koro import paper as base
 from companion.rules.paper import (
@@ -64,12 +63,11 @@ def standings_rows(names: Sequence[str], state: LegacyState | None,
             for seat, player in enumerate(state.table.players)]
 
 
-def setup_section(options: Mapping[str, Any], seats: int) -> SetupSection:
-    """A Legacy table's setup sheet, from its options (the set-up the campaign made): under the
+def setup_section(setup: Setup, seats: int) -> SetupSection:
+    """A Legacy table's setup sheet, from its set-up (the one the campaign made): under the
     seats the game's number and the start player; what each player takes, the cities (each
     player's landmarks by letter and town-square cards, and how to win), the community landmark,
     the supply in activation order, the bank."""
-    setup = parse_setup(dict(options))
     catalog = setup.catalog
     seating = (line("legacy_game_n", PLAIN, n=setup.game),
                line("legacy_first_player", PLAIN, player=SeatName(setup.first)))

@@ -3,8 +3,8 @@ game's rules and views for the cities inside, Legacy's landmarks, community land
 around them (by composition, as the co-op game).
 
 A Legacy table's options carry its whole set-up, the campaign's catalog as it stood when the
-game started among it (`setup.py`): the game plays that catalog, not the `catalog` the hall
-passes (the hall's card sets know nothing of a campaign), so a table's options alone replay it.
+game started among it (`setup.py`): `table_setup` checks them into a `Setup`, which the game
+plays (the hall's card sets know nothing of a campaign), so a table's options alone replay it.
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from typing import Any, ClassVar
 from companion.rules.legacy import campaign_facts, codec, engine, paper, paper_words, series, views
 from companion.rules.legacy import evolve as legacy_evolve
 from companion.rules.legacy.campaign import Campaign
+from companion.rules.legacy.catalog import PLAYERS
+from companion.rules.legacy.errors import BadSetup
 from companion.rules.legacy.facts import LegacyFact
 from companion.rules.legacy.moves import LegacyMove
-from companion.rules.legacy.setup import parse_setup, setup_json
+from companion.rules.legacy.setup import Setup, parse_setup, setup_json
 from companion.rules.legacy.state import RULESET, LegacyState, new_game
 from companion.rules.machi_koro import staleness
 from companion.rules.machi_koro.ruleset import AroundTheBase
@@ -66,28 +68,30 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact], Series):
         return setup_json(parse_setup(dict(raw)))
 
     def table_setup(self, options: Mapping[str, Any],
-                    card_sets: tuple[str, ...] = ("base",)) -> Json:
-        """The game's checked options: they carry its whole set-up, the campaign's catalog as it
-        stood when the game started (`setup.py`); a campaign plays no card set of the hall's.
-        Nothing is dealt at the start: the supply lies in activation order (seed 002)."""
-        return dict(options)
+                    card_sets: tuple[str, ...] = ("base",)) -> Setup | None:
+        """The game's set-up, checked from its options (`setup.parse_setup`): the campaign's
+        catalog as it stood when the game started, the landmarks, the start player; a campaign
+        plays no card set of the hall's. None for no options at all: the console asks how many
+        a Legacy table seats before any campaign made one. Nothing is dealt at the start: the
+        supply lies in activation order (seed 002)."""
+        return parse_setup(dict(options)) if options else None
 
-    def seats(self, catalog: Any, options: Mapping[str, Any]) -> Seats:
-        """2-4; a set-up's own number of players when the options carry one."""
-        landmarks = options.get("landmarks")
-        if isinstance(landmarks, list) and 2 <= len(landmarks) <= 4:
-            return Seats(len(landmarks), len(landmarks))
-        return Seats(2, 4)
+    def seats(self, setup: Setup | None, options: Mapping[str, Any]) -> Seats:
+        """The set-up's own number of players; 2-4 before a campaign made one."""
+        if setup is None:
+            return Seats(*PLAYERS)
+        return Seats(setup.seats, setup.seats)
 
-    def start(self, catalog: Any, names: tuple[str, ...], options: Mapping[str, Any]) -> LegacyState:
-        return new_game(parse_setup(dict(options)), names)
+    def start(self, setup: Setup | None, names: tuple[str, ...],
+              options: Mapping[str, Any]) -> LegacyState:
+        return new_game(campaign_made(setup), names)
 
     # ------------------------------------------------------------ play
 
     def parse_move(self, wire: Any, dice: tuple[int, ...], hall: HallTurn | None = None) -> LegacyMove:
         return codec.parse_move(wire, dice)
 
-    def decide(self, state: LegacyState, seat: int, move: LegacyMove, catalog: Any,
+    def decide(self, state: LegacyState, seat: int, move: LegacyMove, setup: Any,
                shuffle: Shuffle | None) -> list[LegacyFact]:
         return engine.decide(state, seat, move)
 
@@ -128,7 +132,7 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact], Series):
     def common_view(self, story: Story[LegacyState, LegacyFact]) -> Json:
         return {**super().common_view(story), **views.legacy_json(story, cards=True)}
 
-    def seat_view(self, story: Story[LegacyState, LegacyFact], seat: int, catalog: Any) -> Json:
+    def seat_view(self, story: Story[LegacyState, LegacyFact], seat: int, setup: Any) -> Json:
         choices = views.choices_json(story, seat)
         return {"choices": choices, "builds": views.builds_json(story, seat),
                 "contribute": views.contribute_json(story, seat),
@@ -137,7 +141,7 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact], Series):
     def tile_view(self, story: Story[LegacyState, LegacyFact]) -> Json:
         return {**views.tile_json(story, self.story_result(story)), **views.legacy_json(story, cards=False)}
 
-    def page_data(self, catalog: Any, lang: str) -> Json:
+    def page_data(self, setup: Any, lang: str) -> Json:
         """None: a Legacy game's cards are its campaign's, in the common view (`legacy.cards`)."""
         return {"cards": []}
 
@@ -165,8 +169,9 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact], Series):
     def score_columns(self) -> tuple[Column, ...]:
         return paper.score_columns()
 
-    def setup_section(self, catalog: Any, options: Mapping[str, Any], seats: int) -> SetupSection:
-        return paper.setup_section(options, seats)
+    def setup_section(self, setup: Setup | None, options: Mapping[str, Any],
+                      seats: int) -> SetupSection:
+        return paper.setup_section(campaign_made(setup), seats)
 
     def paper_words(self) -> Mapping[str, Mapping[str, str]]:
         return paper_words.PAPER_WORDS
@@ -211,6 +216,14 @@ class Legacy(AroundTheBase[LegacyState, LegacyMove, LegacyFact], Series):
 
     def series_sheet(self, state: Any) -> SetupSection | None:
         return paper.register_sheet(state)
+
+
+def campaign_made(setup: Setup | None) -> Setup:
+    """The set-up a game plays: only a campaign makes one (BadSetup, as `parse_setup` says it
+    for options without one)."""
+    if setup is None:
+        raise BadSetup("catalog: a Legacy game is started from its campaign, with its catalog")
+    return setup
 
 
 LEGACY = Legacy()

@@ -4,7 +4,10 @@ and for a pick of several parts (the Business Center's) the fields to pick. The 
 console and the hall draw any such choice with one piece of JS, so a new card with a choice
 needs only this data. Words are msgids with their arguments (`words`), translated by the page;
 an argument may name a card (`{"card": id}`) or a seat (`{"seat": n}`), which the page names in
-its own language. The rules read no clock: a `timed` choice counts down from the view's
+its own language. Each answer carries its own `done` words, the phone's confirmation once it is
+accepted; their arguments may also be the picked answer's value of one of its fields
+(`{"field": key}`) or the dice after it (`{"dice": "sum"}`), which only the answer makes known
+(`answered`). The rules read no clock: a `timed` choice counts down from the view's
 `waited` and `choice_seconds`, which the hall puts in every view."""
 
 from __future__ import annotations
@@ -28,6 +31,12 @@ ANSWERS = frozenset({"keep", "reroll", "harbor", "tv_station", "business_center"
 def words(msgid: str, **args: Any) -> Json:
     """Words for the page to translate: the msgid and its arguments."""
     return {"text": msgid, "args": args} if args else {"text": msgid}
+
+
+def answered(msgid: str, **args: Any) -> Json:
+    """An answer's `done` words (`words`): an argument `{"field": key}` is the value the answer
+    picked for that field, `{"dice": "sum"}` the sum of the dice after it."""
+    return words(msgid, **args)
 
 
 def card(card_id: str) -> Json:
@@ -66,36 +75,45 @@ def choice_json(state: TableState, seat_number: int, wires: Sequence[Json],
     default = wire_move(fallback) if fallback is not None else None
     total = sum(state.dice)
     keep = words(N_("Keep {sum}"), sum=total)
+    kept = answered(N_("You keep {sum}."), sum=total)
     if state.phase is Phase.REROLL:
         prompt = words(N_("{card}: keep {sum} or roll again?"), card=card(asker), sum=total)
-        options = [option({"kind": "keep"}, keep), option({"kind": "reroll"}, words(N_("Roll again")))]
+        options = [option({"kind": "keep"}, keep, kept),
+                   option({"kind": "reroll"}, words(N_("Roll again")),
+                          answered(N_("You rolled again: {sum}."), sum={"dice": "sum"}))]
     elif state.phase is Phase.HARBOR:
         prompt = words(N_("{card}: add 2 to {sum}?"), card=card(asker), sum=total)
-        options = [option({"kind": "harbor", "add": False}, keep),
-                   option({"kind": "harbor", "add": True}, words(N_("Make it {sum}"), sum=total + 2))]
+        options = [option({"kind": "harbor", "add": False}, keep, kept),
+                   option({"kind": "harbor", "add": True}, words(N_("Make it {sum}"), sum=total + 2),
+                          answered(N_("You added 2: {sum}."), sum=total + 2))]
     elif state.pending[0] is Choice.TV_STATION:
         amount = catalog.establishments[asker].amount if asker in catalog.establishments else 0
         prompt = words(N_("{card}: take {amount} coins from whom?"), card=card(asker), amount=amount)
         options = [option(wire, words(N_("{name} ({coins})"), name=seat(wire["target"]),
-                                      coins=state.players[wire["target"]].coins))
+                                      coins=state.players[wire["target"]].coins),
+                          answered(N_("You took coins from {name}."), name=seat(wire["target"])))
                    for wire in wires if wire.get("kind") == "tv_station"]
     else:
         prompt = words(N_("{card}: swap one card with another player, or not."), card=card(asker))
         # the swap itself: the seat's `choices` of this kind, picked part by part
-        options = [option({"kind": "business_center"}, words(N_("Swap")), fields=[
+        swapped = answered(N_("Swapped: {give} for {take}."), give={"field": "give"},
+                           take={"field": "take"})
+        options = [option({"kind": "business_center"}, words(N_("Swap")), swapped, fields=[
             {"key": "with", "kind": "seat", "label": words(N_("Swap with"))},
             {"key": "give", "kind": "card", "label": words(N_("I give"))},
             {"key": "take", "kind": "card", "label": words(N_("I take")), "differs": "give"}])
             ] if any("with" in wire for wire in wires) else []
-        options.append(option({"kind": "business_center", "decline": True}, words(N_("No swap"))))
+        options.append(option({"kind": "business_center", "decline": True}, words(N_("No swap")),
+                              answered(N_("No swap: you keep your cards."))))
     for each in options:
         if each["move"] == default:
             each["default"] = True
     return {"card": asker, "prompt": prompt, "options": options, "timed": True}
 
 
-def option(move: Json, label: Json, fields: list[Json] | None = None) -> Json:
-    found: Json = {"move": move, "label": label}
+def option(move: Json, label: Json, done: Json, fields: list[Json] | None = None) -> Json:
+    """An answer: the wire move it sends, its label, the words that confirm it (`answered`)."""
+    found: Json = {"move": move, "label": label, "done": done}
     if fields:
         found["fields"] = fields
     return found
