@@ -466,9 +466,11 @@ function changeWords(change) {
 }
 
 function drawLastRoll() {
-  const sum = diceSum(view.dice);
+  // `added`: what a card added to the dice (the table's total is what paid)
+  const sum = diceSum(view.dice) + (view.added ?? 0);
   fill($("dice"), view.dice.length ? [
     view.dice.map((value) => die(value)),
+    view.added ? h("span", { class: "added" }, signed(view.added)) : null,
     h("span", { class: "sum" }, tx("= {sum}", { sum: num(sum) })),
     h("span", { class: "roller" }, bdi(view.players[view.active]?.name ?? "")),
   ] : h("p", { class: "note" }, t("No roll yet.")));

@@ -100,7 +100,9 @@ def test_ruling_31_harbor_plus_two_drawn_from_the_view_and_answered(tall_phone, 
     expect(ann.locator("#notice")).to_have_text(ADDED_TWO[lang])
     expect(ann.locator("#notice")).to_have_attribute("data-kind", "done")
     snap(ann, f"phone-asks-harbor-done-{lang}")
-    expect(ann.locator("#dice .sum")).to_contain_text("11")
+    # the dice line shows what was added and the total that paid (ruling 31), not the dice alone
+    expect(ann.locator("#dice .added")).to_have_text("+2")
+    expect(ann.locator("#dice .sum")).to_contain_text("13")
     journal = hall_server.api("GET", f"/api/tables/{table['id']}/journal")
     # the wire move {"kind": "harbor", "add": true}, answered by Ann's seat: 2 added
     assert journal[-1]["author"] == "seat 0"
