@@ -194,7 +194,7 @@ function machiKoroTile(summary) {
   const lines = summary.entries.map((entry) => paidWords(entry, cardName));
   const shown = lines.slice(0, 4);
   if (lines.length > shown.length) shown.push(t("and {n} more", { n: lines.length - shown.length }));
-  const sum = diceSum(summary.dice);
+  const sum = diceSum(summary.dice) + (summary.added ?? 0); // the total that paid (a card may add)
   const won = Number.isInteger(summary.winner);
   return [
     won ? winBanner(summary) : h("p", { class: "state" }, stateLine(summary)),
