@@ -78,8 +78,8 @@ def random_game(
     shuffles (a Tuna Boat roll too) and the dice come from the game's seeded random. The first
     seat starts, as at a table the hall starts."""
     rules = ruleset(ruleset_name)
-    if not isinstance(rules, Turns):
-        raise ValueError(f"{ruleset_name}: random games need a game with turns of its own")
+    if not isinstance(rules, Turns) or not isinstance(rules, SeatRolls):
+        raise ValueError(f"{ruleset_name}: random games need turns and seat rolls of its own")
     checked = rules.check_options(options or {})
     setup = rules.table_setup(checked, card_sets)
     allowed = rules.seats(setup, checked)
