@@ -18,7 +18,7 @@ HARBOR = load_catalog("base", "harbor")
 @settings(max_examples=300)
 @given(seats=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_property_harbor_games_keep_the_invariants(seats, seed):
-    steps = list(random_game(seats, seed, max_turns=150, catalog=HARBOR))
+    steps = list(random_game(seats, seed, max_turns=150, card_sets=("base", "harbor")))
     start = steps[0].before
     total = start.total_coins()
     for step in steps:

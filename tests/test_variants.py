@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import check_build_options
 
-from companion.bench.simulate import random_move
+from companion.bench.simulate import Table, random_move
 from companion.rules.coop.ruleset import COOP
 from companion.rules.errors import RuleError
 from companion.rules.machi_koro.engine import decide, default_move, supply_cards
@@ -380,16 +380,18 @@ def random_variant_game(seats, seed, *, play_on, variable, max_turns=400, each=N
     start = MACHI_KORO.start(CATALOG, names, options)
     events = MACHI_KORO.deal(start, CATALOG, lambda cards: rng.sample(cards, len(cards)))
     state = MACHI_KORO.evolve(start, events)
+    table = Table(MACHI_KORO, CATALOG, names)
     total = state.total_coins()
     cards = cards_at(state)
     frozen: dict[int, int] = {}
     while state.phase is not Phase.FINISHED and state.turn <= max_turns:
         if each is not None:
             each(state)
-        seat, move = random_move(state, rng, CATALOG)
-        if state.players[seat].place is not None:
-            refused(state, seat, move, "rule/finished")
-            continue
+        for done in (s for s, player in enumerate(state.players) if player.place is not None):
+            # a finished seat's view offers it nothing (so `random_move` never picks it): the
+            # moves the engine's legal moves list for it, a dice count, are refused
+            refused(state, done, ChooseDice(1 + state.turn % 2), "rule/finished")
+        seat, _, move = random_move(table, state, rng)
         if state.phase is Phase.BUILD and seat == state.active and not state.built:  # games end
             landmarks = [lm for lm in CATALOG.landmarks
                          if lm not in state.roller.landmarks

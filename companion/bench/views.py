@@ -7,10 +7,13 @@ of 4 players (`companion bench hall`'s), started; `rolls` hall rolls of seeded d
 between them the active seat of most tables builds a card its view offers (as the phones of
 `bench hall` do). After each roll the views of every seat of every table are built, timed
 five times in the process's CPU time (the least counts: on a shared machine the others were
-slowed by the neighbours), and so are the seat views'
-`builds` alone, timed apart: each seat's build list as its ruleset makes it (`builds_ms`),
-and its compact JSON as the views encode it (`builds_json_ms`). The figures per table and per
-seat, and the share of `builds` (both parts) in the views.
+slowed by the neighbours), and so are the seats' own parts, timed apart: each seat's own view
+as its ruleset makes it through the door (`Ruleset.seat_view`: its `choices`, `builds` and
+`asks`; the door has no finer part, and `builds` is only a part of it), `builds_ms`, and
+the compact JSON of its `builds` as the views encode it (`builds_json_ms`). The figures per
+table and per seat, and the share of those two in the views. (Until issue 28 `builds_ms`
+timed the build list alone, below the door: its older figures are not comparable; a run with
+`before` measures both trees with this file, so the same way.)
 
 With `before` (a checkout of older code, e.g. `git worktree add /tmp/before HEAD`), the same
 run is made with that code as well, alternately in fresh processes, so that both see the same
@@ -67,8 +70,9 @@ def bench_views(tables: int = 275, rolls: int = 10, seed: int = 1, before: str |
         "method": "views = hall.views.encoded_seat_views of every table after each hall roll "
                   "(the publisher's work, view copies taken beforehand), in CPU time "
                   "(time.process_time); builds = each seat's "
-                  "build list as its ruleset makes it, and builds_json its compact JSON as the "
-                  "views encode it, each timed apart; builds_share = both over views; each "
+                  "own view as its ruleset makes it (Ruleset.seat_view: choices, builds, asks), "
+                  "and builds_json the compact JSON of its builds as the views encode it, each "
+                  "timed apart; builds_share = both over views; each "
                   f"roll's views timed {TIMINGS} times, the least kept; the figure is the "
                   "median over rolls of each run, then the median over runs; before and after "
                   "alternately, each run in a fresh process; the server's collector settings "
@@ -128,7 +132,7 @@ def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def measure(tables: int, rolls: int, seed: int, mix: bool) -> dict[str, Any]:
     """One run in this process (whose `companion` is the tree measured): per roll, the ms to
-    build every seat view of every table, and the ms of the seats' `builds` alone."""
+    build every seat view of every table, and the ms of the seats' own views (`builds_of`)."""
     import gc
     import hashlib
     import random
@@ -232,17 +236,14 @@ def _play(hall: Any, rng: Any, roll: int) -> None:
 
 
 def _builds_of() -> Callable[[Any, Any, int], Any]:
-    """A seat view's `builds` as its ruleset makes it (rules/machi_koro/ruleset.py,
-    rules/coop/ruleset.py `seat_view`), as a function of the table, its story and the seat."""
-    try:
-        from companion.rules.engine_parts import base_views, coop_views
-    except ImportError:  # a tree from before issue 28 measured as `--before`: its registry's
-        from companion.rules.registry import base_views, coop_views  # type: ignore[attr-defined]
+    """A seat's own view as its ruleset makes it (`Ruleset.seat_view`, through the registry as
+    the hall asks it), as a function of the table, its story and the seat: the seat's
+    `builds` come out of it, which the caller encodes apart."""
+    from companion.rules.registry import ruleset
 
     def builds(table: Any, story: Any, seat: int) -> Any:
-        own = coop_views if table.ruleset == "machi-koro-coop" else base_views
         setup = table.setup if hasattr(table, "setup") else table.catalog  # the same before
-        return own.builds_json(story, seat, setup)
+        return ruleset(table.ruleset).seat_view(story, seat, setup)["builds"]
 
     return builds
 
