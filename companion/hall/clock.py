@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from companion.hall import dice as hall_dice
 from companion.hall.checks import HallError, invalid, rules_refusal
 from companion.hall.model import Change, HallEvent, Table, follows_turn
-from companion.hall.play import evolve, move_records, next_move_number, note_state, twice
+from companion.hall.play import move_records, next_move_number, twice
+from companion.hall.table_memory import evolve, note_state
 from companion.journal import AppendRequest, NewRecord, StaleSequence
 from companion.rules.errors import RuleError, is_whole_number
 from companion.rules.registry import (

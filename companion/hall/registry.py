@@ -12,9 +12,10 @@ from companion.hall import checks, seating
 from companion.hall.checks import HallError, clean_name
 from companion.hall.join_codes import join_code
 from companion.hall.model import Change, HallEvent, Seat, Table, table_changed
-from companion.hall.play import commit_record, evolve, move_records, twice
+from companion.hall.play import commit_record, move_records, twice
 from companion.hall.replay import apply_event_record, apply_record, dealt, rules_of
 from companion.hall.shuffle import secure_shuffle
+from companion.hall.table_memory import evolve
 from companion.journal import AppendRequest, StaleSequence
 from companion.rules.registry import AnyRuleset
 

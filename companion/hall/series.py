@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from companion.hall import dice as hall_dice
 from companion.hall.checks import NAME_LIMIT, HallError, clean_name, invalid, rules_refusal
 from companion.hall.model import Change, Seat, Table
-from companion.hall.play import evolve as evolve_table
 from companion.hall.play import move_records
 from companion.hall.registry import (
     created_record,
@@ -30,6 +29,7 @@ from companion.hall.registry import (
 )
 from companion.hall.replay import apply_record, dealt
 from companion.hall.shuffle import secure_shuffle
+from companion.hall.table_memory import evolve as evolve_table
 from companion.journal import AppendRequest, Journal, Record, StaleSequence, rebuild_streams
 from companion.rules.errors import RuleError
 from companion.rules.registry import REGISTRY, ruleset

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from companion.hall import clock, hall_roll, join_codes, play, registry, views
+from companion.hall import clock, hall_roll, join_codes, play, registry, table_memory, views
 from companion.hall import pin as hall_pin
 from companion.hall.checks import HallError, invalid
 from companion.hall.locks import StreamLocks
@@ -104,7 +104,7 @@ class HallService:
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
             self.events[table.event_id].tables.append(table.id)
             registry.index_tokens(self.tokens, self.codes, table)
-            play.time_from_journal(table, last_at[table.id])
+            table_memory.time_from_journal(table, last_at[table.id])
         registry.rechain(self, self.events)
         if not self.organizer_key:
             self._first_key()
@@ -157,7 +157,7 @@ class HallService:
         (two readers, or a reader and its own writer) applies each record once."""
         with self.memory:
             fresh = [record for record in records if record.seq > table.seq]
-            whole = not play.catch_up_table(table, fresh)
+            whole = not table_memory.catch_up_table(table, fresh)
         if whole:  # the moves kept in memory cannot follow: the table from its whole stream
             self.rebuild(table, self.journal.read(table.stream))
         with self.memory:
@@ -169,7 +169,7 @@ class HallService:
         moved past them meanwhile (a commit here after the read), which would roll it back."""
         with self.memory:
             if not records or records[-1].seq >= table.seq:
-                play.rebuild_in_place(table, records)
+                table_memory.rebuild_in_place(table, records)
 
     def hold(self, *streams: str) -> Any:
         """The stream locks of `streams` (hall/locks.py), for a block that decides and commits
@@ -244,7 +244,7 @@ class HallService:
                     if table.event_id not in self.events:
                         break  # its event came after the look at the events: look again
                     table.forget_old_moves()
-                    play.time_from_journal(table, records[-1].at)
+                    table_memory.time_from_journal(table, records[-1].at)
                     with self.memory:
                         self.tables[table.id] = table
                         self.events[table.event_id].tables.append(table.id)

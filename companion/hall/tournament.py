@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 from companion.hall import registry
 from companion.hall.checks import HallError
 from companion.hall.model import Change, Seat, Table
-from companion.hall.play import evolve, move_records
+from companion.hall.play import move_records
 from companion.hall.replay import apply_record, dealt
 from companion.hall.shuffle import secure_shuffle
+from companion.hall.table_memory import evolve
 from companion.hall.tournament_journal import (
     apply,
     commit,
