@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -28,9 +27,19 @@ from companion.hall.registry import (
     next_registrations,
 )
 from companion.hall.replay import apply_record, dealt
+from companion.hall.series_model import (
+    CREATED,
+    TABLE,
+    Series,
+    apply,
+    rebuild,
+    series_rules,
+    table_index,
+)
+from companion.hall.series_model import load as load  # a restart's read of every series
 from companion.hall.shuffle import secure_shuffle
 from companion.hall.table_memory import evolve as evolve_table
-from companion.journal import AppendRequest, Journal, Record, StaleSequence, rebuild_streams
+from companion.journal import AppendRequest, StaleSequence
 from companion.rules.errors import RuleError
 from companion.rules.registry import REGISTRY, ruleset
 from companion.rules.ruleset import Series as SeriesRules
@@ -40,7 +49,6 @@ if TYPE_CHECKING:
     from companion.hall.service import HallService
 
 T = TypeVar("T")
-CREATED, TABLE = "series_created", "series_table"
 
 
 def today() -> str:
@@ -48,61 +56,6 @@ def today() -> str:
     return datetime.now(UTC).date().isoformat()
 
 
-@dataclass
-class Series:
-    id: str
-    event_id: str
-    ruleset: str
-    state: Any = None  # the ruleset's own
-    tables: dict[int, str] = field(default_factory=dict)  # game number -> table id
-    seq: int = 0
-
-    @property
-    def stream(self) -> str:
-        return f"series:{self.id}"
-
-    @property
-    def rules(self) -> SeriesRules:
-        return series_rules(self.ruleset)
-
-    @property
-    def name(self) -> str:
-        """The series' name as its ruleset says (a campaign's)."""
-        return self.rules.series_name(self.state)
-
-
-# ------------------------------------------------------------ the replay
-
-
-def apply(series: Series, kind: str, data: dict[str, Any]) -> None:
-    """Apply one record of a series' stream after `series_created` (a commit, a replay)."""
-    if kind == TABLE:
-        series.tables[int(data["game"])] = str(data["table"])
-    else:
-        rules = series.rules
-        series.state = rules.series_evolve(series.state, [rules.series_decode(kind, data)])
-
-
-def rebuild(records: Iterable[Record]) -> Series | None:
-    series: Series | None = None
-    for record in records:
-        if record.kind == CREATED:
-            series = Series(record.data["id"], record.data["event_id"], record.data["ruleset"])
-        elif series is not None:
-            apply(series, record.kind, record.data)
-        if series is not None:
-            series.seq = record.seq
-    return series
-
-
-def load(journal: Journal) -> dict[str, Series]:
-    """Every series of the journal (at the hall's start)."""
-    return {series.id: series for series in rebuild_streams(journal, "series:", rebuild)}
-
-
-def table_index(all_series: Iterable[Series]) -> dict[str, tuple[str, int]]:
-    """Table id -> (series id, game number)."""
-    return {table: (s.id, game) for s in all_series for game, table in s.tables.items()}
 
 
 def catch_up(hall: HallService, series: Series) -> Series:
@@ -168,13 +121,6 @@ def twice(hall: HallService, action: Callable[[], T]) -> T:
             raise HallError("series/out_of_step", "the series changed on another server while "
                             "this was decided: look at it again and try again") from None
 
-
-def series_rules(name: str) -> SeriesRules:
-    """The rules of a series' games (`companion.rules.ruleset.Series`), by its ruleset's name."""
-    rules = ruleset(name)
-    if not isinstance(rules, SeriesRules):
-        raise HallError("series/no_series", f"ruleset {name!r} has no series of games")
-    return rules
 
 
 def records_of(rules: SeriesRules, facts: list[Any]) -> list[tuple[str, dict[str, Any]]]:
