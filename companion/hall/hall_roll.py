@@ -21,13 +21,13 @@ from companion.hall.play import (
     ROLL,
     commit,
     decide_move,
-    evolve,
     move_records,
     next_move_number,
     out_of_step,
 )
 from companion.hall.replay import apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
+from companion.hall.table_memory import evolve
 from companion.journal import AppendRequest, Journal, Record, StaleSequence
 from companion.rules.ruleset import HallRolled, HallTurn, SharedTurn, TimedChoices, Turns
 

@@ -5,12 +5,12 @@ record, applied after its commit and published once the hall's lock is released.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.hall import checks, seating
 from companion.hall.checks import HallError, clean_name
-from companion.hall.join_codes import join_code
+from companion.hall.indexes import index_tokens
 from companion.hall.model import Change, HallEvent, Seat, Table, table_changed
 from companion.hall.play import commit_record, move_records, twice
 from companion.hall.replay import apply_event_record, apply_record, dealt, rules_of
@@ -32,51 +32,6 @@ DEFAULT_SETS = ("base",)  # the card sets of a table that names none
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
-
-
-def index_tokens(tokens: dict[str, tuple[str, int]], codes: dict[str, set[str]],
-                 table: Table) -> None:
-    """Point the table's seat tokens at its seats, and their join codes at the tokens (two
-    tokens may share a code); forget the ones the table no longer has."""
-    for token in [t for t, (tid, _) in tokens.items() if tid == table.id]:
-        del tokens[token]
-        code = join_code(token)
-        codes[code].discard(token)
-        if not codes[code]:
-            del codes[code]
-    for seat, entry in enumerate(table.seats):
-        tokens[entry.token] = (table.id, seat)
-        codes.setdefault(join_code(entry.token), set()).add(entry.token)
-
-
-def chain(hall: HallService, event: HallEvent) -> list[str]:
-    """Set each table's neighbours (`Table.neighbours`: the names of the tables before and after
-    it, "" at an end) where its ruleset is chained: its tables of that ruleset stand in a line
-    in the event's table order; a table ended before it started is not in it. The ids of the
-    tables whose neighbours changed (their views show them). Under the hall's lock."""
-    changed = []
-    lines: dict[str, list[Table]] = {}
-    for table in hall.tables_of(event):
-        if table.rules.chained and not (table.status == "ended" and table.state is None):
-            lines.setdefault(table.ruleset, []).append(table)
-        elif table.neighbours:
-            table.neighbours = ()
-            changed.append(table.id)
-    for line in lines.values():
-        names = ["", *(table.name for table in line), ""]
-        for i, table in enumerate(line):
-            beside = (names[i], names[i + 2])
-            if table.neighbours != beside:
-                table.neighbours = beside
-                changed.append(table.id)
-    return changed
-
-
-def rechain(hall: HallService, event_ids: Iterable[str]) -> list[str]:
-    """`chain` the events (under the memory's lock); the tables whose neighbours changed."""
-    with hall.memory:
-        return [table_id for event_id in sorted(set(event_ids))
-                for table_id in chain(hall, hall.events[event_id])]
 
 
 # ------------------------------------------------------------ events
@@ -274,7 +229,7 @@ def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list
             event.tables.append(table.id)
             index_tokens(hall.tokens, hall.codes, table)
         new = {table.id for table in tables}
-        return tables, [table_id for table_id in chain(hall, event) if table_id not in new]
+        return tables, [table_id for table_id in hall.chain(event) if table_id not in new]
 
 
 def created_record(table: Table) -> dict[str, Any]:
@@ -313,7 +268,7 @@ def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) 
         table, before = twice(hall, act)
         kept = {seat.token for seat in table.seats}
         with hall.memory:
-            beside = [t for t in chain(hall, hall.events[table.event_id]) if t != table.id]
+            beside = [t for t in hall.chain(hall.events[table.event_id]) if t != table.id]
     change = table_changed(table)
     change.tables += beside  # a renamed (or ended) board's neighbours show its name
     change.revoked = [token for token in before if token not in kept]

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
 from companion.hall.checks import NAME_LIMIT, HallError, clean_name, invalid, rules_refusal
+from companion.hall.indexes import index_tokens
 from companion.hall.model import Change, Seat, Table
 from companion.hall.play import move_records
 from companion.hall.registry import (
     created_record,
-    index_tokens,
     new_token,
     next_registrations,
 )

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from companion.hall import clock, hall_roll, join_codes, play, registry, table_memory, views
 from companion.hall import pin as hall_pin
 from companion.hall.checks import HallError, invalid
+from companion.hall.indexes import chain, index_tokens
 from companion.hall.locks import StreamLocks
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import apply_event_records, rebuild_event, rebuild_table
@@ -103,9 +104,9 @@ class HallService:
                 last_at[table.id] = records[-1].at
         for table in sorted(self.tables.values(), key=lambda t: int(t.id)):
             self.events[table.event_id].tables.append(table.id)
-            registry.index_tokens(self.tokens, self.codes, table)
+            index_tokens(self.tokens, self.codes, table)
             table_memory.time_from_journal(table, last_at[table.id])
-        registry.rechain(self, self.events)
+        self.rechain(self.events)
         if not self.organizer_key:
             self._first_key()
 
@@ -161,8 +162,8 @@ class HallService:
         if whole:  # the moves kept in memory cannot follow: the table from its whole stream
             self.rebuild(table, self.journal.read(table.stream))
         with self.memory:
-            registry.index_tokens(self.tokens, self.codes, table)
-            registry.chain(self, self.events[table.event_id])  # a rename another process made
+            index_tokens(self.tokens, self.codes, table)
+            self.chain(self.events[table.event_id])  # a rename another process made
 
     def rebuild(self, table: Table, records: list[Record]) -> None:
         """The table from its whole stream `records`, read without a lock: not when the table
@@ -231,7 +232,7 @@ class HallService:
         with self.lock:
             found = self._discover()
             if found:
-                registry.rechain(self, self.events)
+                self.rechain(self.events)
             return found
 
     def _discover(self) -> bool:
@@ -248,7 +249,7 @@ class HallService:
                     with self.memory:
                         self.tables[table.id] = table
                         self.events[table.event_id].tables.append(table.id)
-                        registry.index_tokens(self.tokens, self.codes, table)
+                        index_tokens(self.tokens, self.codes, table)
                     found = True
                 else:
                     return found
@@ -330,6 +331,17 @@ class HallService:
 
     def tables_of(self, event: HallEvent) -> list[Table]:
         return [self.tables[t] for t in event.tables]
+
+    def chain(self, event: HallEvent) -> list[str]:
+        """The neighbours of the event's chained tables set anew (`indexes.chain`); the ids of
+        the tables whose neighbours changed. Under the memory's lock."""
+        return chain(self.tables_of(event))
+
+    def rechain(self, event_ids: Iterable[str]) -> list[str]:
+        """`chain` the events (under the memory's lock); the tables whose neighbours changed."""
+        with self.memory:
+            return [table_id for event_id in sorted(set(event_ids))
+                    for table_id in self.chain(self.events[event_id])]
 
     def choice_seconds(self, table: Table) -> int:
         """The turn timer of the table's event (the organizer may change it)."""

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.hall import registry
 from companion.hall.checks import HallError
+from companion.hall.indexes import index_tokens
 from companion.hall.model import Change, Seat, Table
 from companion.hall.play import move_records
 from companion.hall.replay import apply_record, dealt
@@ -252,7 +253,7 @@ def _start_round(hall: HallService, t: Tournament, stage: str | None) -> list[Ta
         table.seq = seqs[table.stream]
         hall.tables[table.id] = table
         event.tables.append(table.id)
-        registry.index_tokens(hall.tokens, hall.codes, table)
+        index_tokens(hall.tokens, hall.codes, table)
         apply_record(table, "status", {"status": "running"})
         if deal:
             evolve(table, 1, "dealer", deal)
