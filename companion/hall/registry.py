@@ -20,7 +20,7 @@ from companion.journal import AppendRequest, StaleSequence
 from companion.rules.registry import AnyRuleset
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 # The organizer's table actions: the status each gives, and the statuses it may be taken from.
 STATUS_ACTIONS = {"start": ("running", ("setup",)), "pause": ("paused", ("running",)),
@@ -36,7 +36,7 @@ def new_token() -> str:
 
 # ------------------------------------------------------------ events
 
-def create_event(hall: HallService, name: Any, dice_mode: Any = "random") -> HallEvent:
+def create_event(hall: HallState, name: Any, dice_mode: Any = "random") -> HallEvent:
     name = clean_name(name, "event name")
     dice_mode = checks.dice_mode(dice_mode)
     def act() -> HallEvent:
@@ -57,7 +57,7 @@ def create_event(hall: HallService, name: Any, dice_mode: Any = "random") -> Hal
     return event
 
 
-def update_event(hall: HallService, event_id: Any, settings: dict[str, Any]) -> HallEvent:
+def update_event(hall: HallState, event_id: Any, settings: dict[str, Any]) -> HallEvent:
     data = checks.event_settings(settings)
     def act() -> HallEvent:
         event = hall.catch_up_event(hall.event(event_id))
@@ -80,7 +80,7 @@ def update_event(hall: HallService, event_id: Any, settings: dict[str, Any]) -> 
 # ------------------------------------------------------------ tables
 
 def create_table(
-    hall: HallService, event_id: Any, name: Any, players: Any, ruleset: Any = "machi-koro",
+    hall: HallState, event_id: Any, name: Any, players: Any, ruleset: Any = "machi-koro",
     roll_mode: Any = "hall", options: Any = None, card_sets: Any = None,
 ) -> Table:
     name = clean_name(name, "table name")
@@ -96,7 +96,7 @@ def create_table(
 
 
 def seat_players(
-    hall: HallService, event_id: Any, players: Any, ruleset: Any = "machi-koro",
+    hall: HallState, event_id: Any, players: Any, ruleset: Any = "machi-koro",
     roll_mode: Any = "hall", table_size: Any = None, name_prefix: Any = "Table",
     options: Any = None, card_sets: Any = None, table_options: Any = None,
 ) -> list[Table]:
@@ -169,7 +169,7 @@ def per_table_options(rules: AnyRuleset, options: Any, table_options: Any,
     return found
 
 
-def next_registrations(hall: HallService, event: HallEvent, count: int) -> list[int]:
+def next_registrations(hall: HallState, event: HallEvent, count: int) -> list[int]:
     """Registration numbers for `count` players who register now: after the event's highest."""
     last = max((seat.registered or 0 for table in hall.tables_of(event) for seat in table.seats),
                default=0)
@@ -194,7 +194,7 @@ def unseated(ruleset: str, count: int, low: int, size: int, *, fixed: bool) -> H
                           count=count)
 
 
-def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list[str]]],
+def add_tables(hall: HallState, event: HallEvent, groups: list[tuple[str, list[str]]],
                ruleset: str, roll_mode: str,
                settings: dict[str, Any] | list[dict[str, Any]],
                card_sets: tuple[str, ...] = DEFAULT_SETS,
@@ -252,7 +252,7 @@ def seat_record(seat: Seat) -> dict[str, Any]:
     return data
 
 
-def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) -> Table:
+def changing(hall: HallState, table_id: Any, action: Callable[[Table], None]) -> Table:
     """Run `action`, a change of the table checked and committed under the hall's lock, on the
     table as its journal has it (decided again once if another process moved it on meanwhile);
     published once the lock is released, with the seat tokens it revoked (a reassigned or
@@ -276,7 +276,7 @@ def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) 
     return table
 
 
-def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
+def record(hall: HallState, table: Table, kind: str, data: dict[str, Any]) -> None:
     """Commit one registry record to a table's stream, apply it and follow its seats' tokens
     (the table's stream held)."""
     commit_record(hall, table, kind, data)
@@ -284,7 +284,7 @@ def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> 
         index_tokens(hall.tokens, hall.codes, table)
 
 
-def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
+def rename_table(hall: HallState, table_id: Any, name: Any) -> Table:
     name = clean_name(name, "table name")
 
     def act(table: Table) -> None:
@@ -293,7 +293,7 @@ def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
     return changing(hall, table_id, act)
 
 
-def set_options(hall: HallService, table_id: Any, options: Any) -> Table:
+def set_options(hall: HallState, table_id: Any, options: Any) -> Table:
     """Change a table's set-up options before its start (a Catan board's letter and colours,
     seated from one list with the same options for every board), checked by its ruleset as
     at its creation; the options it does not name keep their values."""
@@ -309,7 +309,7 @@ def set_options(hall: HallService, table_id: Any, options: Any) -> Table:
     return changing(hall, table_id, act)
 
 
-def set_status(hall: HallService, table_id: Any, action: str) -> Table:
+def set_status(hall: HallState, table_id: Any, action: str) -> Table:
     """Start, pause, resume or end a table (STATUS_ACTIONS), each only from its own statuses:
     Resume must not start a table still being set up."""
     status, allowed = STATUS_ACTIONS[action]
@@ -325,7 +325,7 @@ def set_status(hall: HallService, table_id: Any, action: str) -> Table:
     return changing(hall, table_id, act)
 
 
-def start(hall: HallService, table: Table) -> None:
+def start(hall: HallState, table: Table) -> None:
     """The first start: the status record and the dealer's move (decks shuffled with
     `secrets`, for rulesets that have decks) in one transaction, so no restart ever finds
     a started table undealt. The journal keeps the order; a replay never shuffles."""
@@ -353,7 +353,7 @@ def start(hall: HallService, table: Table) -> None:
 
 # ------------------------------------------------------------ seats
 
-def add_player(hall: HallService, table_id: Any, name: Any) -> Table:
+def add_player(hall: HallState, table_id: Any, name: Any) -> Table:
     name = clean_name(name, "player name")
 
     def act(table: Table) -> None:
@@ -368,7 +368,7 @@ def add_player(hall: HallService, table_id: Any, name: Any) -> Table:
     return changing(hall, table_id, act)
 
 
-def remove_player(hall: HallService, table_id: Any, seat: Any) -> Table:
+def remove_player(hall: HallState, table_id: Any, seat: Any) -> Table:
     def act(table: Table) -> None:
         check_in_setup(table)
         number = checks.seat_number(len(table.seats), seat)
@@ -380,7 +380,7 @@ def remove_player(hall: HallService, table_id: Any, seat: Any) -> Table:
     return changing(hall, table_id, act)
 
 
-def reassign_seat(hall: HallService, table_id: Any, seat: Any, name: Any = None) -> Table:
+def reassign_seat(hall: HallState, table_id: Any, seat: Any, name: Any = None) -> Table:
     """A new token for a seat (a lost phone, a new player); the old one stops at once."""
 
     def act(table: Table) -> None:
