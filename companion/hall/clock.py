@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from companion.hall import dice as hall_dice
 from companion.hall.checks import HallError, invalid, rules_refusal
 from companion.hall.model import Change, HallEvent, Table, follows_turn
-from companion.hall.play import evolve, move_records, next_move_number, note_state, twice
+from companion.hall.play import move_records, next_move_number, twice
+from companion.hall.table_memory import evolve, note_state
 from companion.journal import AppendRequest, NewRecord, StaleSequence
 from companion.rules.errors import RuleError, is_whole_number
 from companion.rules.registry import (
@@ -33,7 +34,7 @@ from companion.rules.registry import (
 from companion.rules.ruleset import HallTurn, SharedTurn
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 # ------------------------------------------------------------ the turn as it stands
 
@@ -256,7 +257,7 @@ def refuse_closed(event: HallEvent) -> None:
 MISSING: Any = object()
 
 
-def set_clock(hall: HallService, event_id: Any, schedule: Any = MISSING,
+def set_clock(hall: HallState, event_id: Any, schedule: Any = MISSING,
               auto_roll: Any = MISSING) -> HallEvent:
     """Set the schedule (`[[first turn, seconds], ...]`, or None for none) and/or auto-roll."""
     data: dict[str, Any] = {}
@@ -279,17 +280,17 @@ def set_clock(hall: HallService, event_id: Any, schedule: Any = MISSING,
     return change_clock(hall, event_id, check)
 
 
-def pause(hall: HallService, event_id: Any) -> HallEvent:
+def pause(hall: HallState, event_id: Any) -> HallEvent:
     """Stop the clock of the current turn; its time left is kept for `resume`."""
     return switch_clock(hall, event_id, pausing=True)
 
 
-def resume(hall: HallService, event_id: Any) -> HallEvent:
+def resume(hall: HallState, event_id: Any) -> HallEvent:
     """Run the paused clock on: the turn's deadline moves by the time it was paused."""
     return switch_clock(hall, event_id, pausing=False)
 
 
-def switch_clock(hall: HallService, event_id: Any, pausing: bool) -> HallEvent:
+def switch_clock(hall: HallState, event_id: Any, pausing: bool) -> HallEvent:
     """Pause the running clock (`pausing`) or resume the paused one; refused in a closed event,
     before the first roll (pausing) and when the clock stands so already."""
     def check(event: HallEvent) -> list[NewRecord]:
@@ -305,7 +306,7 @@ def switch_clock(hall: HallService, event_id: Any, pausing: bool) -> HallEvent:
     return change_clock(hall, event_id, check)
 
 
-def end_production(hall: HallService, event_id: Any) -> HallEvent:
+def end_production(hall: HallState, event_id: Any) -> HallEvent:
     """End the current turn's production now, for the whole hall: trading may start (every
     screen and phone follows the `turn`). Refused in a closed event, before the first roll,
     without a schedule, and once it has ended."""
@@ -322,7 +323,7 @@ def end_production(hall: HallService, event_id: Any) -> HallEvent:
     return change_clock(hall, event_id, check)
 
 
-def end(hall: HallService, event_id: Any) -> HallEvent:
+def end(hall: HallState, event_id: Any) -> HallEvent:
     """End the event: the hall rolls no more, and its tables' game ends (`ending_moves`)."""
     def check(event: HallEvent) -> list[NewRecord]:
         if event.ended:
@@ -332,7 +333,7 @@ def end(hall: HallService, event_id: Any) -> HallEvent:
     return change_clock(hall, event_id, check, ending=True)
 
 
-def change_clock(hall: HallService, event_id: Any,
+def change_clock(hall: HallState, event_id: Any,
                  check: Callable[[HallEvent], list[NewRecord]], ending: bool = False) -> HallEvent:
     """Append the records `check` makes of the event as its journal has it (or refuses: then
     nothing changes), apply them with their times, and publish the event's turn. `ending`: with
@@ -352,7 +353,7 @@ def change_clock(hall: HallService, event_id: Any,
     return event
 
 
-def commit_event(hall: HallService, event: HallEvent, records: list[NewRecord],
+def commit_event(hall: HallState, event: HallEvent, records: list[NewRecord],
                  author: str, ending: bool = False) -> list[str]:
     """Append records to the event's stream, then apply them as the journal has them (with
     their `at`, which times the clock); `ending`: with the staff's move that ends the game at
@@ -361,7 +362,7 @@ def commit_event(hall: HallService, event: HallEvent, records: list[NewRecord],
     return append_event(hall, event, records, author, ending)()
 
 
-def append_event(hall: HallService, event: HallEvent, records: list[NewRecord], author: str,
+def append_event(hall: HallState, event: HallEvent, records: list[NewRecord], author: str,
                  ending: bool = False) -> Callable[[], list[str]]:
     """`commit_event`'s append; what it returns applies it to memory, once it committed (a
     hall roll holds its streams in a transaction that commits after the append)."""
@@ -398,7 +399,7 @@ def append_event(hall: HallService, event: HallEvent, records: list[NewRecord], 
 END_MOVE = {"kind": "end"}  # the staff's move that ends a table's game with the event's
 
 
-def ending_moves(hall: HallService, event: HallEvent) -> list[tuple[Table, list[Any]]]:
+def ending_moves(hall: HallState, event: HallEvent) -> list[tuple[Table, list[Any]]]:
     """When the event's game is over or the event ends: the facts of the staff move
     `{"kind": "end"}` (`SharedTurn.staff_move`) at each started table whose ruleset takes part in
     the event's turn (`follows_turn`), so its board knows (Catan's final breakdowns open). A

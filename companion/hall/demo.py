@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.hall import registry
 from companion.hall.model import HallEvent
-from companion.hall.service import HallService
+from companion.hall.state import HallState
 
 DEMO_EVENT = "Demo night"
 DEMO_TABLES = (
@@ -16,7 +17,7 @@ DEMO_TABLES = (
 )
 
 
-def create_demo(hall: HallService) -> dict[str, Any]:
+def create_demo(hall: HallState) -> dict[str, Any]:
     """The demo event, made now or found from an earlier run: its id, the organizer's key and
     every seat of its tables as they are now (a reassigned seat's new token, a table added)."""
     with hall.lock:
@@ -28,7 +29,7 @@ def create_demo(hall: HallService) -> dict[str, Any]:
     return {"event": event.id, "organizer_key": hall.organizer_key, "seats": seats}
 
 
-def find_demo(hall: HallService) -> HallEvent | None:
+def find_demo(hall: HallState) -> HallEvent | None:
     """The first event named as the demo whose first tables are the demo's, else None."""
     names = [name for name, _, _ in DEMO_TABLES]
     for event in sorted(hall.events.values(), key=lambda e: int(e.id)):
@@ -38,9 +39,9 @@ def find_demo(hall: HallService) -> HallEvent | None:
     return None
 
 
-def _make_demo(hall: HallService) -> HallEvent:
-    event = hall.create_event(DEMO_EVENT)
+def _make_demo(hall: HallState) -> HallEvent:
+    event = registry.create_event(hall, DEMO_EVENT)
     for name, mode, players in DEMO_TABLES:
-        table = hall.create_table(event.id, name, players, "machi-koro", mode)
-        hall.set_status(table.id, "start")
+        table = registry.create_table(hall, event.id, name, players, "machi-koro", mode)
+        registry.set_status(hall, table.id, "start")
     return hall.event(event.id)

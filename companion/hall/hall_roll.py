@@ -21,18 +21,18 @@ from companion.hall.play import (
     ROLL,
     commit,
     decide_move,
-    evolve,
     move_records,
     next_move_number,
     out_of_step,
 )
 from companion.hall.replay import apply_record, rules_of
 from companion.hall.shuffle import secure_shuffle
+from companion.hall.table_memory import evolve
 from companion.journal import AppendRequest, Journal, Record, StaleSequence
 from companion.rules.ruleset import HallRolled, HallTurn, SharedTurn, TimedChoices, Turns
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 Records = list[tuple[str, dict[str, Any]]]
 
@@ -43,7 +43,7 @@ log = logging.getLogger("companion")
 ROLL_GAP_SECONDS = 5.0
 
 
-def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any = None,
+def hall_roll(hall: HallState, event_id: Any, dice: Any = None, confirm: Any = None,
               now: datetime | None = None, follow_up: Any = None) -> dict[str, Any]:
     """One roll for every running hall-mode table, committed in one transaction: with `dice`
     rolled by hand in the hall, or drawn here. A table with nothing to roll (its game is won)
@@ -59,7 +59,7 @@ def hall_roll(hall: HallService, event_id: Any, dice: Any = None, confirm: Any =
     return answer
 
 
-def roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None, confirm: bool | None,
+def roll(hall: HallState, event_id: Any, dice: tuple[int, int] | None, confirm: bool | None,
          now: datetime | None, follow_up: tuple[int, ...] | None, author: str = "organizer",
          due_at: float | None = None) -> dict[str, Any] | None:
     """`hall_roll` with its input checked; `due_at` (the timer's roll): only if the event's
@@ -109,7 +109,7 @@ def roll(hall: HallService, event_id: Any, dice: tuple[int, int] | None, confirm
     return answer
 
 
-def append_roll(hall: HallService, event: HallEvent, dice: tuple[int, int] | None,
+def append_roll(hall: HallState, event: HallEvent, dice: tuple[int, int] | None,
                 confirm: bool | None, now: datetime | None, follow_up: tuple[int, ...] | None,
                 author: str) -> Callable[[], dict[str, Any]]:
     """Append the roll, the event and its tables caught up and held (the hall's lock held);
@@ -186,7 +186,7 @@ def append_roll(hall: HallService, event: HallEvent, dice: tuple[int, int] | Non
     return finish
 
 
-def roll_when_due(hall: HallService, now: float | None = None) -> list[str]:
+def roll_when_due(hall: HallState, now: float | None = None) -> list[str]:
     """The server's roll for every event whose turn's time is up with auto-roll on (the
     timer's round; several processes: only the holder of the timer's lease runs it). An event
     whose game turns out over is marked so and rolls no more; a failure is logged once per
@@ -265,7 +265,7 @@ def tail(journal: Journal, stream: str, last_seq: int, chunk: int = 32) -> Itera
 
 # ------------------------------------------------------------ undoing the latest hall roll
 
-def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
+def undo_hall_roll(hall: HallState, event_id: Any) -> dict[str, Any]:
     """Take back the event's latest hall roll with reversing entries, the journal being
     append-only: a `reverted` record for each move the roll made at each of its tables, last
     first, and the event's `roll_undone`, in one transaction. Only while none of those tables
@@ -317,8 +317,8 @@ def undo_hall_roll(hall: HallService, event_id: Any) -> dict[str, Any]:
     return {"roll": number, "dice": dice, "tables": undone}
 
 
-def event_streams(hall: HallService, event_id: Any) -> list[str]:
-    """The streams of an event and of its tables, to hold (`HallService.hold`)."""
+def event_streams(hall: HallState, event_id: Any) -> list[str]:
+    """The streams of an event and of its tables, to hold (`HallState.hold`)."""
     event = hall.event(event_id)
     return [event.stream, *(table.stream for table in hall.tables_of(event))]
 
@@ -365,7 +365,7 @@ def deck_with(deck: list[list[int]], pair: list[int]) -> list[list[int]]:
 
 
 def plan_turns(
-    hall: HallService, event: HallEvent, d1: int, d2: int, only: Table | None = None,
+    hall: HallState, event: HallEvent, d1: int, d2: int, only: Table | None = None,
 ) -> tuple[list[tuple[Table, list[list[Any]]]], list[dict[str, Any]]]:
     """Each running hall-mode table's moves for this roll (or only `only`'s), and the tables
     that failed to plan theirs. A table whose rules have nothing to do (a won game) is in
@@ -384,7 +384,7 @@ def plan_turns(
     return plans, skipped
 
 
-def skip(hall: HallService, table: Table, code: str, error: Exception) -> dict[str, Any]:
+def skip(hall: HallState, table: Table, code: str, error: Exception) -> dict[str, Any]:
     """A table left out of a hall roll, for the organizer; logged once per state of the table
     (the hall rolls every few seconds, and the log must not repeat it)."""
     if hall.failing_rolls.get(table.id) != table.seq:
@@ -430,7 +430,7 @@ def table_request(table: Table, groups: list[list[Any]], request_id: str) -> App
     return AppendRequest(table.stream, table.seq, records, request_id=request_id, author="hall")
 
 
-def hall_turn(hall: HallService, table: Table, d1: int, d2: int) -> list[list[Any]]:
+def hall_turn(hall: HallState, table: Table, d1: int, d2: int) -> list[list[Any]]:
     """The moves the hall roll makes at a table, as its rules say (closing the last turn, then
     rolling); [] when it has nothing to roll."""
     rules = table.rules
@@ -439,7 +439,7 @@ def hall_turn(hall: HallService, table: Table, d1: int, d2: int) -> list[list[An
     return rules.hall_turn(table.state, (d1, d2), table.setup, secure_shuffle)
 
 
-def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
+def expire_choices(hall: HallState, now: float | None = None) -> list[str]:
     """Apply the defaults at tables whose choice waited longer than the event allows. A table
     whose default fails is logged (with its id, once) and skipped; the other tables still get
     theirs, and the ones committed are published and returned."""
@@ -467,14 +467,14 @@ def expire_choices(hall: HallService, now: float | None = None) -> list[str]:
     return changed
 
 
-def log_failing_default(hall: HallService, table: Table) -> None:
+def log_failing_default(hall: HallState, table: Table) -> None:
     """Logged once per state of the table, not every second the timer runs (in an except)."""
     if hall.failing_defaults.get(table.id) != table.seq:
         hall.failing_defaults[table.id] = table.seq
         log.exception("the timed-out choice at table %s could not take its default", table.id)
 
 
-def expire_roll(hall: HallService, table: Table, now: float) -> bool:
+def expire_roll(hall: HallState, table: Table, now: float) -> bool:
     """Roll for a seat of an own-roll table whose turn waited the event's turn time for its
     roll, when the event asks for it (`seat_auto_roll`; CatanAuto's idea for a table): the rules
     say which seat's roll is due, the hall times it from when it saw it due (a restart gives the
@@ -497,7 +497,7 @@ def expire_roll(hall: HallService, table: Table, now: float) -> bool:
     return True
 
 
-def expire_choice(hall: HallService, table: Table, now: float) -> bool:
+def expire_choice(hall: HallState, table: Table, now: float) -> bool:
     """Commit the default of the table's choice if it waited too long; whether it did."""
     if table.waiting_since is None or table.state is None or table.status != "running":
         return False

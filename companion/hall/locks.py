@@ -6,10 +6,10 @@ tables go on meanwhile, their journal round trips overlapping.
 
 The service's three locks, always taken in this order (never an earlier one while holding a
 later one), so no two holders can wait for each other:
-1. `HallService.lock`, the organizer's: the registry's rare changes (new events and tables,
+1. `HallState.lock`, the organizer's: the registry's rare changes (new events and tables,
    ids, series, tournaments) and the hall roll; a move never takes it once it holds a table;
 2. the stream locks here, several at once only through one `hold` (in sorted order);
-3. `HallService.memory`, innermost and short: the tables' and indexes' memory is changed and
+3. `HallState.memory`, innermost and short: the tables' and indexes' memory is changed and
    copied under it, never across a journal round trip.
 """
 

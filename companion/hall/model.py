@@ -156,7 +156,7 @@ class Table:
         """Start the clock of a choice that opened and keep it while the choice waits, or stop
         it when none is open. `fresh` starts it anew: a choice an undo reopened or a resumed
         table's gets a full window. A choice read from the journal (at a restart, or caught up
-        from another process's records) does not: `play.time_from_journal` then sets its
+        from another process's records) does not: `table_memory.time_from_journal` then sets its
         clock back to its table's last record's time."""
         if not self.choosing:
             self.waiting_since = None

@@ -17,7 +17,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from companion.hall.model import HallEvent, Table
-from companion.hall.service import HallService
+from companion.hall.state import HallState
 from companion.journal import Record
 from companion.printing import model as drawn
 from companion.rules.registry import AnyRuleset
@@ -37,7 +37,7 @@ class Played:
     decided: bool  # its ruleset gives its game a result
 
 
-def night_report(hall: HallService, event: HallEvent, tables: Sequence[Table],
+def night_report(hall: HallState, event: HallEvent, tables: Sequence[Table],
                  standing: drawn.Standing, lang: str, stamp: str = "",
                  joint: Collection[str] = ()) -> Callable[[], drawn.NightReport]:
     """The report's values: the hall's copied now (the caller holds the hall's lock); the

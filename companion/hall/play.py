@@ -7,15 +7,15 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
 from companion.hall.checks import HallError, invalid, refusal, rules_refusal, seat_number
-from companion.hall.model import MOVES_KEPT, Move, Table, follows_turn, table_changed
+from companion.hall.model import Table, follows_turn, table_changed
 from companion.hall.replay import apply_record, rebuild_table, rules_of
 from companion.hall.shuffle import secure_shuffle
-from companion.journal import AppendRequest, AppendResult, Record, StaleSequence
+from companion.hall.table_memory import evolve, note_state, state_at
+from companion.journal import AppendRequest, AppendResult, StaleSequence
 from companion.rules.errors import RuleError
 from companion.rules.registry import AnyRuleset
 from companion.rules.ruleset import HallTurn, SeatRolls, SharedTurn
@@ -23,7 +23,7 @@ from companion.rules.ruleset import HallTurn, SeatRolls, SharedTurn
 Fact = Any  # a ruleset's own fact (the hall keeps and journals it as the rules say)
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 REFUSALS_KEPT = 500
 STALE = "move/stale"  # the refusal of a move made from a view the table has left behind
@@ -33,7 +33,7 @@ OUT_OF_STEP = "table/out_of_step"  # another process kept moving the table while
 T = TypeVar("T")
 
 
-def twice(hall: HallService, action: Callable[[], T]) -> T:
+def twice(hall: HallState, action: Callable[[], T]) -> T:
     """Run an organizer's action; when its append finds the table moved on by another process
     (StaleSequence: the commit caught the table up), decide it again once, then refuse
     `table/out_of_step`. One process: the StaleSequence is raised as it always was."""
@@ -65,7 +65,7 @@ def move_records(
     return [(kind, {**data, "move": number}) for kind, data in map(encode, facts)]
 
 
-def commit(hall: HallService, table: Table, facts: list[Fact], author: str,
+def commit(hall: HallState, table: Table, facts: list[Fact], author: str,
            request_id: str | None = None, answer: dict[str, Any] | None = None,
            decided_at: int | None = None) -> AppendResult:
     """Append one move's facts, then (only after the commit) evolve the table. A request id
@@ -100,14 +100,14 @@ def commit(hall: HallService, table: Table, facts: list[Fact], author: str,
     return result
 
 
-def commit_record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
+def commit_record(hall: HallState, table: Table, kind: str, data: dict[str, Any]) -> None:
     """Append one of the organizer's registry records (a name, seats, a status, an undo) to the
     table's stream, then (only after the commit) apply it. Stale: as `commit`."""
     expected = table.seq
     applied(hall, table, append_record(hall, table, kind, data), kind, data, expected)
 
 
-def append_record(hall: HallService, table: Table, kind: str, data: dict[str, Any],
+def append_record(hall: HallState, table: Table, kind: str, data: dict[str, Any],
                   also: Sequence[AppendRequest] = ()) -> AppendResult:
     """`commit_record`'s append (memory unchanged); `also`: other streams' appends committed in
     the same transaction (all or none). Stale: as `commit`."""
@@ -124,7 +124,7 @@ def append_record(hall: HallService, table: Table, kind: str, data: dict[str, An
         raise
 
 
-def applied(hall: HallService, table: Table, result: AppendResult, kind: str,
+def applied(hall: HallState, table: Table, result: AppendResult, kind: str,
             data: dict[str, Any], expected: int) -> None:
     """`commit_record`'s change of memory, once its append (after seq `expected`) committed;
     nothing when a catch-up applied it from the journal already."""
@@ -136,116 +136,9 @@ def applied(hall: HallService, table: Table, result: AppendResult, kind: str,
         note_state(table)
 
 
-def catch_up_table(table: Table, records: list[Record]) -> bool:
-    """Apply records of the table's stream that follow its seq (another process wrote them),
-    as a restart's replay does, in place; a choice they opened is timed from the last one's
-    time. False when the moves kept in memory cannot follow them (an undo past them): then
-    the table is to be rebuilt from its whole stream (`rebuild_in_place`). No journal read:
-    the caller holds the memory's lock."""
-    if not records:
-        return True
-    was_choosing = table.choosing
-    try:
-        rules = rules_of(table)
-        for record in records:
-            if record.kind in rules.fact_kinds:
-                assert table.state is not None
-                fact = rules.decode_fact(record.kind, record.data)
-                number = record.data["move"]
-                if not table.moves or table.moves[-1].number != number:
-                    table.moves.append(Move(number, record.author, [], table.state))
-                table.moves[-1].facts.append(fact)
-                table.move_to(rules.evolve(table.state, (fact,)))
-            elif record.kind == "reverted" and not table.moves:
-                raise LookupError("an undo past the moves kept in memory")
-            else:
-                apply_record(table, record.kind, record.data)
-            table.seq = record.seq
-        table.forget_old_moves()
-    except (LookupError, AssertionError):
-        return False
-    time_again(table, records, was_choosing)
-    return True
-
-
-def rebuild_in_place(table: Table, records: list[Record]) -> None:
-    """The table as its whole stream `records` has it, in place (whoever holds it sees it)."""
-    fresh = rebuild_table(records)
-    fresh.forget_old_moves()
-    vars(table).update(vars(fresh))
-    time_again(table, records, False)
-
-
-def time_from_journal(table: Table, last_at: str) -> None:
-    """The clock of a choice open when the table was read from the journal: from the time of
-    its last record (the choice opened then, or earlier), so a restart gives no fresh window."""
-    table.time_choice(fresh=True)
-    if table.waiting_since is not None:
-        table.waiting_since = time.monotonic() - seconds_since(last_at)
-
-
-def seconds_since(at: str) -> float:
-    """Seconds from a journal record's `at` (ISO-8601 UTC) to now, never below zero."""
-    try:
-        then = datetime.fromisoformat(at)
-    except ValueError:
-        return 0.0
-    return max(0.0, (datetime.now(then.tzinfo) - then).total_seconds())
-
-
-def time_again(table: Table, records: list[Record], was_choosing: bool) -> None:
-    """The clock of the table's choice after records were applied: from the last one's time
-    when they opened it (or a status or an undo gave a fresh window)."""
-    fresh_window = any(r.kind in ("status", "reverted") for r in records)
-    if not table.choosing:
-        table.waiting_since = None
-    elif fresh_window or not was_choosing or table.waiting_since is None:
-        time_from_journal(table, records[-1].at)
-    note_state(table)
-
-
-def evolve(table: Table, number: int, author: str, facts: list[Fact]) -> None:
-    """Apply a committed move to the table, and start (or stop) the clock of an open choice."""
-    assert table.state is not None
-    table.moves.append(Move(number, author, facts, table.state))
-    table.forget_old_moves()
-    table.move_to(rules_of(table).evolve(table.state, facts))
-    table.time_choice()
-    note_state(table)
-
-
-def note_state(table: Table) -> None:
-    """Remember that the table's views at its seq show its state (`Table.states_by_seq`), so a
-    move's `seq` finds the state its view showed. Called before and after every change made
-    here, under the lock. A state is known for a range of seqs only as far as it was seen
-    unchanged: a change made elsewhere (a hall roll's undo) is found at the next call, and the
-    seqs between stay unknown (a move from one of them counts as stale). In a hall roll's
-    batch only the last move's state has the batch's seq."""
-    if table.state is None:
-        return
-    known = table.states_by_seq
-    if known and known[-1][2] is table.state:
-        known[-1] = (known[-1][0], table.seq, table.state)
-    elif known and known[-1][0] == table.seq:
-        known[-1] = (table.seq, table.seq, table.state)
-    else:
-        known.append((table.seq, table.seq, table.state))
-        del known[:-MOVES_KEPT]
-
-
-def state_at(table: Table, seq: int) -> Any:
-    """The state a view of seq `seq` showed, or None when the table no longer knows it."""
-    for first, last, state in reversed(table.states_by_seq):
-        if first <= seq <= last:
-            return state
-        if last < seq:
-            return None
-    return None
-
-
 # ------------------------------------------------------------ a seat's move
 
-def move(hall: HallService, token: Any, request_id: Any, move: Any,
+def move(hall: HallState, token: Any, request_id: Any, move: Any,
          seq: Any = None, view: bool = False) -> dict[str, Any]:
     """A phone's move: the ack `{"ok": true}` after commit, or a refusal with code and
     message. A repeated request id gets the first answer and changes nothing. `seq` is the
@@ -259,7 +152,9 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
 
     def with_view(answer: dict[str, Any], table: Table, seat: int) -> dict[str, Any]:
         if view and (answer.get("ok") or answer.get("code") == STALE):
-            return {**answer, "view": hall.seat_view(table, seat)}
+            from companion.hall import views  # it builds on clock, which builds on this module
+            with hall.memory:  # as every view (`HallService.seat_view`)
+                return {**answer, "view": views.seat_view(table, seat, hall.choice_seconds(table))}
         return answer
 
     try:
@@ -339,7 +234,7 @@ def move(hall: HallService, token: Any, request_id: Any, move: Any,
     return answer
 
 
-def moved_since(hall: HallService, table: Table, seq: int) -> bool:
+def moved_since(hall: HallState, table: Table, seq: int) -> bool:
     """Whether the table moved on since seq `seq` (several processes: caught up first)."""
     hall.catch_up(table)
     return table.seq != seq
@@ -374,7 +269,7 @@ def check_seen(table: Table, seat: int, seq: Any, wire: Any) -> None:
                         f"{seq}, now {table.seq}): check the new view and try again")
 
 
-def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[Fact]:
+def decide_move(hall: HallState, table: Table, seat: int, move: Any) -> list[Fact]:
     """The rules' facts for a seat's move, with the dice it rolls drawn here (rules take dice
     as inputs); a table that rolls with the hall has no roll of its own."""
     if table.status != "running" or table.state is None:
@@ -390,7 +285,7 @@ def decide_move(hall: HallService, table: Table, seat: int, move: Any) -> list[F
                         table.setup, secure_shuffle)
 
 
-def event_turn(hall: HallService, table: Table) -> HallTurn | None:
+def event_turn(hall: HallState, table: Table) -> HallTurn | None:
     """The latest roll of the table's event, which its rules may judge a move by (Catan's
     claims: the team on turn); several processes: the event caught up first, for rulesets
     that take part in the event's turn (`follows_turn`)."""
@@ -405,7 +300,7 @@ def event_turn(hall: HallService, table: Table) -> HallTurn | None:
     return turn
 
 
-def remember_refusal(hall: HallService, table_id: str, request_id: str,
+def remember_refusal(hall: HallState, table_id: str, request_id: str,
                      answer: dict[str, Any]) -> None:
     """A refused request id keeps its answer (refusals are not journalled), the latest few."""
     with hall.memory:
@@ -416,12 +311,12 @@ def remember_refusal(hall: HallService, table_id: str, request_id: str,
 
 # ------------------------------------------------------------ the organizer's corrections
 
-def adjust(hall: HallService, table_id: Any, seat: Any, amount: Any, reason: Any) -> Table:
+def adjust(hall: HallState, table_id: Any, seat: Any, amount: Any, reason: Any) -> Table:
     return organizer_facts(hall, table_id, lambda rules, table: rules.adjust(
         table.state, seat, amount, reason))
 
 
-def staff_move(hall: HallService, table_id: Any, wire: Any) -> Table:
+def staff_move(hall: HallState, table_id: Any, wire: Any) -> Table:
     """A move the staff make at a table (`SharedTurn.staff_move`: Catan's verification of a
     claim), with the event's latest roll; committed with author "organizer". The rules'
     refusal is the answer's, and nothing changes; a ruleset without a shared turn has none."""
@@ -435,7 +330,7 @@ def staff_move(hall: HallService, table_id: Any, wire: Any) -> Table:
 ROLL = {"kind": "roll"}  # a seat's roll, with the dice the seat chose (SeatRolls.dice_for)
 
 
-def roll_for_seat(hall: HallService, table_id: Any) -> Table:
+def roll_for_seat(hall: HallState, table_id: Any) -> Table:
     """The organizer rolls for the seat whose turn waits on its roll (a seat without a phone
     at a table that rolls its own dice): the seat's own roll move, decided by its rules."""
     def due_seat(table: Table) -> int:
@@ -452,7 +347,7 @@ def roll_for_seat(hall: HallService, table_id: Any) -> Table:
 END_TURN = {"kind": "end_turn"}  # a seat's end of its turn, without building
 
 
-def end_turn_for_seat(hall: HallService, table_id: Any, seat: Any) -> Table:
+def end_turn_for_seat(hall: HallState, table_id: Any, seat: Any) -> Table:
     """The organizer ends the turn of `seat` at a table that rolls its own dice (a seat
     without a phone, after "Roll for NAME"): the seat's own end of turn, decided by its rules
     (another seat's turn, or one before its roll, is refused with the rules' reason)."""
@@ -460,7 +355,7 @@ def end_turn_for_seat(hall: HallService, table_id: Any, seat: Any) -> Table:
                          END_TURN)
 
 
-def move_for_seat(hall: HallService, table_id: Any, seat_of: Callable[[Table], int],
+def move_for_seat(hall: HallState, table_id: Any, seat_of: Callable[[Table], int],
                   wire: dict[str, Any]) -> Table:
     """The organizer makes a seat's own move at a table that rolls its own dice (`seat_of`
     names the seat, or refuses): decided by the seat's rules, committed as the organizer's."""
@@ -479,7 +374,7 @@ def move_for_seat(hall: HallService, table_id: Any, seat_of: Callable[[Table], i
     return organizer_change(hall, table_id, act)
 
 
-def organizer_facts(hall: HallService, table_id: Any,
+def organizer_facts(hall: HallState, table_id: Any,
                     decide: Callable[[AnyRuleset, Table], list[Any]]) -> Table:
     """The facts the rules `decide` for an organizer's correction at a started table,
     committed with author "organizer" (none: nothing is); a refusal of the rules is a
@@ -497,7 +392,7 @@ def organizer_facts(hall: HallService, table_id: Any,
     return organizer_change(hall, table_id, act)
 
 
-def organizer_change(hall: HallService, table_id: Any, act: Callable[[], Table]) -> Table:
+def organizer_change(hall: HallState, table_id: Any, act: Callable[[], Table]) -> Table:
     """Run an organizer's change of a table (`act` decides and commits it) under the hall's
     lock and the table's stream lock (its moves wait, other tables' do not), once more after
     a stale append (`twice`), then show the table to its watchers."""
@@ -507,7 +402,7 @@ def organizer_change(hall: HallService, table_id: Any, act: Callable[[], Table])
     return table
 
 
-def undo(hall: HallService, table_id: Any) -> Table:
+def undo(hall: HallState, table_id: Any) -> Table:
     """Append the reversal of the table's last move: nothing in the past is edited. The undo of
     the move that decided a series' game withdraws the series' record of it in the same
     transaction, or is refused once the series moved on (`series.undoing`: several processes,
@@ -540,7 +435,7 @@ def undo(hall: HallService, table_id: Any) -> Table:
     return organizer_change(hall, table_id, act)
 
 
-def playing(hall: HallService, table_id: Any) -> Table:
+def playing(hall: HallState, table_id: Any) -> Table:
     table = hall.catch_up(hall.table(table_id))
     if table.state is None:
         raise HallError("table/not_started", "the table has not started")

@@ -22,7 +22,7 @@ from companion.hall import clock, night
 from companion.hall import series as hall_series
 from companion.hall.checks import N_, Detail
 from companion.hall.model import HallEvent, Table
-from companion.hall.service import HallService
+from companion.hall.state import HallState
 from companion.paper import competition_ranks
 from companion.printing import join_cards, poster, score_sheets, setup_sheets, standings
 from companion.printing import model as drawn  # what the printing draws
@@ -138,13 +138,13 @@ def is_base_url(url: str) -> bool:
             and not parts.fragment and not any(ch.isspace() for ch in url))
 
 
-def render(hall: HallService, event_id: str, options: PrintOptions,
+def render(hall: HallState, event_id: str, options: PrintOptions,
            now: datetime | None = None) -> bytes:
     """The PDF of one kind of printout for the event. Unknown event: HallError (404)."""
     return prepare(hall, event_id, options, now)()
 
 
-def prepare(hall: HallService, event_id: str, options: PrintOptions,
+def prepare(hall: HallState, event_id: str, options: PrintOptions,
             now: datetime | None = None) -> Callable[[], bytes]:
     """Copy the event's values out under the hall's lock (the night's report then reads its
     journal records, after the lock); the function returned draws them and touches nothing of
@@ -192,7 +192,7 @@ def filename(event_id: str, options: PrintOptions) -> str:
     return f"event-{safe_id}-{options.kind}-{options.paper}-{options.lang}.pdf"
 
 
-def event_report(hall: HallService, event: HallEvent, lang: str,
+def event_report(hall: HallState, event: HallEvent, lang: str,
                  stamp: str) -> Callable[[], drawn.NightReport]:
     """The morning after's values (`hall/night.py`): the hall's copied now, under its lock; the
     journal's read by the function returned, after it. Its standings are those of the standings
@@ -311,7 +311,7 @@ def staff_check(rules: AnyRuleset) -> bool:
 # ------------------------------------------------------------ series sheets
 
 
-def event_series_sheets(hall: HallService, event: HallEvent) -> list[drawn.SeriesSheet]:
+def event_series_sheets(hall: HallState, event: HallEvent) -> list[drawn.SeriesSheet]:
     """A sheet per series of the event (a Legacy campaign's register), oldest first."""
     return [series_sheet(event.name, series.ruleset, series.state)
             for series in hall_series.of_event(hall, event.id)]

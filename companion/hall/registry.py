@@ -5,21 +5,22 @@ record, applied after its commit and published once the hall's lock is released.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.hall import checks, seating
 from companion.hall.checks import HallError, clean_name
-from companion.hall.join_codes import join_code
+from companion.hall.indexes import index_tokens
 from companion.hall.model import Change, HallEvent, Seat, Table, table_changed
-from companion.hall.play import commit_record, evolve, move_records, twice
+from companion.hall.play import commit_record, move_records, twice
 from companion.hall.replay import apply_event_record, apply_record, dealt, rules_of
 from companion.hall.shuffle import secure_shuffle
+from companion.hall.table_memory import evolve
 from companion.journal import AppendRequest, StaleSequence
 from companion.rules.registry import AnyRuleset
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 # The organizer's table actions: the status each gives, and the statuses it may be taken from.
 STATUS_ACTIONS = {"start": ("running", ("setup",)), "pause": ("paused", ("running",)),
@@ -33,54 +34,9 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def index_tokens(tokens: dict[str, tuple[str, int]], codes: dict[str, set[str]],
-                 table: Table) -> None:
-    """Point the table's seat tokens at its seats, and their join codes at the tokens (two
-    tokens may share a code); forget the ones the table no longer has."""
-    for token in [t for t, (tid, _) in tokens.items() if tid == table.id]:
-        del tokens[token]
-        code = join_code(token)
-        codes[code].discard(token)
-        if not codes[code]:
-            del codes[code]
-    for seat, entry in enumerate(table.seats):
-        tokens[entry.token] = (table.id, seat)
-        codes.setdefault(join_code(entry.token), set()).add(entry.token)
-
-
-def chain(hall: HallService, event: HallEvent) -> list[str]:
-    """Set each table's neighbours (`Table.neighbours`: the names of the tables before and after
-    it, "" at an end) where its ruleset is chained: its tables of that ruleset stand in a line
-    in the event's table order; a table ended before it started is not in it. The ids of the
-    tables whose neighbours changed (their views show them). Under the hall's lock."""
-    changed = []
-    lines: dict[str, list[Table]] = {}
-    for table in hall.tables_of(event):
-        if table.rules.chained and not (table.status == "ended" and table.state is None):
-            lines.setdefault(table.ruleset, []).append(table)
-        elif table.neighbours:
-            table.neighbours = ()
-            changed.append(table.id)
-    for line in lines.values():
-        names = ["", *(table.name for table in line), ""]
-        for i, table in enumerate(line):
-            beside = (names[i], names[i + 2])
-            if table.neighbours != beside:
-                table.neighbours = beside
-                changed.append(table.id)
-    return changed
-
-
-def rechain(hall: HallService, event_ids: Iterable[str]) -> list[str]:
-    """`chain` the events (under the memory's lock); the tables whose neighbours changed."""
-    with hall.memory:
-        return [table_id for event_id in sorted(set(event_ids))
-                for table_id in chain(hall, hall.events[event_id])]
-
-
 # ------------------------------------------------------------ events
 
-def create_event(hall: HallService, name: Any, dice_mode: Any = "random") -> HallEvent:
+def create_event(hall: HallState, name: Any, dice_mode: Any = "random") -> HallEvent:
     name = clean_name(name, "event name")
     dice_mode = checks.dice_mode(dice_mode)
     def act() -> HallEvent:
@@ -101,7 +57,7 @@ def create_event(hall: HallService, name: Any, dice_mode: Any = "random") -> Hal
     return event
 
 
-def update_event(hall: HallService, event_id: Any, settings: dict[str, Any]) -> HallEvent:
+def update_event(hall: HallState, event_id: Any, settings: dict[str, Any]) -> HallEvent:
     data = checks.event_settings(settings)
     def act() -> HallEvent:
         event = hall.catch_up_event(hall.event(event_id))
@@ -124,7 +80,7 @@ def update_event(hall: HallService, event_id: Any, settings: dict[str, Any]) -> 
 # ------------------------------------------------------------ tables
 
 def create_table(
-    hall: HallService, event_id: Any, name: Any, players: Any, ruleset: Any = "machi-koro",
+    hall: HallState, event_id: Any, name: Any, players: Any, ruleset: Any = "machi-koro",
     roll_mode: Any = "hall", options: Any = None, card_sets: Any = None,
 ) -> Table:
     name = clean_name(name, "table name")
@@ -140,7 +96,7 @@ def create_table(
 
 
 def seat_players(
-    hall: HallService, event_id: Any, players: Any, ruleset: Any = "machi-koro",
+    hall: HallState, event_id: Any, players: Any, ruleset: Any = "machi-koro",
     roll_mode: Any = "hall", table_size: Any = None, name_prefix: Any = "Table",
     options: Any = None, card_sets: Any = None, table_options: Any = None,
 ) -> list[Table]:
@@ -213,7 +169,7 @@ def per_table_options(rules: AnyRuleset, options: Any, table_options: Any,
     return found
 
 
-def next_registrations(hall: HallService, event: HallEvent, count: int) -> list[int]:
+def next_registrations(hall: HallState, event: HallEvent, count: int) -> list[int]:
     """Registration numbers for `count` players who register now: after the event's highest."""
     last = max((seat.registered or 0 for table in hall.tables_of(event) for seat in table.seats),
                default=0)
@@ -238,7 +194,7 @@ def unseated(ruleset: str, count: int, low: int, size: int, *, fixed: bool) -> H
                           count=count)
 
 
-def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list[str]]],
+def add_tables(hall: HallState, event: HallEvent, groups: list[tuple[str, list[str]]],
                ruleset: str, roll_mode: str,
                settings: dict[str, Any] | list[dict[str, Any]],
                card_sets: tuple[str, ...] = DEFAULT_SETS,
@@ -273,7 +229,7 @@ def add_tables(hall: HallService, event: HallEvent, groups: list[tuple[str, list
             event.tables.append(table.id)
             index_tokens(hall.tokens, hall.codes, table)
         new = {table.id for table in tables}
-        return tables, [table_id for table_id in chain(hall, event) if table_id not in new]
+        return tables, [table_id for table_id in hall.chain(event) if table_id not in new]
 
 
 def created_record(table: Table) -> dict[str, Any]:
@@ -296,7 +252,7 @@ def seat_record(seat: Seat) -> dict[str, Any]:
     return data
 
 
-def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) -> Table:
+def changing(hall: HallState, table_id: Any, action: Callable[[Table], None]) -> Table:
     """Run `action`, a change of the table checked and committed under the hall's lock, on the
     table as its journal has it (decided again once if another process moved it on meanwhile);
     published once the lock is released, with the seat tokens it revoked (a reassigned or
@@ -312,7 +268,7 @@ def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) 
         table, before = twice(hall, act)
         kept = {seat.token for seat in table.seats}
         with hall.memory:
-            beside = [t for t in chain(hall, hall.events[table.event_id]) if t != table.id]
+            beside = [t for t in hall.chain(hall.events[table.event_id]) if t != table.id]
     change = table_changed(table)
     change.tables += beside  # a renamed (or ended) board's neighbours show its name
     change.revoked = [token for token in before if token not in kept]
@@ -320,7 +276,7 @@ def changing(hall: HallService, table_id: Any, action: Callable[[Table], None]) 
     return table
 
 
-def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> None:
+def record(hall: HallState, table: Table, kind: str, data: dict[str, Any]) -> None:
     """Commit one registry record to a table's stream, apply it and follow its seats' tokens
     (the table's stream held)."""
     commit_record(hall, table, kind, data)
@@ -328,7 +284,7 @@ def record(hall: HallService, table: Table, kind: str, data: dict[str, Any]) -> 
         index_tokens(hall.tokens, hall.codes, table)
 
 
-def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
+def rename_table(hall: HallState, table_id: Any, name: Any) -> Table:
     name = clean_name(name, "table name")
 
     def act(table: Table) -> None:
@@ -337,7 +293,7 @@ def rename_table(hall: HallService, table_id: Any, name: Any) -> Table:
     return changing(hall, table_id, act)
 
 
-def set_options(hall: HallService, table_id: Any, options: Any) -> Table:
+def set_options(hall: HallState, table_id: Any, options: Any) -> Table:
     """Change a table's set-up options before its start (a Catan board's letter and colours,
     seated from one list with the same options for every board), checked by its ruleset as
     at its creation; the options it does not name keep their values."""
@@ -353,7 +309,7 @@ def set_options(hall: HallService, table_id: Any, options: Any) -> Table:
     return changing(hall, table_id, act)
 
 
-def set_status(hall: HallService, table_id: Any, action: str) -> Table:
+def set_status(hall: HallState, table_id: Any, action: str) -> Table:
     """Start, pause, resume or end a table (STATUS_ACTIONS), each only from its own statuses:
     Resume must not start a table still being set up."""
     status, allowed = STATUS_ACTIONS[action]
@@ -369,7 +325,7 @@ def set_status(hall: HallService, table_id: Any, action: str) -> Table:
     return changing(hall, table_id, act)
 
 
-def start(hall: HallService, table: Table) -> None:
+def start(hall: HallState, table: Table) -> None:
     """The first start: the status record and the dealer's move (decks shuffled with
     `secrets`, for rulesets that have decks) in one transaction, so no restart ever finds
     a started table undealt. The journal keeps the order; a replay never shuffles."""
@@ -397,7 +353,7 @@ def start(hall: HallService, table: Table) -> None:
 
 # ------------------------------------------------------------ seats
 
-def add_player(hall: HallService, table_id: Any, name: Any) -> Table:
+def add_player(hall: HallState, table_id: Any, name: Any) -> Table:
     name = clean_name(name, "player name")
 
     def act(table: Table) -> None:
@@ -412,7 +368,7 @@ def add_player(hall: HallService, table_id: Any, name: Any) -> Table:
     return changing(hall, table_id, act)
 
 
-def remove_player(hall: HallService, table_id: Any, seat: Any) -> Table:
+def remove_player(hall: HallState, table_id: Any, seat: Any) -> Table:
     def act(table: Table) -> None:
         check_in_setup(table)
         number = checks.seat_number(len(table.seats), seat)
@@ -424,7 +380,7 @@ def remove_player(hall: HallService, table_id: Any, seat: Any) -> Table:
     return changing(hall, table_id, act)
 
 
-def reassign_seat(hall: HallService, table_id: Any, seat: Any, name: Any = None) -> Table:
+def reassign_seat(hall: HallState, table_id: Any, seat: Any, name: Any = None) -> Table:
     """A new token for a seat (a lost phone, a new player); the old one stops at once."""
 
     def act(table: Table) -> None:

@@ -13,34 +13,42 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.hall import dice as hall_dice
 from companion.hall.checks import NAME_LIMIT, HallError, clean_name, invalid, rules_refusal
+from companion.hall.indexes import index_tokens
 from companion.hall.model import Change, Seat, Table
-from companion.hall.play import evolve as evolve_table
 from companion.hall.play import move_records
 from companion.hall.registry import (
     created_record,
-    index_tokens,
     new_token,
     next_registrations,
 )
 from companion.hall.replay import apply_record, dealt
+from companion.hall.series_model import (
+    CREATED,
+    TABLE,
+    Series,
+    apply,
+    rebuild,
+    series_rules,
+    table_index,
+)
+from companion.hall.series_model import load as load  # a restart's read of every series
 from companion.hall.shuffle import secure_shuffle
-from companion.journal import AppendRequest, Journal, Record, StaleSequence, rebuild_streams
+from companion.hall.table_memory import evolve as evolve_table
+from companion.journal import AppendRequest, StaleSequence
 from companion.rules.errors import RuleError
 from companion.rules.registry import REGISTRY, ruleset
 from companion.rules.ruleset import Series as SeriesRules
 from companion.rules.ruleset import needs_series
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 T = TypeVar("T")
-CREATED, TABLE = "series_created", "series_table"
 
 
 def today() -> str:
@@ -48,64 +56,9 @@ def today() -> str:
     return datetime.now(UTC).date().isoformat()
 
 
-@dataclass
-class Series:
-    id: str
-    event_id: str
-    ruleset: str
-    state: Any = None  # the ruleset's own
-    tables: dict[int, str] = field(default_factory=dict)  # game number -> table id
-    seq: int = 0
-
-    @property
-    def stream(self) -> str:
-        return f"series:{self.id}"
-
-    @property
-    def rules(self) -> SeriesRules:
-        return series_rules(self.ruleset)
-
-    @property
-    def name(self) -> str:
-        """The series' name as its ruleset says (a campaign's)."""
-        return self.rules.series_name(self.state)
 
 
-# ------------------------------------------------------------ the replay
-
-
-def apply(series: Series, kind: str, data: dict[str, Any]) -> None:
-    """Apply one record of a series' stream after `series_created` (a commit, a replay)."""
-    if kind == TABLE:
-        series.tables[int(data["game"])] = str(data["table"])
-    else:
-        rules = series.rules
-        series.state = rules.series_evolve(series.state, [rules.series_decode(kind, data)])
-
-
-def rebuild(records: Iterable[Record]) -> Series | None:
-    series: Series | None = None
-    for record in records:
-        if record.kind == CREATED:
-            series = Series(record.data["id"], record.data["event_id"], record.data["ruleset"])
-        elif series is not None:
-            apply(series, record.kind, record.data)
-        if series is not None:
-            series.seq = record.seq
-    return series
-
-
-def load(journal: Journal) -> dict[str, Series]:
-    """Every series of the journal (at the hall's start)."""
-    return {series.id: series for series in rebuild_streams(journal, "series:", rebuild)}
-
-
-def table_index(all_series: Iterable[Series]) -> dict[str, tuple[str, int]]:
-    """Table id -> (series id, game number)."""
-    return {table: (s.id, game) for s in all_series for game, table in s.tables.items()}
-
-
-def catch_up(hall: HallService, series: Series) -> Series:
+def catch_up(hall: HallState, series: Series) -> Series:
     if hall.shared and hall.journal.last_seq(series.stream) != series.seq:
         with hall.lock:
             for record in hall.journal.read(series.stream, series.seq):
@@ -115,7 +68,7 @@ def catch_up(hall: HallService, series: Series) -> Series:
     return series
 
 
-def discover(hall: HallService) -> bool:
+def discover(hall: HallState) -> bool:
     """Series another process created since (several processes only)."""
     found = False
     if not hall.shared:
@@ -131,7 +84,7 @@ def discover(hall: HallService) -> bool:
     return found
 
 
-def series_of(hall: HallService, series_id: Any) -> Series:
+def series_of(hall: HallState, series_id: Any) -> Series:
     found = hall.series.get(str(series_id))
     if found is None and discover(hall):
         found = hall.series.get(str(series_id))
@@ -140,7 +93,7 @@ def series_of(hall: HallService, series_id: Any) -> Series:
     return catch_up(hall, found)
 
 
-def of_event(hall: HallService, event_id: Any) -> list[Series]:
+def of_event(hall: HallState, event_id: Any) -> list[Series]:
     event = hall.event(event_id)
     discover(hall)
     with hall.lock:
@@ -151,7 +104,7 @@ def of_event(hall: HallService, event_id: Any) -> list[Series]:
 # ------------------------------------------------------------ deciding and committing
 
 
-def twice(hall: HallService, action: Callable[[], T]) -> T:
+def twice(hall: HallState, action: Callable[[], T]) -> T:
     """Run `action` under the lock; once more after a stale append (another process moved a
     stream on: caught up first), then refuse `series/out_of_step`."""
     with hall.lock:
@@ -169,19 +122,12 @@ def twice(hall: HallService, action: Callable[[], T]) -> T:
                             "this was decided: look at it again and try again") from None
 
 
-def series_rules(name: str) -> SeriesRules:
-    """The rules of a series' games (`companion.rules.ruleset.Series`), by its ruleset's name."""
-    rules = ruleset(name)
-    if not isinstance(rules, SeriesRules):
-        raise HallError("series/no_series", f"ruleset {name!r} has no series of games")
-    return rules
-
 
 def records_of(rules: SeriesRules, facts: list[Any]) -> list[tuple[str, dict[str, Any]]]:
     return [rules.series_encode(fact) for fact in facts]
 
 
-def create(hall: HallService, event_id: Any, wire: Any) -> Series:
+def create(hall: HallState, event_id: Any, wire: Any) -> Series:
     """A new series of `wire["ruleset"]`'s games in the event; the rest of `wire` is the
     ruleset's (a Legacy campaign's name, mayors and catalog)."""
     if not isinstance(wire, dict):
@@ -214,7 +160,7 @@ def create(hall: HallService, event_id: Any, wire: Any) -> Series:
     return series
 
 
-def command(hall: HallService, series_id: Any, wire: Any) -> Series:
+def command(hall: HallState, series_id: Any, wire: Any) -> Series:
     """The organizer's command on the series: the dice it asks for drawn here, today's date
     passed; a refusal changes nothing."""
     def act() -> Series:
@@ -241,7 +187,7 @@ def command(hall: HallService, series_id: Any, wire: Any) -> Series:
     return series
 
 
-def won_and_unrecorded(hall: HallService, series: Series, after: Any) -> int | None:
+def won_and_unrecorded(hall: HallState, series: Series, after: Any) -> int | None:
     """The game whose won table's result the series had recorded and `after` has not (a
     withdrawal by hand): the register and the table would disagree (a restart records it
     again), so only the undo of the winning move withdraws it (`undoing`)."""
@@ -257,7 +203,7 @@ def won_and_unrecorded(hall: HallService, series: Series, after: Any) -> int | N
     return None
 
 
-def next_game(hall: HallService, series_id: Any, wire: Any) -> tuple[Series, Table]:
+def next_game(hall: HallState, series_id: Any, wire: Any) -> tuple[Series, Table]:
     """Start the series' next game: its facts, and its table (created and started: the seats
     the ruleset names in order, its options, its deal) in one transaction."""
     def act() -> tuple[Series, Table]:
@@ -312,7 +258,7 @@ def next_game(hall: HallService, series_id: Any, wire: Any) -> tuple[Series, Tab
 # ------------------------------------------------------------ a won table reports to its series
 
 
-def of_table(hall: HallService, table: Table) -> tuple[Series, int] | None:
+def of_table(hall: HallState, table: Table) -> tuple[Series, int] | None:
     """The series (caught up) and game number of a table a series made; None for another
     table. Several processes: a table of a ruleset whose tables only a series makes
     (`needs_series`) and not known here has its event's series looked for first (another
@@ -324,14 +270,14 @@ def of_table(hall: HallService, table: Table) -> tuple[Series, int] | None:
     return None if found is None else (series_of(hall, found[0]), found[1])
 
 
-def held(hall: HallService, table: Table, series: Series) -> AbstractContextManager[None]:
+def held(hall: HallState, table: Table, series: Series) -> AbstractContextManager[None]:
     """Several processes: the table's and its series' streams held from the catch-up to the
     append (`Journal.holding`), so a report of the table's win and the undo of it, on two
     processes at once, never both pass; one process: nothing is held."""
     return hall.journal.holding([table.stream, series.stream]) if hall.shared else nullcontext()
 
 
-def may_be_a_game(hall: HallService, table_id: str) -> bool:
+def may_be_a_game(hall: HallState, table_id: str) -> bool:
     """Whether the table may be a series' game (`of_table` says), asked without the lock: a hall
     roll publishes hundreds of tables. Several processes: a table not known here may be one."""
     if table_id in hall.series_tables:
@@ -340,7 +286,7 @@ def may_be_a_game(hall: HallService, table_id: str) -> bool:
     return hall.shared and (table is None or needs_series(table.rules))
 
 
-def report(hall: HallService, table_ids: Iterable[str]) -> list[str]:
+def report(hall: HallState, table_ids: Iterable[str]) -> list[str]:
     """Record in their series the results of these tables' games that ended and are not
     recorded yet (the ruleset's `series_result` says: idempotent, so a restart, a second
     process or a second report records nothing twice; two processes at once: the append's
@@ -359,7 +305,7 @@ def report(hall: HallService, table_ids: Iterable[str]) -> list[str]:
     return changed
 
 
-def record_result(hall: HallService, table_id: str) -> str | None:
+def record_result(hall: HallState, table_id: str) -> str | None:
     """`report` of one table, under the lock: the id of its series if it recorded its result."""
     table = hall.table(table_id)
     found = of_table(hall, table)
@@ -384,7 +330,7 @@ def record_result(hall: HallService, table_id: str) -> str | None:
 
 
 @contextmanager
-def undoing(hall: HallService, table: Table) -> Iterator[list[AppendRequest]]:
+def undoing(hall: HallState, table: Table) -> Iterator[list[AppendRequest]]:
     """Around the undo of a table's last move. When that move decided the game of a series that
     has recorded its result (its ruleset's `series_result` has nothing left to record), the
     line is withdrawn with it: the block gets the series' append of the ruleset's withdrawal
@@ -434,13 +380,13 @@ def withdrawn(series: Series, number: int) -> tuple[list[Any], Any]:
                     "the move that decided it cannot be undone any more")
 
 
-def report_all(hall: HallService) -> list[str]:
+def report_all(hall: HallState) -> list[str]:
     """Every series table's result not recorded yet (at the hall's start: a win committed just
     before a stop is recorded once)."""
     return report(hall, list(hall.series_tables))
 
 
-def view(hall: HallService, series: Series) -> dict[str, Any]:
+def view(hall: HallState, series: Series) -> dict[str, Any]:
     """The series for the console (docs/api.md, Series)."""
     with hall.lock:
         rules = series.rules

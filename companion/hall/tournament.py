@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from companion.hall import registry
 from companion.hall.checks import HallError
+from companion.hall.indexes import index_tokens
 from companion.hall.model import Change, Seat, Table
-from companion.hall.play import evolve, move_records
+from companion.hall.play import move_records
 from companion.hall.replay import apply_record, dealt
 from companion.hall.shuffle import secure_shuffle
+from companion.hall.table_memory import evolve
 from companion.hall.tournament_journal import (
     apply,
     commit,
@@ -68,13 +70,13 @@ from companion.tournament.scoring import (
 from companion.tournament.seating import reseat
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 __all__ = ["FINAL", "PRELIMINARY", "SEMI_FINAL", "Round", "Tournament", "load_tournaments",
            "tournament_of"]
 
 
-def create(hall: HallService, event_id: Any, data: dict[str, Any]) -> Tournament:
+def create(hall: HallState, event_id: Any, data: dict[str, Any]) -> Tournament:
     """Register a tournament for the event: its players (checked in unless `absent` names
     them), keep-apart groups, rounds, ruleset, options and round time."""
     chosen = settings(data)
@@ -126,7 +128,7 @@ def _plan(t: Tournament, present: list[int], rounds: int) -> list[list[list[int]
     return [[list(table) for table in tables] for tables in seating]
 
 
-def check_in(hall: HallService, event_id: Any, player_id: Any, present: Any = True) -> Tournament:
+def check_in(hall: HallState, event_id: Any, player_id: Any, present: Any = True) -> Tournament:
     """Before the start: mark a registered player present (or absent)."""
     if not isinstance(present, bool):
         raise refuse("invalid", "present is true or false")
@@ -141,7 +143,7 @@ def check_in(hall: HallService, event_id: Any, player_id: Any, present: Any = Tr
     return decide(hall, event_id, decision)
 
 
-def start(hall: HallService, event_id: Any) -> Tournament:
+def start(hall: HallState, event_id: Any) -> Tournament:
     """Close registration and seat every preliminary round for the players present."""
     def decision(t: Tournament) -> tuple[str, dict[str, Any]]:
         if t.started:
@@ -151,7 +153,7 @@ def start(hall: HallService, event_id: Any) -> Tournament:
     return decide(hall, event_id, decision)
 
 
-def drop(hall: HallService, event_id: Any, player_id: Any) -> Tournament:
+def drop(hall: HallState, event_id: Any, player_id: Any) -> Tournament:
     """A player leaves: not seated in the rounds not started yet (which are seated again); a
     table they sit at now plays on."""
     def decision(t: Tournament) -> tuple[str, dict[str, Any]]:
@@ -167,7 +169,7 @@ def drop(hall: HallService, event_id: Any, player_id: Any) -> Tournament:
     return decide(hall, event_id, decision)
 
 
-def arrive(hall: HallService, event_id: Any, name: Any) -> Tournament:
+def arrive(hall: HallState, event_id: Any, name: Any) -> Tournament:
     """A late arrival: a registered player who was absent, or a new name; seated from the
     next preliminary round on (the rounds not started yet are seated again)."""
     [cleaned] = player_names([name])
@@ -190,7 +192,7 @@ def arrive(hall: HallService, event_id: Any, name: Any) -> Tournament:
 # ------------------------------------------------------------ rounds
 
 
-def start_round(hall: HallService, event_id: Any, stage: str | None = None) -> Round:
+def start_round(hall: HallState, event_id: Any, stage: str | None = None) -> Round:
     """Start the next round: its tables created from the seating (start order = seat order),
     started and dealt, and the round recorded, in one transaction. `stage` FINAL starts the
     semi-finals or the final, whichever comes next."""
@@ -202,7 +204,7 @@ def start_round(hall: HallService, event_id: Any, stage: str | None = None) -> R
     return started
 
 
-def _start_round(hall: HallService, t: Tournament, stage: str | None) -> list[Table]:
+def _start_round(hall: HallState, t: Tournament, stage: str | None) -> list[Table]:
     """Decide the next round and commit it with its tables (under the hall's lock)."""
     if not t.started:
         raise refuse("not_started", "start the tournament first: that seats the rounds")
@@ -251,7 +253,7 @@ def _start_round(hall: HallService, t: Tournament, stage: str | None) -> list[Ta
         table.seq = seqs[table.stream]
         hall.tables[table.id] = table
         event.tables.append(table.id)
-        registry.index_tokens(hall.tokens, hall.codes, table)
+        index_tokens(hall.tokens, hall.codes, table)
         apply_record(table, "status", {"status": "running"})
         if deal:
             evolve(table, 1, "dealer", deal)
@@ -260,7 +262,7 @@ def _start_round(hall: HallService, t: Tournament, stage: str | None) -> list[Ta
     return tables
 
 
-def _next_seating(hall: HallService, t: Tournament, stage: str) -> tuple[tuple[int, ...], ...]:
+def _next_seating(hall: HallState, t: Tournament, stage: str) -> tuple[tuple[int, ...], ...]:
     if stage == PRELIMINARY:
         if not t.plan:
             raise refuse("cannot_seat", "no seating is left for this round")
@@ -278,7 +280,7 @@ def _next_seating(hall: HallService, t: Tournament, stage: str) -> tuple[tuple[i
         raise refuse("cannot_seat", error.message) from None
 
 
-def _draw_at_the_cut(hall: HallService, t: Tournament, cut: Cut | None) -> None:
+def _draw_at_the_cut(hall: HallState, t: Tournament, cut: Cut | None) -> None:
     """RULES.md 28: the server draws among the players equal at the cut and journals the
     draw before the round that it seats; a draw already journalled for these same players
     (a round whose commit failed after it) stands, so a restart replays it."""
@@ -303,7 +305,7 @@ def table_result(table: Table, players: Sequence[int]) -> TableResult:
     return TableResult(scores, finished[:1])
 
 
-def close_round(hall: HallService, event_id: Any) -> Round:
+def close_round(hall: HallState, event_id: Any) -> Round:
     """Close the open round: its unfinished tables end and are ranked as they stand
     (RULES.md 26); every table's result is recorded."""
     with hall.lock:
@@ -315,7 +317,7 @@ def close_round(hall: HallService, event_id: Any) -> Round:
     for table in tables:
         if hall.catch_up(table).status in ("setup", "running", "paused"):
             try:
-                hall.set_status(table.id, "end")
+                registry.set_status(hall, table.id, "end")
             except HallError as error:
                 if error.code != "table/status":
                     raise  # else: ended meanwhile (another process): it stands as it ended

@@ -29,7 +29,7 @@ from companion.journal import Journal, Record, StaleSequence, rebuild_streams
 from companion.tournament.scoring import Score, TableResult
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 T = TypeVar("T")
 
@@ -110,7 +110,7 @@ def apply(t: Tournament, kind: str, data: dict[str, Any]) -> None:
 # ------------------------------------------------------------ catching up
 
 
-def reload(hall: HallService, t: Tournament) -> Tournament:
+def reload(hall: HallState, t: Tournament) -> Tournament:
     """Apply what the stream holds beyond the tournament's seq (another process's records)."""
     with hall.lock:
         for record in hall.journal.read(t.stream, t.seq):
@@ -119,14 +119,14 @@ def reload(hall: HallService, t: Tournament) -> Tournament:
     return t
 
 
-def catch_up(hall: HallService, t: Tournament) -> Tournament:
+def catch_up(hall: HallState, t: Tournament) -> Tournament:
     """The tournament as its journal has it (several processes: one `last_seq` read)."""
     if hall.shared and hall.journal.last_seq(t.stream) != t.seq:
         reload(hall, t)
     return t
 
 
-def known(hall: HallService, event_id: str) -> Tournament | None:
+def known(hall: HallState, event_id: str) -> Tournament | None:
     """The event's tournament, caught up; one another process created is read (several
     processes only); None when the event has none."""
     with hall.lock:
@@ -141,7 +141,7 @@ def known(hall: HallService, event_id: str) -> Tournament | None:
         return found
 
 
-def tournament_of(hall: HallService, event_id: Any) -> Tournament:
+def tournament_of(hall: HallState, event_id: Any) -> Tournament:
     event = hall.event(event_id)  # event/unknown first
     found = known(hall, event.id)
     if found is None:
@@ -151,10 +151,10 @@ def tournament_of(hall: HallService, event_id: Any) -> Tournament:
 
 
 SWEEP_SECONDS = 1.0  # the least time between two looks for a token no tournament here knows
-_swept: WeakKeyDictionary[HallService, float] = WeakKeyDictionary()
+_swept: WeakKeyDictionary[HallState, float] = WeakKeyDictionary()
 
 
-def _may_sweep(hall: HallService) -> bool:
+def _may_sweep(hall: HallState) -> bool:
     """Whether a token's miss may look through the journal now (at most once a second, so
     made-up links cannot keep the journal busy)."""
     now = time.monotonic()
@@ -164,7 +164,7 @@ def _may_sweep(hall: HallService) -> bool:
     return True
 
 
-def find_player(hall: HallService, token: Any) -> tuple[Tournament, Player] | None:
+def find_player(hall: HallState, token: Any) -> tuple[Tournament, Player] | None:
     """The tournament and player of a player token, both as the journal has them."""
     if not isinstance(token, str):
         return None
@@ -192,7 +192,7 @@ def out_of_step() -> HallError:
                   "decided: look at it again and try again")
 
 
-def twice(hall: HallService, t: Tournament, action: Callable[[], T]) -> T:
+def twice(hall: HallState, t: Tournament, action: Callable[[], T]) -> T:
     """Run `action` (it decides and commits, under the hall's lock); when its append finds
     the stream moved on, catch the tournament (and the hall's tables) up and run it again
     once; a second stale append is refused `tournament/out_of_step`."""
@@ -208,13 +208,13 @@ def twice(hall: HallService, t: Tournament, action: Callable[[], T]) -> T:
             raise out_of_step() from None
 
 
-def commit(hall: HallService, t: Tournament, kind: str, data: dict[str, Any]) -> None:
+def commit(hall: HallState, t: Tournament, kind: str, data: dict[str, Any]) -> None:
     """Append one record to the tournament's stream, then apply it (under the hall's lock)."""
     t.seq = hall.journal.append(t.stream, t.seq, [(kind, data)], author="organizer").last_seq
     apply(t, kind, data)
 
 
-def decide(hall: HallService, event_id: Any,
+def decide(hall: HallState, event_id: Any,
            decision: Callable[[Tournament], tuple[str, dict[str, Any]]]) -> Tournament:
     """One organizer's action on the caught-up tournament: `decision` checks (a refusal
     changes nothing) and gives the record to commit; decided again once on a stale append.

@@ -34,7 +34,7 @@ from companion.printing.tournament import (
 from companion.tournament.scoring import place, standings
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 KINDS = ("seating", "score-sheets", "standings", "cards")
 SHEET_COLUMNS = (drawn.Column("landmarks", 0.16), drawn.Column("coins", 0.1),
@@ -82,7 +82,7 @@ def rounds_of(t: tour.Tournament) -> list[tuple[int, str, tuple[tuple[int, ...],
     return found
 
 
-def prepare_print(hall: HallService, event_id: str, options: TournamentPrint,
+def prepare_print(hall: HallState, event_id: str, options: TournamentPrint,
                   now: datetime | None = None) -> Callable[[], bytes]:
     check(options)
     lang, paper = options.lang, options.paper
@@ -155,13 +155,13 @@ def final_standing(t: tour.Tournament, event_name: str, lang: str) -> Tournament
                               text(lang, "final_winner", name=winners))
 
 
-def table_name(hall: HallService, played: tour.Round | None, number: int, index: int) -> str:
+def table_name(hall: HallState, played: tour.Round | None, number: int, index: int) -> str:
     if played is not None:
         return hall.table(played.tables[index - 1]).name
     return f"R{number} T{index}"
 
 
-def score_sheet_model(hall: HallService, event_name: str, names: list[str], lang: str,
+def score_sheet_model(hall: HallState, event_name: str, names: list[str], lang: str,
                       number: int, stage: str, seating: tuple[tuple[int, ...], ...],
                       played: tour.Round | None, stamp: str) -> list[drawn.TableResult]:
     """A sheet per table, players in start order: the recorded places and points once the

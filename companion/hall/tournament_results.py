@@ -13,7 +13,7 @@ from companion.hall.tournament_views import cut_view, final_ranking, points_text
 from companion.tournament.scoring import place
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 CSV_COLUMNS = ("kind", "round", "stage", "table", "seat", "player", "rank", "place", "points",
                "wins", "landmarks", "coins", "won", "dropped")
@@ -22,7 +22,7 @@ player, stage: where they left the tournament), `seat` (round, stage, table, sea
 place, points, landmarks, coins, won; place and the rest empty while the round is open)."""
 
 
-def results(hall: HallService, t: Tournament) -> dict[str, Any]:
+def results(hall: HallState, t: Tournament) -> dict[str, Any]:
     """The tournament's results as JSON (names, no tokens)."""
     with hall.lock:
         event = hall.event(t.event_id)

@@ -16,10 +16,10 @@ from companion.hall.tournament_registration import name_key
 from companion.tournament.scoring import Ranked, cut_count, cut_line, tournament_ranking
 
 if TYPE_CHECKING:
-    from companion.hall.service import HallService
+    from companion.hall.state import HallState
 
 
-def current_seat(hall: HallService, token: Any) -> tuple[Tournament, Player, str | None]:
+def current_seat(hall: HallState, token: Any) -> tuple[Tournament, Player, str | None]:
     """The player of a player token, and the seat token of their table in the open round
     (None between rounds or when they do not play this round)."""
     found = find_player(hall, token)
@@ -38,7 +38,7 @@ def current_seat(hall: HallService, token: Any) -> tuple[Tournament, Player, str
     return t, player, None
 
 
-def moves(hall: HallService, t: Tournament, started: Round) -> list[tuple[str, str]]:
+def moves(hall: HallState, t: Tournament, started: Round) -> list[tuple[str, str]]:
     """When `started` has just begun: for each seat of the round before it, the seat's token
     (its phone's room) and the link its player goes to now, the player link `/t/TOKEN` (it
     leads to the new seat, or between seats to the phone page with the player's name), so no
@@ -56,7 +56,7 @@ def moves(hall: HallService, t: Tournament, started: Round) -> list[tuple[str, s
         return found
 
 
-def seated(hall: HallService, t: Tournament, started: Round) -> list[tuple[str, str]]:
+def seated(hall: HallState, t: Tournament, started: Round) -> list[tuple[str, str]]:
     """When `started` has just begun: each of its players' token (the room of their phone
     waiting between seats) and their player link, which now leads to their seat."""
     with hall.lock:
@@ -82,7 +82,7 @@ def shown_round(t: Tournament) -> tuple[int, str, tuple[tuple[int, ...], ...], b
     return None
 
 
-def public_view(hall: HallService, t: Tournament) -> dict[str, Any]:
+def public_view(hall: HallState, t: Tournament) -> dict[str, Any]:
     """What the projector and the phones show: no tokens."""
     with hall.lock:
         event = hall.event(t.event_id)
@@ -155,7 +155,7 @@ def cut_view(t: Tournament) -> dict[str, Any] | None:
             "tied": [names[p] for p in cut.tied], "drawn": None}
 
 
-def where(hall: HallService, t: Tournament, query: str) -> list[dict[str, Any]]:
+def where(hall: HallState, t: Tournament, query: str) -> list[dict[str, Any]]:
     """The seats of the shown round whose player's name holds `query` (any case)."""
     view = public_view(hall, t)
     wanted = name_key(" ".join(query.split()))
@@ -169,7 +169,7 @@ def where(hall: HallService, t: Tournament, query: str) -> list[dict[str, Any]]:
             if wanted and wanted in name_key(name)]
 
 
-def organizer_view(hall: HallService, t: Tournament, base: str) -> dict[str, Any]:
+def organizer_view(hall: HallState, t: Tournament, base: str) -> dict[str, Any]:
     """The public view with the players' tokens and join links, for the organizer."""
     view = public_view(hall, t)
     with hall.lock:
