@@ -88,6 +88,10 @@ export function drawBuilds(view, cards, send) {
     }));
 }
 
+// A name with a word of 14 letters or more ("Bedrijvencomplex") is set smaller: a half-width
+// tile breaks such a word mid-word otherwise (no hyphenation dictionary offline).
+const longWord = (name) => name.split(/\s+/).some((word) => word.length >= 14);
+
 // A card of a build list: a button with its name, cost, `details` and `more` on a line of its
 // own (a tap asks to confirm the build), and under it, when it is closed for its own reason,
 // that reason; `shared` is the turn's reason (turnReason), which closes it too.
@@ -98,7 +102,7 @@ export function buildCard(card, option, details, send, { reasonId, shared = null
     "aria-describedby": open ? null : reasonId,
     onclick: () => confirmBuild(card, send),
   },
-  h("span", { class: "name" }, card.name),
+  h("span", { class: longWord(card.name) ? "name long" : "name" }, card.name),
   h("span", { class: "cost" }, coinWords(card.cost)),
   h("span", { class: "meta" }, details),
   more ? h("span", { class: "meta draw" }, more) : null);
