@@ -248,3 +248,94 @@ def test_a_rebuild_from_records_read_before_a_commit_does_not_roll_the_table_bac
         hall.rebuild(table, journal.read(table.stream))
         assert table.seq == moved_to and table.state == rebuild_table(
             journal.read(table.stream)).state, "a read that holds it all rebuilds"
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["patches", "whole frames (heal)"])
+def test_a_hall_rolls_frames_go_out_a_part_at_a_time_in_order(folder, full):
+    """Issue 24: a change of many tables (a hall roll) makes its frames YIELD_EVERY tables at a
+    time from copies taken at once, and sends each part before the next part's frames are
+    made, pausing between parts (the writers send, moves are answered); a change of one table
+    (a move) does not pause. A move answered in a
+    pause sends its table's newer frame; the roll's older frame of that table is then not sent
+    after it. The mover's connection is skipped only at the table and seq its answer showed."""
+    from companion.web import fanout
+    from companion.web.fanout import YIELD_EVERY, Frames
+
+    with SqliteJournal(folder / f"parts-{full}.db") as journal:
+        hall = HallService(journal)
+        event = hall.create_event("Night")
+        ids = []
+        for number in range(2 * YIELD_EVERY + 10):
+            table = hall.create_table(event.id, f"T{number}", ["Ann", "Bo"], "machi-koro", "own", {})
+            hall.set_status(table.id, "start")
+            ids.append(table.id)
+        moved = hall.tables[ids[40]]  # in the second part; the mover's table in the third
+        events: list[Any] = []
+
+        def send(items: list[Any]) -> None:
+            events.append(("sent", [(room, skip) for _, _, room, skip in items]))
+
+        def move_in_the_first_pause() -> None:
+            events.append("pause")
+            if events.count("pause") == 1:
+                assert hall.move(moved.seats[0].token, "r", {"kind": "roll"})["ok"]
+                frames.messages([(moved, frame_of(moved, 45))], None, send)
+
+        frames = Frames(pause=move_in_the_first_pause)
+        copies = hall.view_copies(ids)  # the roll's copies, taken before the move
+        mover = {ids[50]: copies[50][0].seq}  # a mover whose answer showed table 50 as copied
+
+        def taken() -> Any:
+            for table, frame in fanout.build_frames(copies):
+                events.append(("built", table.id))
+                yield table, frame
+
+        items, reseated = frames.messages(taken(), "mover", send, full=full, acked=mover)
+
+        assert reseated == []
+        kinds = [e if isinstance(e, str) else e[0] for e in events]
+        # a part's first frame is made before the pause (whether there is a next part at all:
+        # a one-table change, a move, answers without pausing), the rest after it
+        rest = ["built"] * (YIELD_EVERY - 1)
+        assert kinds == [*rest, "built", "sent", "built", "pause", "sent", *rest, "sent",
+                         "built", "pause", *["built"] * 9, "sent"], kinds
+        sent = [e[1] for e in events if not isinstance(e, str) and e[0] == "sent"]
+        room = [f"table:{table_id}" for table_id in ids]
+        assert sent[0] == [(r, None) for r in room[:YIELD_EVERY]]
+        assert sent[1] == [(room[40], None)], "the move's newer frame, in the pause"
+        assert sent[2] == [(r, None) for r in room[YIELD_EVERY:2 * YIELD_EVERY] if r != room[40]], \
+            "the roll's older frame of table 40 is not sent after the move's"
+        assert sent[3] == [(r, "mover" if r == room[50] else None) for r in room[2 * YIELD_EVERY:]]
+        assert [item[2] for item in items] == [r for r in room if r != room[40]]
+        assert frames.frames[ids[40]].seq == moved.seq, "the table's last frame is the move's"
+        assert events.count("pause") == 2, "the move's own message did not pause"
+
+
+def test_a_table_whose_frame_fails_is_left_out_and_the_others_still_go(folder, monkeypatch, caplog):
+    """A frame that fails (a bug in a view) is logged with its table and left out of the
+    fan-out: with frames made a part at a time, the other tables' messages still go, here and
+    (in the one publish after the last part) to the other processes (review of issue 24)."""
+    from companion.web import fanout
+
+    with SqliteJournal(folder / "failing.db") as journal:
+        hall = HallService(journal)
+        event = hall.create_event("Night")
+        ids = []
+        for number in range(3):
+            table = hall.create_table(event.id, f"T{number}", ["Ann", "Bo"], "machi-koro", "own", {})
+            hall.set_status(table.id, "start")
+            ids.append(table.id)
+        made = fanout.frame_of
+
+        def failing(table: Any, seconds: int) -> Frame:
+            if table.id == ids[1]:
+                raise RuntimeError("a view's bug")
+            return made(table, seconds)
+
+        monkeypatch.setattr(fanout, "frame_of", failing)
+        sent: list[Any] = []
+        items, _ = fanout.Frames().messages(fanout.build_frames(hall.view_copies(ids)), None,
+                                            sent.extend)
+    assert [item[2] for item in items] == [f"table:{ids[0]}", f"table:{ids[2]}"]
+    assert sent == items
+    assert f"the frame of table {ids[1]} failed" in caplog.text

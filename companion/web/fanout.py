@@ -42,9 +42,10 @@ def encoded(message: dict[str, Any]) -> EncodedView:
 class Frames:
     """The last frame of each table this process sent or heard (the base of its next message)."""
 
-    def __init__(self) -> None:
+    def __init__(self, pause: Callable[[], None] | None = None) -> None:
         self.frames: dict[str, Frame] = {}
         self.lock = threading.Lock()
+        self.pause = pause or _yield  # between a fan-out's parts (a test records it)
 
     def messages(self, built: Iterable[tuple[Table, Frame]], skip: Any,
                  send: Callable[[list[Item]], None], full: bool = False,
@@ -59,14 +60,12 @@ class Frames:
         taken), and each part is sent before the next is made, yielding between: the first
         tables of a hall roll are on the air while the last ones' frames are being made, and a
         move's own message does not wait for all of a hall roll's."""
-        from companion.web import socketio
-
         items: list[Item] = []
         reseated: list[Table] = []
         frames, parts = iter(built), 0
         while (first := next(frames, None)) is not None:
             if parts:
-                socketio.sleep(0)  # the writers put the last part on the air; moves are answered
+                self.pause()  # the writers put the last part on the air; moves are answered
             parts += 1
             part = [first, *islice(frames, YIELD_EVERY - 1)]
             with self.lock:
@@ -81,9 +80,11 @@ class Frames:
         items: list[Item] = []
         for table, frame in built:
             skip = mover if acked.get(table.id) == frame.seq else None
-            old = None if full else self.frames.get(table.id)
+            old = self.frames.get(table.id)
             if old is not None and old.seq > frame.seq:
-                continue  # a newer frame went out already
+                continue  # a newer frame went out already (also when sending whole frames)
+            if full:
+                old = None
             if old is not None and len(old.seats) != len(frame.seats):
                 reseated.append(table)
                 self.frames[table.id] = frame
@@ -145,9 +146,23 @@ def changed(message: dict[str, Any]) -> bool:
 
 def build_frames(copies: list[tuple[Table, int]]) -> Iterator[tuple[Table, Frame]]:
     """Each table's frame, made when it is taken (`Frames.messages` takes them a part at a
-    time and yields between the parts)."""
+    time and yields between the parts). A table whose frame fails (a bug) is logged and left
+    out: the other tables' messages still go, here and to the other processes, and its
+    phones get its next change."""
     for table, seconds in copies:
-        yield table, frame_of(table, seconds)
+        try:
+            frame = frame_of(table, seconds)
+        except Exception:
+            log.exception("the frame of table %s failed: its phones wait for its next change",
+                          table.id)
+            continue
+        yield table, frame
+
+
+def _yield() -> None:
+    from companion.web import socketio
+
+    socketio.sleep(0)
 
 
 def send_local(items: list[Item]) -> None:
