@@ -171,7 +171,9 @@ def test_every_answer_of_every_choice_carries_its_own_done_words():
         (game("A 3 +radio_tower | B 5", phase=Phase.REROLL, dice=(1, 2)), None, LEGACY),
     ]
     for state, catalog, rules in states:
-        for choice in asked(state, catalog=catalog, rules=rules):
+        choices = asked(state, catalog=catalog, rules=rules)
+        assert choices, (rules.name, state.phase)  # each state asks something
+        for choice in choices:
             for answer in choice["options"]:
                 done = answer["done"]
                 assert isinstance(done["text"], str) and set(done) <= {"text", "args", "one"}, answer

@@ -43,7 +43,7 @@ from socket_phone import follow_views
 from companion.bench.server import stop_process
 from companion.hall import HallError, HallService
 from companion.hall.replay import rebuild_table
-from companion.hall.service import TOKEN_LOOKS_PER_SECOND
+from companion.hall.state import TOKEN_LOOKS_PER_SECOND
 from companion.journal import open_journal
 from companion.web import socketio as socketio_ext
 from companion.web.guesses import GuessGuard, SharedGuessGuard

@@ -3,9 +3,9 @@
 dealt (`start`, `Dealt.deal`), each move one that its seat's view offers (the `choices` of
 `seat_view`, what the phone offers), its dice thrown as the service throws them
 (`SeatRolls.dice_for`), parsed from its wire form (`parse_move`), decided and evolved. The game
-needs turns and seat rolls (`Turns`, `SeatRolls`) and views that offer whole wire moves:
-Machi Koro with its card sets and variants (the co-op game offers `give_assessor` as a form the
-phone fills in). Only the wire forms of docs/api.md are known here (`end_turn`, `build`), not a
+needs turns and seat rolls (`Turns`, `SeatRolls`): Machi Koro with its card sets and variants,
+and the co-op game, whose gift to the assessor (a form the phone fills in: `whole_moves`) its
+random games leave out. Only the wire forms of docs/api.md are known here (`end_turn`, `build`), not a
 game's parts."""
 
 from __future__ import annotations
@@ -56,9 +56,9 @@ def random_move(table: Table, state: Any, rng: random.Random) -> tuple[int, Json
     story = table.story(state)
     active = rules.common_view(story)["active"]
     seat = rng.randrange(len(table.names)) if rng.random() < 0.05 else active
-    choices = rules.seat_view(story, seat, table.setup)["choices"]
+    choices = whole_moves(rules.seat_view(story, seat, table.setup))
     if not choices and seat != active:  # nothing to change, or a seat that finished (play on)
-        seat, choices = active, rules.seat_view(story, active, table.setup)["choices"]
+        seat, choices = active, whole_moves(rules.seat_view(story, active, table.setup))
     ending = [wire for wire in choices if wire["kind"] == "end_turn"]  # the build phase's
     if not ending or rng.random() < 0.1:
         wire = rng.choice(choices)
@@ -67,6 +67,15 @@ def random_move(table: Table, state: Any, rng: random.Random) -> tuple[int, Json
         wire = rng.choice(builds) if builds and rng.random() < 0.8 else ending[0]
     dice = tuple(rng.randint(1, 6) for _ in range(rules.dice_for(state, seat, wire)))
     return seat, wire, rules.parse_move(wire, dice)
+
+
+def whole_moves(view: Json) -> list[Json]:
+    """The view's `choices` that are whole moves: not those a choice's form fills in first
+    (an `asks` option with `fields`, such as the co-op gift's amount), which the phone asks
+    the player for and random games leave out."""
+    forms = {option["move"]["kind"] for ask in view.get("asks", ())
+             for option in ask["options"] if option.get("fields")}
+    return [wire for wire in view["choices"] if wire["kind"] not in forms]
 
 
 def random_game(

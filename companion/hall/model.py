@@ -79,7 +79,7 @@ class Table:
     # MOVES_KEPT; a move's `seq` is judged against these (play.py, `note_state`).
     states_by_seq: list[tuple[int, int, Any]] = field(default_factory=list)
     # The tables beside it by name, (left, right), "" at a chain's end, when its ruleset is
-    # chained: kept by the hall from the event's table order (registry.chain), never journalled.
+    # chained: kept by the hall from the event's table order (indexes.chain), never journalled.
     neighbours: tuple[str, ...] = ()
     # The set-up its ruleset made of its options and card sets (`setup`), with the two it was
     # made of: made again when either is replaced (a table's options change before its start).

@@ -36,7 +36,6 @@ from companion.hall.series_model import (
     series_rules,
     table_index,
 )
-from companion.hall.series_model import load as load  # a restart's read of every series
 from companion.hall.shuffle import secure_shuffle
 from companion.hall.table_memory import evolve as evolve_table
 from companion.journal import AppendRequest, StaleSequence
@@ -54,8 +53,6 @@ T = TypeVar("T")
 def today() -> str:
     """Today's date as a register writes it (UTC); tests may replace it."""
     return datetime.now(UTC).date().isoformat()
-
-
 
 
 def catch_up(hall: HallState, series: Series) -> Series:
@@ -120,7 +117,6 @@ def twice(hall: HallState, action: Callable[[], T]) -> T:
         except StaleSequence:
             raise HallError("series/out_of_step", "the series changed on another server while "
                             "this was decided: look at it again and try again") from None
-
 
 
 def records_of(rules: SeriesRules, facts: list[Any]) -> list[tuple[str, dict[str, Any]]]:

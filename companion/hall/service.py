@@ -23,8 +23,8 @@ from companion.hall import pin as hall_pin
 from companion.hall import series as hall_series
 from companion.hall.checks import HallError, invalid
 from companion.hall.model import Change, HallEvent, Table
+from companion.hall.series_model import load as load_series
 from companion.hall.series_model import table_index
-from companion.hall.state import TOKEN_LOOKS_PER_SECOND as TOKEN_LOOKS_PER_SECOND
 from companion.hall.state import HallState
 from companion.hall.tournament_journal import load_tournaments
 from companion.journal import Journal, StaleSequence
@@ -42,7 +42,7 @@ class HallService(HallState):
         self.tournaments = load_tournaments(self.journal)
         # Series of games (hall/series.py: a Legacy campaign), from their `series:ID` streams;
         # a series' table won before a stop and not recorded yet is recorded now, once.
-        self.series = hall_series.load(self.journal)
+        self.series = load_series(self.journal)
         self.series_tables = table_index(self.series.values())
         hall_series.report_all(self)
 

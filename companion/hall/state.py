@@ -3,7 +3,9 @@ series in memory, the organizer's key and PIN, the three locks (hall/locks.py: t
 one per stream, and the memory's, in that order), the journal, and the catch-up, look-ups and
 publishing every action uses. The workers (play, hall_roll, clock, registry, series, the
 tournament's) take this, never the `HallService` facade (hall/service.py) that composes them:
-it imports no worker, so nothing here calls back into an action.
+it imports no worker. One hook runs an action: `publish` first has a finished game of a series
+report its result (`_report_to_series`), which does nothing here and which the service
+overrides with the series worker's `report` (a bare `HallState` reports nothing).
 
 Several processes (a shared journal: PostgreSQL, `shared`): the journal is the truth of each
 table. Memory is a cache that catches up before it is used (`catch_up`, one `last_seq` read;

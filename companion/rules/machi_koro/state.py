@@ -108,7 +108,7 @@ with_coins = Twin(Player).replacer("coins")
 
 
 def new_table(
-    catalog: Catalog, names: tuple[str, ...], *, ruleset: str = "machi-koro", first: int = 0,
+    catalog: Catalog, names: tuple[str, ...], *, ruleset: str = "machi-koro",
     play_on: bool = False, variable_supply: bool = False,
 ) -> TableState:
     """A table at set-up: starting cards and coins dealt, landmarks that start built built,
@@ -125,7 +125,7 @@ def new_table(
         players=players,
         bank=catalog.bank_coins - catalog.starting_coins * len(names),
         supply=frozen_counts({}) if variable_supply else supply,
-        active=first,
+        active=0,  # the first seat starts, as at every table the hall starts
         play_on=play_on,
         variable_supply=variable_supply,
     )
