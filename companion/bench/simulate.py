@@ -70,12 +70,16 @@ def random_move(table: Table, state: Any, rng: random.Random) -> tuple[int, Json
 
 
 def whole_moves(view: Json) -> list[Json]:
-    """The view's `choices` that are whole moves: not those a choice's form fills in first
-    (an `asks` option with `fields`, such as the co-op gift's amount), which the phone asks
-    the player for and random games leave out."""
-    forms = {option["move"]["kind"] for ask in view.get("asks", ())
-             for option in ask["options"] if option.get("fields")}
-    return [wire for wire in view["choices"] if wire["kind"] not in forms]
+    """The view's `choices` that are whole moves: not those that lack a field their choice's
+    form fills in (an `asks` option's `fields`: the co-op gift's amount, offered as
+    `{"kind": "give_assessor", "max": 5}`), which the phone asks the player for and random
+    games leave out. A TV Station's choices name their target, as its form would: whole."""
+    fields: dict[str, set[str]] = {}
+    for ask in view.get("asks", ()):
+        for option in ask["options"]:
+            keys = {field["key"] for field in option.get("fields", ())}
+            fields.setdefault(option["move"]["kind"], set()).update(keys)
+    return [wire for wire in view["choices"] if fields.get(wire["kind"], set()) <= wire.keys()]
 
 
 def random_game(
