@@ -5,7 +5,7 @@
 
 import { t } from "./i18n.js";
 import {
-  $, bdi, diceSum, die, fill, followConnection, h, num, paidWords, reducedMotion, rollWords, tx,
+  $, bdi, diceSum, die, fill, followConnection, h, num, paidWords, reducedMotion, rollWords, signed, tx,
 } from "./dom.js";
 import { coopTile, followAssessor } from "./hall-coop.js";
 import { chart, svg, tally, twoDiceChance } from "./hall-chart.js";
@@ -194,11 +194,15 @@ function machiKoroTile(summary) {
   const lines = summary.entries.map((entry) => paidWords(entry, cardName));
   const shown = lines.slice(0, 4);
   if (lines.length > shown.length) shown.push(t("and {n} more", { n: lines.length - shown.length }));
-  const sum = diceSum(summary.dice) + (summary.added ?? 0); // the total that paid (a card may add)
+  // what a card added to the hall's dice at this table, and the total that paid: "11 +2 = 13",
+  // each number its own (a signed one keeps its sign before it in right-to-left text)
+  const dice = diceSum(summary.dice);
+  const sum = summary.added
+    ? h("span", {}, num(dice), " ", signed(summary.added), " = ", num(dice + summary.added)) : num(dice);
   const won = Number.isInteger(summary.winner);
   return [
     won ? winBanner(summary) : h("p", { class: "state" }, stateLine(summary)),
-    summary.dice.length ? h("p", { class: "rolled" }, tx("Rolled {sum}", { sum: num(sum) })) : null,
+    summary.dice.length ? h("p", { class: "rolled" }, tx("Rolled {sum}", { sum })) : null,
     seatList(summary),
     h("ul", { class: "paid" }, shown.map((line) => h("li", {}, line))),
     marketLine(summary),

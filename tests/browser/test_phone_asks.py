@@ -103,8 +103,11 @@ def test_ruling_31_harbor_plus_two_drawn_from_the_view_and_answered(tall_phone, 
     # the dice line shows what was added and the total that paid (ruling 31), not the dice alone
     expect(ann.locator("#dice .added")).to_have_text("+2")
     expect(ann.locator("#dice .sum")).to_contain_text("13")
-    if lang == "en":  # and so does the hall tile
-        expect(hall_tile(hall, "Port")).to_contain_text("Rolled 13")
+    # and so does the hall tile, beside the hall's own 11
+    expect(hall_tile(hall, "Port")).to_contain_text("11 +2 = 13")
+    if lang == "en":
+        expect(hall_tile(hall, "Port")).to_contain_text("Rolled 11 +2 = 13")
+    snap(hall, f"hall-asks-harbor-answered-{lang}")
     journal = hall_server.api("GET", f"/api/tables/{table['id']}/journal")
     # the wire move {"kind": "harbor", "add": true}, answered by Ann's seat: 2 added
     assert journal[-1]["author"] == "seat 0"
