@@ -191,7 +191,9 @@ def test_a_tiny_catan_hall_delivers_every_turn_to_every_phone(client: str) -> No
     """`bench hall --ruleset catan-big` run tiny: boards of two, each roll the event's turn
     message at every phone, tracker moves accepted meanwhile, against the python floor and the
     Node.js reference (their rolls alternating with the app's), with either client."""
+    from companion.bench.catan import floor_turn
     from companion.bench.hall import bench_hall
+    from companion.hall.views import compact_json as compact
 
     need_node()
     result = bench_hall(8, 1, rolls=2, moves_per_second=20, ruleset="catan-big", client=client)
@@ -204,9 +206,12 @@ def test_a_tiny_catan_hall_delivers_every_turn_to_every_phone(client: str) -> No
         assert figures["turn_bytes"]["p50"] > 100
         assert figures["move_ack_ms"]["sent"] > 0 and figures["move_ack_ms"]["timeouts"] == 0
     assert result["app"]["move_ack_ms"]["accepted"] == result["app"]["move_ack_ms"]["sent"]
-    # the same turn JSON from every server (its deadline's digits aside)
+    # the same turn JSON from every server, its deadline's digits aside and what each server's
+    # own dice say: a seven's discard and robbers make the turn longer (CI once saw 328/340/328)
     sizes = [result[part]["turn_bytes"]["p50"] for part in ("app", "floor", "node")]
-    assert max(sizes) - min(sizes) <= 4, sizes
+    seven = len(compact(floor_turn(1, [3, 4], []))) - len(compact(floor_turn(1, [2, 3], [])))
+    assert 0 < seven < 20
+    assert max(sizes) - min(sizes) <= 4 + seven, sizes
     assert {"p99_over_floor", "p99_over_node"} <= set(result["targets"])
     # no bound: every server sends one message (issue 12's 0.8 was against one per phone)
     assert not any(k.startswith("p99_within") or k.startswith("p99_le") for k in result["targets"])

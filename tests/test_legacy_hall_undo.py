@@ -16,6 +16,7 @@ from test_legacy_hall import Phones, api_campaign, finish_checklist, new_series,
 from companion.hall import HallError, HallService
 from companion.hall import series as hs
 from companion.hall.model import Change
+from companion.hall.series_model import load as load_series
 from companion.journal import StaleSequence
 
 
@@ -57,7 +58,7 @@ def test_undo_of_a_recorded_win_withdraws_the_line_and_the_win_again_records_it_
     assert state["register"] == [] and state["withdrawn"] == [line]
     assert state["games"][0]["register"] is None and state["checklist"] is None
     assert any(series.id in change.series for change in changes), "the console is told"
-    assert hs.load(hall.journal)[series.id].state == series.state, "a restart replays the same"
+    assert load_series(hall.journal)[series.id].state == series.state, "a restart replays the same"
     assert hs.report_all(hall) == [], "a table not won has nothing to record"
     phones.move(0, {"kind": "contribute"})  # won again
     state = state_of(hall, series)
