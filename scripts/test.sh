@@ -9,10 +9,11 @@ cd "$(dirname "$0")/.."
 
 # System parts the tests use for real: Chromium (pages), poppler-utils (PDF pages to images),
 # DejaVu fonts (Hebrew glyphs in the browser), PostgreSQL's server binaries and Redis (several
-# server processes), Node.js and npm (the hall bench's reference server, whose socket.io the
-# bench installs from the npm registry into ~/.cache/companion/bench-node); and Debian's venv
-# module to make .venv. Nothing is started here: the tests
-# run their own PostgreSQL (tests/pg_server.py) and Redis on free ports.
+# server processes), nginx (the proxy docs/scaling.md gives, run in front of two of them),
+# Node.js and npm (the hall bench's reference server, whose socket.io the bench installs from
+# the npm registry into ~/.cache/companion/bench-node); and Debian's venv module to make .venv.
+# Nothing is started here: the tests run their own PostgreSQL (tests/pg_server.py), Redis and
+# nginx on free ports.
 need=()
 [ -x .venv/bin/python ] || python3 -c 'import ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -20,6 +21,7 @@ command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx-light)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

@@ -886,3 +886,104 @@ def test_a_move_refused_on_a_copy_caught_up_during_its_decision_is_decided_again
     monkeypatch.setattr(play, "event_turn", another_greenlet_catches_up)
     assert b.move(tokens[1], "r2", {"kind": "roll"})["ok"], "Bob's roll on b, decided again"
     assert b.move(tokens[1], "r2", {"kind": "roll"}) == {"ok": True}, "its first answer again"
+
+
+# ---------------------------------------------------------------- the proxy of docs/scaling.md
+
+
+def nginx_block() -> str:
+    """The nginx configuration docs/scaling.md gives (its indented block from `map $arg_table`
+    to the end of `server`), so the test runs what the page tells an organizer to write."""
+    lines = (Path(__file__).parents[1] / "docs" / "scaling.md").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("map $arg_table"))
+    block = []
+    for line in lines[start:]:
+        if line and not line.startswith("    "):
+            break
+        block.append(line)
+    return "\n".join(block).strip()
+
+
+@contextlib.contextmanager
+def documented_nginx(tmp_path: Path, port: int, ports: list[int]) -> Iterator[Path]:
+    """nginx on `port` with the documented block in front of the servers on `ports`, its
+    access log saying which process each request went to (the log's path)."""
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                       else None)
+    if binary is None:
+        missing = "nginx is not installed: apt-get install nginx-light"
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(missing)
+    block = nginx_block()
+    assert "127.0.0.1:5000" in block and "127.0.0.1:5001" in block and "listen 80;" in block
+    block = (block.replace("127.0.0.1:5000", f"127.0.0.1:{ports[0]}")
+             .replace("127.0.0.1:5001", f"127.0.0.1:{ports[1]}")
+             .replace("listen 80;", f"listen 127.0.0.1:{port};"))
+    log = tmp_path / "routes.log"
+    temp = "".join(f"{kind}_temp_path {tmp_path}/{kind};\n"
+                   for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(f"daemon off;\nmaster_process off;\npid {tmp_path}/nginx.pid;\n"
+                    f"error_log {tmp_path}/error.log;\nevents {{}}\nhttp {{\n"
+                    f"log_format route '$arg_table $upstream_addr $request_uri';\n"
+                    f"access_log {log} route;\n{temp}{block}\n}}\n")
+    proc = subprocess.Popen([binary, "-c", str(conf), "-p", str(tmp_path), "-e",
+                             str(tmp_path / "error.log")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
+                break
+            except (OSError, urllib.error.URLError):
+                assert proc.poll() is None, (tmp_path / "error.log").read_text()
+                assert time.monotonic() < deadline, "nginx did not answer"
+                time.sleep(0.1)
+        yield log
+    finally:
+        stop_process(proc)
+
+
+@pytest.mark.slow
+def test_the_documented_proxy_sends_a_tables_phones_to_one_process(tmp_path, postgres_server,
+                                                                   redis_server):
+    """docs/scaling.md's nginx block in front of two processes: every phone of a table reaches
+    the same process (by the `table` its connection names, static/js/play.js), the tables are
+    spread over both, and a move made through the proxy reaches the table's other phone."""
+    dsn = postgres_server.create_database()
+    url = f"http://127.0.0.1:{free_port()}"  # the proxy's: the servers' --base-url (the docs)
+    servers = [ServerProcess(dsn, log_path=tmp_path / f"server{i}.log",
+                             extra_args=("--message-queue", redis_server.url, "--base-url", url))
+               for i in (0, 1)]
+    phones = []
+    try:
+        for server in servers:
+            server.db = dsn  # type: ignore[assignment] - a URL, passed on as --db
+            start_on_a_free_port(server)
+        event_id, tables = started_tables(servers[0], 8, "own")
+        with documented_nginx(tmp_path, int(url.rsplit(":", 1)[1]),
+                              [server.port for server in servers]) as log:
+            for table in tables:
+                for seat in table["seats"]:
+                    phones.append(Phone(f"{url}?table={table['id']}", seat["token"]))
+            first, second = phones[0], phones[1]  # the two seats of the first table
+            start = second.wait_for(0)["seq"]
+            ack = first.move("proxy-1", {"kind": "dice_count", "count": 1})
+            assert ack["ok"], ack
+            assert second.wait_for(ack["view"]["seq"])["seq"] > start
+            for phone in phones:
+                phone.close()
+            time.sleep(0.5)  # nginx writes a WebSocket's line when it closes
+    finally:
+        for phone in phones:
+            phone.close()
+        for server in servers:
+            server.stop()
+    routes: dict[str, set[str]] = {}
+    for line in log.read_text().splitlines():
+        table, upstream, uri = line.split(" ", 2)
+        if "/socket.io/" in uri and table != "-":
+            routes.setdefault(table, set()).add(upstream)
+    assert set(routes) == {t["id"] for t in tables}, routes
+    assert all(len(upstreams) == 1 for upstreams in routes.values()), routes
+    assert len(set().union(*routes.values())) == 2, f"all tables on one process: {routes}"

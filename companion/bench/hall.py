@@ -267,9 +267,10 @@ def bench_hall_workers(phone_counts: list[int], workers: int = 2, rolls: int = 1
     """`bench hall --workers N`: for each number of phones (4 to a table), the app on one
     process and on `workers` processes, every process on one PostgreSQL journal and one Redis
     message queue (docs/scaling.md), both started for the run; then the bare floor (one
-    process, as in `bench_hall`). A phase gets a new database. Client process i connects to
-    process i mod N (as nginx's ip_hash sends each client machine to one process), the probe
-    and the organizer's rolls go to the first. Each run reports the server CPU per roll (summed
+    process, as in `bench_hall`). A phase gets a new database. Client process i holds the
+    phones of every Nth table and connects to process i mod N (as docs/scaling.md's proxy
+    sends a table's phones to one process), the probe and the organizer's rolls go to the
+    first. Each run reports the server CPU per roll (summed
     over the processes, from each roll's request to its last phone) and its ratio, `workers`
     processes over one (issue 24: at most 1.2). `hog`: busy processes on the machine
     meanwhile."""
@@ -289,7 +290,7 @@ def bench_hall_workers(phone_counts: list[int], workers: int = 2, rolls: int = 1
             hogs(hog):
         for n, phones in enumerate(phone_counts):
             tables = phones // SEATS
-            processes = 1 if phones <= 600 else 2
+            processes = max(workers, 1 if phones <= 600 else 2)  # a client each at least
             run: dict[str, Any] = {"phones": phones, "tables": tables,
                                    "client_processes": processes}
             for count in (1, workers):
@@ -416,7 +417,7 @@ def _phase(base: str | list[str], roll_url: str, server: ServerProcess | Servers
            tokens: list[str], rolls: int, moves_per_second: int,
            processes: int, client: str = "socketio") -> dict[str, Any]:
     """Connect the phones to the server (or, given several bases, client process i to base
-    i mod N, as a proxy's ip_hash sends each client machine to one process), roll, stream
+    i mod N, as docs/scaling.md's proxy sends a table's phones to one process), roll, stream
     moves, and gather the figures."""
     phase = Phase(base, roll_url, server, tokens, moves_per_second, processes, "machi-koro", client)
     try:
@@ -561,7 +562,11 @@ def _start_clients(workers: list[BaseProcess], pipes: list[Connection], bases: l
     processes = max(1, min(processes, len(tokens)))
     probe_rate = min(PROBE_RATE, moves_per_second)
     stream_rate = (moves_per_second - probe_rate) / processes
-    parts = [(tokens[i::processes], stream_rate) for i in range(processes)]
+    if len(bases) > 1:  # a table's phones on one process, as the proxy sends them (by table)
+        parts = [([t for j, t in enumerate(tokens) if j // SEATS % processes == i], stream_rate)
+                 for i in range(processes)]
+    else:
+        parts = [(tokens[i::processes], stream_rate) for i in range(processes)]
     for index, (part, rate) in enumerate([*parts, (tokens[:PROBE_DEVICES], probe_rate)]):
         ours, theirs = context.Pipe()
         base = bases[0] if index == processes else bases[index % len(bases)]  # probe: first

@@ -25,7 +25,12 @@ export let eventTurn = null;
 // ---- connection
 
 // WebSocket first (saves the polling handshake, about 1 kB a join); polling as the fallback.
-const socket = io({ reconnectionDelayMax: 3000, transports: ["websocket", "polling"], tryAllTransports: true });
+// `table` is for a proxy in front of several server processes: it sends a table's phones to
+// one process (docs/scaling.md), so a change at the table is made and sent there alone.
+const socket = io({
+  query: { table: data.view?.table?.id ?? "" },
+  reconnectionDelayMax: 3000, transports: ["websocket", "polling"], tryAllTransports: true,
+});
 // A seat whose card was replaced (or a link no longer valid): say so, and offer the join form.
 followConnection(socket, $("connection"), (error) => {
   notify(refusal("seat/unknown_token", error.message));

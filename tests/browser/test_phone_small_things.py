@@ -73,3 +73,20 @@ def test_phone_a_new_roll_takes_away_my_older_notice(screen, hall_server, snap):
     expect(page.locator("#notice")).to_be_hidden()
     expect(page.locator("#dice")).not_to_be_empty()
     snap(page, "phone-notice-after-roll-en")
+
+
+def test_phone_names_its_table_in_its_connection_for_a_proxy(screen, hall_server):
+    """A proxy in front of several processes sends a table's phones to one process by the
+    `table` of their Socket.IO address (docs/scaling.md; the nginx block there is run by
+    tests/test_multiprocess.py): the phone puts its table's id there."""
+    event = hall_server.create_event("Proxy", [("Table 1", ["Dana", "Eli"], "own"),
+                                               ("Table 2", ["Ori", "Tal"], "own")])
+    table = event["tables"][1]
+    page = screen(390, 844).new_page()
+    addresses: list[str] = []
+    page.on("websocket", lambda socket: addresses.append(socket.url))
+    page.goto(hall_server.url + table["seats"][0]["join_path"])
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    assert addresses, "the phone opened no WebSocket"
+    assert all(f"table={table['id']}&" in url or url.endswith(f"table={table['id']}")
+               for url in addresses), addresses
