@@ -227,6 +227,27 @@ def test_a_reassigned_seat_is_refused_on_the_other_process(two_halls):
     assert b.seat_for(new)[1] == 2
 
 
+def test_a_rename_and_a_new_token_made_on_one_process_reach_the_others_indexes(two_halls):
+    """A catch-up looks at the token index and the chain again only when what they read of the
+    table changed (hall/indexes.py `derived_from`): a rename there moves the neighbours here, a
+    seat reassigned there opens here by its new token alone; a move changes neither."""
+    a, b = two_halls
+    event = a.create_event("Night")
+    boards = a.seat_players(event.id, [f"P{n}" for n in range(6)], "catan-big",
+                            name_prefix="Board")
+    first, middle, last = (board.id for board in boards)
+    assert b.table(last).neighbours == ("Board 2", "")
+    a.rename_table(middle, "Harbour")
+    b.catch_up_all(b.tables_of(b.event(event.id)), [b.event(event.id)])
+    assert (b.tables[first].neighbours, b.tables[last].neighbours) == (
+        ("", "Harbour"), ("Harbour", ""))
+    old = b.tables[first].seats[0].token
+    a.reassign_seat(first, 0)
+    new = a.tables[first].seats[0].token
+    assert b.seat_for(new) == (b.tables[first], 0)
+    assert old not in b.tokens and b.tokens[new] == (first, 0)
+
+
 class Counting:
     """A journal that counts its calls by method name (the service's queries)."""
 

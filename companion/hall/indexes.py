@@ -5,6 +5,7 @@ seat tokens and join codes, and the neighbours of chained tables. Under the memo
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from companion.hall.join_codes import join_code
 from companion.hall.model import Table
@@ -33,7 +34,7 @@ def chain(tables: Iterable[Table]) -> list[str]:
     changed = []
     lines: dict[str, list[Table]] = {}
     for table in tables:
-        if table.rules.chained and not (table.status == "ended" and table.state is None):
+        if in_line(table):
             lines.setdefault(table.ruleset, []).append(table)
         elif table.neighbours:
             table.neighbours = ()
@@ -46,3 +47,20 @@ def chain(tables: Iterable[Table]) -> list[str]:
                 table.neighbours = beside
                 changed.append(table.id)
     return changed
+
+
+class Derived(NamedTuple):
+    """What the indexes read of a table: while it is the same, they need no new look."""
+
+    tokens: tuple[str, ...]
+    in_line: tuple[str, bool]  # its name, and whether it stands in its ruleset's line
+
+
+def derived_from(table: Table) -> Derived:
+    return Derived(tuple(entry.token for entry in table.seats), (table.name, in_line(table)))
+
+
+def in_line(table: Table) -> bool:
+    """Whether the table stands in its ruleset's line (a chained ruleset's table not ended
+    before it started)."""
+    return table.rules.chained and not (table.status == "ended" and table.state is None)

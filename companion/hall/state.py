@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from companion.hall import join_codes, table_memory
 from companion.hall.checks import HallError
-from companion.hall.indexes import chain, index_tokens
+from companion.hall.indexes import chain, derived_from, index_tokens
 from companion.hall.locks import StreamLocks
 from companion.hall.model import Change, HallEvent, Table
 from companion.hall.replay import apply_event_records, rebuild_event, rebuild_table
@@ -150,12 +150,21 @@ class HallState:
         (two readers, or a reader and its own writer) applies each record once."""
         with self.memory:
             fresh = [record for record in records if record.seq > table.seq]
+            if not fresh:
+                return
+            before = derived_from(table)
             whole = not table_memory.catch_up_table(table, fresh)
         if whole:  # the moves kept in memory cannot follow: the table from its whole stream
             self.rebuild(table, self.journal.read(table.stream))
         with self.memory:
-            index_tokens(self.tokens, self.codes, table)
-            self.chain(self.events[table.event_id])  # a rename another process made
+            # what the indexes derive from the table, indexed anew when it changed (a seat
+            # reassigned, a rename another process made): a hall roll on two processes
+            # catches up hundreds of tables, and each look walks every token or table
+            after = derived_from(table)
+            if whole or after.tokens != before.tokens:
+                index_tokens(self.tokens, self.codes, table)
+            if whole or after.in_line != before.in_line:
+                self.chain(self.events[table.event_id])
 
     def rebuild(self, table: Table, records: list[Record]) -> None:
         """The table from its whole stream `records`, read without a lock: not when the table
