@@ -19,7 +19,14 @@ from test_legacy_builders import GROUP, catalog_raw
 
 from companion.hall import HallError, HallService
 from companion.hall import series as hall_series
-from companion.hall.frames import Frame, apply_table_message, frame_of, table_message
+from companion.hall.frames import (
+    Frame,
+    apply_patch,
+    apply_table_message,
+    diff,
+    frame_of,
+    table_message,
+)
 from companion.hall.replay import rebuild_table
 from companion.hall.views import compact_json, seat_view
 from companion.journal import SqliteJournal
@@ -170,6 +177,26 @@ def test_table_message_from_nothing_is_the_whole_frame(folder):
         same = {**frame.seat_view(1), "players": []}
         assert apply_table_message(same, message) is same, "so is one of the same seq"
 
+
+
+json_leaves = st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["a", "b", ""])
+json_values = st.recursive(
+    json_leaves, lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(["x", "y", "z"]), inner, max_size=3), max_leaves=12)
+json_objects = st.dictionaries(st.sampled_from(["p", "q", "r", "s"]), json_values, max_size=4)
+
+
+@given(old=json_objects, new=json_objects)
+def test_a_patch_applied_to_a_shared_frame_makes_the_new_one_and_leaves_the_old(old, new):
+    """What a process does with a message it hears (web/fanout.py `Frames.heard`): the patch
+    applied to a shallow copy of the frame it keeps, copying only what the patch goes into,
+    gives the new frame, and the kept frame (still another message's base) is not changed."""
+    kept = copy.deepcopy(old)
+    patch = json.loads(json.dumps(diff(old, new)))  # as it comes over Redis
+    fresh = dict(old)
+    apply_patch(fresh, patch, shared=True)
+    assert fresh == new
+    assert old == kept
 
 
 def test_table_message_another_process_keeps_the_frames_it_hears(folder):

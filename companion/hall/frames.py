@@ -102,8 +102,10 @@ def same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and bool(a == b)
 
 
-def apply_patch(target: Any, patch: dict[str, Any]) -> None:
-    """Apply a patch in place (static/js/play.js `applyPatch`, the same steps)."""
+def apply_patch(target: Any, patch: dict[str, Any], shared: bool = False) -> None:
+    """Apply a patch in place (static/js/play.js `applyPatch`, the same steps). `shared`: the
+    values inside `target` are another's too (a frame the fan-out keeps): each one the patch
+    goes into is copied first, not deeply, so what it does not touch stays shared."""
     for key, change in patch.items():
         index: Any = int(key) if type(target) is list else key
         if type(change) is list:
@@ -115,7 +117,10 @@ def apply_patch(target: Any, patch: dict[str, Any]) -> None:
             else:
                 del target[index]
         else:
-            apply_patch(target[index], change)
+            if shared:
+                target[index] = list(target[index]) if type(target[index]) is list \
+                    else dict(target[index])
+            apply_patch(target[index], change, shared)
 
 
 def apply_table_message(view: dict[str, Any], message: dict[str, Any],

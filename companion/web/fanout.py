@@ -115,14 +115,14 @@ class Frames:
                 common: dict[str, Any] = {}
                 seats: list[dict[str, Any]] = [{} for _ in message["seats"]]
             elif old is not None and old.seq == base and len(old.seats) == len(message["seats"]):
-                common = json.loads(json.dumps(old.common))
-                seats = json.loads(json.dumps(list(old.seats)))
+                common, seats = dict(old.common), [dict(own) for own in old.seats]
             else:
                 self.frames.pop(table_id, None)  # its next message here goes whole
                 return
-            apply_patch(common, message["common"])
+            # the old frame is not changed: what the message leaves alone stays shared with it
+            apply_patch(common, message["common"], shared=True)
             for own, patch in zip(seats, message["seats"], strict=True):
-                apply_patch(own, patch)
+                apply_patch(own, patch, shared=True)
             self.frames[table_id] = Frame(seq, common, tuple(seats))
 
 
