@@ -156,6 +156,10 @@ def test_a_tiny_hall_on_two_processes_delivers_every_roll_to_every_phone() -> No
     assert all(run[f"app_{n}"]["server_cpu_ms_per_roll"]["mean"] is not None for n in (1, 2))
     ratio = run["server_cpu_per_roll_2_over_1"]
     assert ratio is None or ratio >= 0  # None: one process's rolls took under a /proc tick
+    for n in (1, 2):  # and where it went, process by process
+        by_process = run[f"app_{n}"]["server_cpu_ms_per_roll_by_process"]
+        assert len(by_process) == n and all(cpu >= 0 for cpu in by_process), by_process
+    assert run["client_processes"] == 2  # a client each, a table's phones to one server
     for part in ("app_1", "app_2", "floor"):
         figures = run[part]
         assert figures["connected"] == 8, part

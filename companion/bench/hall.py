@@ -258,7 +258,10 @@ class Servers:
         return sum(server.status(field) for server in self.servers)
 
     def cpu_seconds(self) -> float:
-        return sum(server.cpu_seconds() for server in self.servers)
+        return sum(self.cpu_by_process())
+
+    def cpu_by_process(self) -> list[float]:
+        return [server.cpu_seconds() for server in self.servers]
 
 
 def bench_hall_workers(phone_counts: list[int], workers: int = 2, rolls: int = 10,
@@ -448,6 +451,7 @@ class Phase:
         self.bases = [base] if isinstance(base, str) else base
         self.roll_body = roll_body  # the POST body of roll N (the Node.js reference's message)
         self.roll_cpu: list[float] = []  # the server's CPU seconds from each roll to its last phone
+        self.roll_cpu_by_process: list[list[float]] = []  # the same, each process's (several)
         self.roll_url, self.server, self.tokens = roll_url, server, tokens
         self.moves_per_second, self.processes, self.ruleset = moves_per_second, processes, ruleset
         self.client = client
@@ -501,7 +505,7 @@ class Phase:
         for pipe in phone_pipes:
             pipe.send(("expect", number))
         body = self.roll_body(number) if self.roll_body is not None else {}
-        cpu = self.server.cpu_seconds()
+        cpu, by_process = self.server.cpu_seconds(), self._cpu_by_process()
         start = time.monotonic()
         try:
             answer = _http(self.roll_url, self.server.key, body, timeout=ROLL_WAIT)
@@ -519,7 +523,18 @@ class Phase:
                 if pipe in answered and pipe.recv() == ("done", number):
                     waiting.remove(pipe)
         self.roll_cpu.append(self.server.cpu_seconds() - cpu)
+        now = self._cpu_by_process()
+        for mine, after, before in zip(self.roll_cpu_by_process, now, by_process, strict=True):
+            mine.append(after - before)
         return True
+
+    def _cpu_by_process(self) -> list[float]:
+        """Each server process's CPU seconds (several processes only: one has its total)."""
+        if not isinstance(self.server, Servers):
+            return []
+        if not self.roll_cpu_by_process:
+            self.roll_cpu_by_process = [[] for _ in self.server.servers]
+        return self.server.cpu_by_process()
 
     def finish(self, rolls: int) -> None:
         """The server's and the machine's figures, and the phones' reports."""
@@ -530,6 +545,9 @@ class Phase:
         figures["server_cpu_ms_per_roll"] = {
             "mean": round(1000 * statistics.fmean(self.roll_cpu), 1) if self.roll_cpu else None,
             **_summary([1000 * c for c in self.roll_cpu], (0.5,))}
+        if self.roll_cpu_by_process:  # where a roll's CPU goes on several processes
+            figures["server_cpu_ms_per_roll_by_process"] = [
+                round(1000 * statistics.fmean(cpu), 1) for cpu in self.roll_cpu_by_process]
         figures["machine_steal_percent"] = steal_percent(self.ticks_before, machine_ticks())
         # the phones' processes share the machine's two cores with the server
         figures["phones_cpu_seconds"] = round(
