@@ -814,6 +814,44 @@ def test_a_phones_first_view_is_sent_by_its_process_not_through_redis(two_server
 
 
 @pytest.mark.slow
+def test_a_hall_roll_is_sent_by_the_process_of_each_tables_phones(two_servers, redis_server):
+    """A hall roll made on one process: through Redis goes one notice naming its tables, no
+    table's message; each process sends the tables whose phones it serves, caught up from the
+    journal (so the second process's phones do not wait for the first's frames of every
+    table). A table with phones on both processes gets its message from each, the same one."""
+    import json as json_module
+
+    import redis as redis_client
+
+    one, two = two_servers
+    event_id, tables = started_tables(one, 3, "hall")
+    tokens = [[seat["token"] for seat in table["seats"]] for table in tables]
+    phones = [Phone(one.url, tokens[0][0]), Phone(one.url, tokens[0][1]),  # table 1: here
+              Phone(two.url, tokens[1][0]), Phone(two.url, tokens[1][1]),  # table 2: there
+              Phone(one.url, tokens[2][0]), Phone(two.url, tokens[2][1])]  # table 3: both
+    listener = redis_client.Redis.from_url(redis_server.url).pubsub()
+    listener.subscribe("companion")
+    listener.get_message(timeout=5)  # the subscription's own confirmation
+    try:
+        seqs = [phone.wait_for(0)["seq"] for phone in phones]
+        rolled = organizer(one, "POST", f"/api/events/{event_id}/roll", {"dice": [2, 3]})
+        assert rolled["tables"] == [t["id"] for t in tables]
+        views = [phone.wait_for(seq + 1) for phone, seq in zip(phones, seqs, strict=True)]
+        assert all(view["dice"] == views[0]["dice"] for view in views), views
+        assert views[4]["seq"] == views[5]["seq"] and views[4]["players"] == views[5]["players"]
+        heard = []
+        while (message := listener.get_message(timeout=1)) is not None:
+            heard.append(json_module.loads(message["data"]))
+        notices = [m["tables"] for m in heard if "tables" in m]
+        assert notices == [[t["id"] for t in tables]], heard
+        assert not [m for m in heard if "batch" in m or m.get("event") == "table"], heard
+    finally:
+        for phone in phones:
+            phone.close()
+        listener.close()
+
+
+@pytest.mark.slow
 def test_a_hall_screen_on_one_process_sees_a_roll_made_on_the_other(two_servers, redis_server):
     """With a message queue each process builds the hall views of its own screens from the
     journal; the process that changed an event tells the others in a small notice (issue 24:

@@ -1,6 +1,8 @@
 """The fan-out of a change: one `table` message per table that changed, its JSON made once, to
-the table's room (`table:ID`); with several processes the messages of one change (all tables of
-a hall roll) go through Redis as one publish, and each process sends only to its own phones.
+the table's room (`table:ID`); with several processes the messages of one change go through
+Redis as one publish, and each process sends only to its own phones. A change of many tables (a
+hall roll) goes as a notice naming them (`publish_tables_changed`): each process makes the
+messages of the tables whose phones it serves (web/sockets.py `tables_changed`).
 
 `Frames` keeps, per table, the last frame this process sent or heard from another process
 (hall/frames.py): the base of the table's next message. Its lock orders a table's messages as
@@ -99,6 +101,13 @@ class Frames:
                 items.append(("table", encoded(message), f"table:{table.id}", skip))
         return items
 
+    def forget(self, table_ids: Iterable[str]) -> None:
+        """Tables whose frames another process sent and this one did not hear (a hall roll's
+        tables whose phones it does not serve): their next message from here goes whole."""
+        with self.lock:
+            for table_id in table_ids:
+                self.frames.pop(table_id, None)
+
     def heard(self, text: str) -> None:
         """A `table` message another process sent: the frame it makes becomes this process's
         base for the table, when this process had the frame it was made from."""
@@ -177,6 +186,16 @@ def send_local(items: list[Item]) -> None:
         socketio.emit(event, data, to=room, skip_sid=skip)
 
 
+def publish_tables_changed(table_ids: list[str]) -> None:
+    """Tell the other processes which tables changed (a hall roll): each sends those whose
+    phones it serves (web/sockets.py `tables_changed`)."""
+    from companion.web import socketio
+
+    manager = socketio.server.manager
+    if isinstance(manager, BatchRedisManager):
+        manager.publish_tables_changed(table_ids)
+
+
 def publish_others(items: list[Item]) -> None:
     """Send the messages to the other processes' phones: one Redis publish for all of them."""
     from companion.web import socketio
@@ -201,6 +220,7 @@ class BatchRedisManager(python_socketio.RedisManager):  # type: ignore[misc]
     heard: Callable[[str], None] | None = None
     on_return: Callable[[], None] | None = None
     halls_changed: Callable[[list[str]], None] | None = None  # another process's `halls` notice
+    tables_changed: Callable[[list[str]], None] | None = None  # its `tables` notice
 
     def emit(self, event: str, data: Any, namespace: str | None = None, room: Any = None,
              skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
@@ -226,6 +246,9 @@ class BatchRedisManager(python_socketio.RedisManager):  # type: ignore[misc]
                        "batch": [[event, data.json_text, room, skip]
                                  for event, data, room, skip in items]})
 
+    def publish_tables_changed(self, table_ids: list[str]) -> None:
+        self._publish({"method": "emit", "host_id": self.host_id, "tables": table_ids})
+
     def publish_halls_changed(self, events: list[str]) -> None:
         """Tell the other processes which events changed here: each builds their hall views
         for its own screens (web/sockets.py `flush_halls`)."""
@@ -234,6 +257,10 @@ class BatchRedisManager(python_socketio.RedisManager):  # type: ignore[misc]
     def _handle_emit(self, message: dict[str, Any]) -> Any:
         if "batch" in message:
             return self._handle_batch(message["batch"])
+        if "tables" in message:
+            if self.tables_changed is not None and isinstance(message["tables"], list):
+                self.tables_changed([str(table_id) for table_id in message["tables"]])
+            return None
         if "halls" in message:
             if self.halls_changed is not None and isinstance(message["halls"], list):
                 self.halls_changed([str(event) for event in message["halls"]])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -228,16 +228,18 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             send_turn(event_id)
         for event_id in over_events(change):  # a board's result moved the event's places
             send_turn(event_id, only_new_results=True)
-        if change.tables:
-            # frames made outside the hall's lock, a part at a time, each part sent when made
-            built = fanout.build_frames(hall.view_copies(change.tables))
-            items, reseated = frames.messages(built, skip, fanout.send_local,
-                                              acked=change.acked)
+        if change.tables and len(change.tables) > 1 and queued():
+            # Several processes, many tables (a hall roll): each process makes the messages of
+            # the tables whose phones it serves, and they make theirs meanwhile: told first,
+            # they catch those tables up from the journal (as their next move there would)
+            # and do not wait for this process's frames of every table, nor decode them.
+            fanout.publish_tables_changed(change.tables)
+            ours = [table_id for table_id in change.tables if listening_here(f"table:{table_id}")]
+            frames.forget(set(change.tables) - set(ours))  # not sent: no base any more
+            send_tables(ours, skip, change.acked)
+        elif change.tables:
+            items = send_tables(change.tables, skip, change.acked)
             fanout.publish_others(items)  # one publish for all of the change's tables
-            for table in reseated:  # seats added or removed: each seat's view, by its token
-                for seat in range(len(table.seats)):
-                    socketio.emit("view", hall.seat_view(table, seat),
-                                  to=f"token:{table.seats[seat].token}", skip_sid=skip)
         for token in change.revoked:
             revoke(f"token:{token}")
         if change.series and listening("organizer"):
@@ -247,6 +249,37 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
                 dirty.update(change.events)
         else:
             publish_halls(hall, change.events)
+
+    def send_tables(table_ids: Iterable[str], skip: str | None = None,
+                    acked: Mapping[str, int] | None = None,
+                    full: bool = False) -> list[fanout.Item]:
+        """The `table` messages of the tables to this process's phones, their frames made
+        outside the hall's lock, a part at a time, each part sent when made; returned for the
+        other processes. A table whose seats changed in number sends each seat's view."""
+        built = fanout.build_frames(hall.view_copies(table_ids))
+        items, reseated = frames.messages(built, skip, fanout.send_local, full=full,
+                                          acked=acked)
+        for table in reseated:  # seats added or removed: each seat's view, by its token
+            for seat in range(len(table.seats)):
+                socketio.emit("view", hall.seat_view(table, seat),
+                              to=f"token:{table.seats[seat].token}", skip_sid=skip)
+        return items
+
+    def tables_changed(table_ids: list[str]) -> None:
+        """Another process changed these tables (`publish_tables_changed`): the ones whose
+        phones this process serves, caught up from the journal and sent to them."""
+        try:
+            with hall.memory:
+                tables = [hall.tables[table_id] for table_id in table_ids
+                          if table_id in hall.tables and listening_here(f"table:{table_id}")]
+            if not tables:
+                return
+            hall.catch_up_all(tables)
+            send_tables([table.id for table in tables])
+        except JournalUnavailable:  # said once per outage by the journal; the next change,
+            pass  # or the phones' own look (they see their table's seq move), catches up
+        except Exception:
+            log.exception("sending tables another process changed failed")
 
     def flush_halls() -> None:
         """Every `hall_seconds`, the hall views of the events changed meanwhile, to this
@@ -282,10 +315,8 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             with hall.memory:
                 tables = list(hall.tables.values())
             hall.catch_up_all(tables, list(hall.events.values()))
-            rooms = socketio.server.manager.rooms.get("/", {})
-            ours = [table.id for table in tables if rooms.get(f"table:{table.id}")]
-            frames.messages(fanout.build_frames(hall.view_copies(ours)), None, fanout.send_local,
-                            full=True)
+            ours = [table.id for table in tables if listening_here(f"table:{table.id}")]
+            send_tables(ours, full=True)
             # the screens here may have missed other processes' notices meanwhile
             with hall.memory:
                 events = [event for event in hall.events
@@ -298,6 +329,7 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
     if isinstance(manager, fanout.BatchRedisManager):
         manager.heard = frames.heard
         manager.on_return = heal
+        manager.tables_changed = lambda ids: socketio.start_background_task(tables_changed, ids)
         manager.halls_changed = halls_changed
     if hall_seconds > 0:
         socketio.start_background_task(flush_halls)
