@@ -9,11 +9,11 @@ cd "$(dirname "$0")/.."
 
 # System parts the tests use for real: Chromium (pages), poppler-utils (PDF pages to images),
 # DejaVu fonts (Hebrew glyphs in the browser), PostgreSQL's server binaries and Redis (several
-# server processes), nginx (the proxy docs/scaling.md gives, run in front of two of them),
+# server processes), nginx and HAProxy (the proxies docs/scaling.md gives, run in front of two),
 # Node.js and npm (the hall bench's reference server, whose socket.io the bench installs from
 # the npm registry into ~/.cache/companion/bench-node); and Debian's venv module to make .venv.
 # Nothing is started here: the tests run their own PostgreSQL (tests/pg_server.py), Redis and
-# nginx on free ports.
+# proxies on free ports.
 need=()
 [ -x .venv/bin/python ] || python3 -c 'import ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -22,6 +22,7 @@ command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx-light)
+[ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null 2>&1 || need+=(haproxy)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

@@ -839,16 +839,149 @@ def test_a_hall_roll_is_sent_by_the_process_of_each_tables_phones(two_servers, r
         views = [phone.wait_for(seq + 1) for phone, seq in zip(phones, seqs, strict=True)]
         assert all(view["dice"] == views[0]["dice"] for view in views), views
         assert views[4]["seq"] == views[5]["seq"] and views[4]["players"] == views[5]["players"]
+        # a change of the mixed table made on the first process patches from the frame each
+        # process sent its phones: the phone on the second applies it without a gap
+        organizer(one, "POST", f"/api/tables/{tables[2]['id']}/adjust",
+                  {"seat": 1, "amount": 3, "reason": "test"})
+        after = phones[5].wait_for(views[5]["seq"] + 1)
+        assert after["players"][1]["coins"] == views[5]["players"][1]["coins"] + 3
+        assert all(phone.keeper.syncs == 0 for phone in phones), [p.keeper.syncs for p in phones]
         heard = []
         while (message := listener.get_message(timeout=1)) is not None:
             heard.append(json_module.loads(message["data"]))
         notices = [m["tables"] for m in heard if "tables" in m]
         assert notices == [[t["id"] for t in tables]], heard
-        assert not [m for m in heard if "batch" in m or m.get("event") == "table"], heard
+        batches = [[room for _, _, room, _ in m["batch"]] for m in heard if "batch" in m]
+        assert batches == [[f"table:{tables[2]['id']}"]], "the roll's messages went as one notice"
     finally:
         for phone in phones:
             phone.close()
         listener.close()
+
+
+@pytest.mark.slow
+def test_a_board_renamed_on_one_process_is_the_neighbour_on_the_others_phones(two_servers):
+    """A rename changes the neighbours of the boards beside it, which live in memory alone
+    (never journalled): the change goes to the other processes as messages (a notice to catch
+    the tables up from the journal would miss it; review of issue 24), and a phone there shows
+    the new name at the same seq."""
+    one, two = two_servers
+    event = organizer(one, "POST", "/api/events", {"name": "Catan night"})
+    seated = organizer(one, "POST", f"/api/events/{event['id']}/seating",
+                       {"players": [f"P{n}" for n in range(6)], "ruleset": "catan-big",
+                        "name_prefix": "Board"})
+    first, middle, _last = seated["tables"]
+    phone = Phone(two.url, first["seats"][0]["token"])
+    try:
+        seq = phone.wait_for(0)["seq"]
+        assert phone.latest()["neighbours"] == ["", "Board 2"]
+        organizer(one, "POST", f"/api/tables/{middle['id']}/rename", {"name": "Harbour"})
+        deadline = time.monotonic() + 10
+        while phone.views[-1]["neighbours"] != ["", "Harbour"]:
+            assert time.monotonic() < deadline, [(v["seq"], v["neighbours"]) for v in phone.views]
+            time.sleep(0.05)
+        assert phone.views[-1]["seq"] == seq, "a neighbour's name is no move of this board"
+    finally:
+        phone.close()
+
+
+class Relay:
+    """A TCP relay of this test's own between one server process and PostgreSQL: `cut` closes
+    its connections and refuses new ones (that process's journal is away, the other's is not),
+    `mend` lets them through again."""
+
+    def __init__(self, target_port: int) -> None:
+        import socket as sockets
+
+        self.target = ("127.0.0.1", target_port)
+        self.listener = sockets.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.open = threading.Event()
+        self.open.set()
+        self.pairs: list[Any] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket as sockets
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.open.is_set():
+                client.close()
+                continue
+            server = sockets.create_connection(self.target)
+            with self.lock:
+                self.pairs.append((client, server))
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: Any, sink: Any) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(2)
+
+    def cut(self) -> None:
+        self.open.clear()
+        with self.lock:
+            for pair in self.pairs:
+                for end in pair:
+                    with contextlib.suppress(OSError):
+                        end.shutdown(2)
+                    end.close()
+            self.pairs.clear()
+
+    def mend(self) -> None:
+        self.open.set()
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+@pytest.mark.slow
+def test_a_hall_roll_reaches_a_process_whose_journal_was_away_when_it_was_told(
+        tmp_path, postgres_server, redis_server):
+    """The second process hears of a hall roll while its own way to PostgreSQL is cut: it
+    cannot catch the table up then, and tries again every second; its phone has the roll
+    within seconds of the journal coming back, without a reload (review of issue 24)."""
+    dsn = postgres_server.create_database()
+    relay = Relay(int(urllib.parse.urlsplit(dsn).port or 5432))
+    parts = urllib.parse.urlsplit(dsn)
+    relayed = parts._replace(netloc=parts.netloc.replace(f":{parts.port}", f":{relay.port}"))
+    servers = [ServerProcess(dsn, log_path=tmp_path / f"server{i}.log",
+                             extra_args=("--message-queue", redis_server.url)) for i in (0, 1)]
+    phones = []
+    try:
+        for server, db in zip(servers, (dsn, urllib.parse.urlunsplit(relayed)), strict=True):
+            server.db = db  # type: ignore[assignment] - a URL, passed on as --db
+            start_on_a_free_port(server)
+        one, two = servers
+        event_id, tables = started_tables(one, 2, "hall")
+        phones = [Phone(one.url, tables[0]["seats"][0]["token"]),
+                  Phone(two.url, tables[1]["seats"][0]["token"])]
+        seqs = [phone.wait_for(0)["seq"] for phone in phones]
+        relay.cut()
+        organizer(one, "POST", f"/api/events/{event_id}/roll", {"dice": [4, 4]})
+        assert phones[0].wait_for(seqs[0] + 1)["seq"] > seqs[0]
+        time.sleep(2.0)  # the second process heard the notice and could not read the journal
+        assert phones[1].latest()["seq"] == seqs[1], "the roll came before the journal did"
+        relay.mend()
+        assert phones[1].wait_for(seqs[1] + 1, timeout=8)["seq"] > seqs[1]
+        assert "Traceback" not in two.log_tail()
+    finally:
+        for phone in phones:
+            phone.close()
+        for server in servers:
+            server.stop()
+        relay.close()
 
 
 @pytest.mark.slow
@@ -950,44 +1083,87 @@ def test_a_move_refused_on_a_copy_caught_up_during_its_decision_is_decided_again
 # ---------------------------------------------------------------- the proxy of docs/scaling.md
 
 
-def nginx_block() -> str:
-    """The nginx configuration docs/scaling.md gives (its indented block from `map $arg_table`
-    to the end of `server`), so the test runs what the page tells an organizer to write."""
+def documented_block(first_line: str) -> str:
+    """A configuration docs/scaling.md gives (its indented block from `first_line`), so the
+    test runs what the page tells an organizer to write."""
     lines = (Path(__file__).parents[1] / "docs" / "scaling.md").read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.strip().startswith("map $arg_table"))
+    start = next(i for i, line in enumerate(lines) if line.strip() == first_line)
     block = []
     for line in lines[start:]:
         if line and not line.startswith("    "):
             break
-        block.append(line)
-    return "\n".join(block).strip()
+        block.append(line[4:])
+    return "\n".join(block).strip() + "\n"
 
 
-@contextlib.contextmanager
-def documented_nginx(tmp_path: Path, port: int, ports: list[int]) -> Iterator[Path]:
-    """nginx on `port` with the documented block in front of the servers on `ports`, its
-    access log saying which process each request went to (the log's path)."""
-    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
-                                       else None)
+def proxy_binary(name: str) -> str:
+    binary = shutil.which(name) or (f"/usr/sbin/{name}" if Path(f"/usr/sbin/{name}").exists()
+                                    else None)
     if binary is None:
-        missing = "nginx is not installed: apt-get install nginx-light"
+        missing = f"{name} is not installed: apt-get install {name}"
         (pytest.fail if os.environ.get("CI") else pytest.skip)(missing)
-    block = nginx_block()
+    assert binary is not None
+    return binary
+
+
+def nginx_command(tmp_path: Path, port: int, ports: list[int]) -> list[str]:
+    """nginx with the documented block, its access log saying which process each request went
+    to: `TABLE UPSTREAM URI` a line."""
+    block = documented_block("map $arg_table $companion_route {")
     assert "127.0.0.1:5000" in block and "127.0.0.1:5001" in block and "listen 80;" in block
     block = (block.replace("127.0.0.1:5000", f"127.0.0.1:{ports[0]}")
              .replace("127.0.0.1:5001", f"127.0.0.1:{ports[1]}")
              .replace("listen 80;", f"listen 127.0.0.1:{port};"))
-    log = tmp_path / "routes.log"
     temp = "".join(f"{kind}_temp_path {tmp_path}/{kind};\n"
                    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     conf = tmp_path / "nginx.conf"
     conf.write_text(f"daemon off;\nmaster_process off;\npid {tmp_path}/nginx.pid;\n"
                     f"error_log {tmp_path}/error.log;\nevents {{}}\nhttp {{\n"
                     f"log_format route '$arg_table $upstream_addr $request_uri';\n"
-                    f"access_log {log} route;\n{temp}{block}\n}}\n")
-    proc = subprocess.Popen([binary, "-c", str(conf), "-p", str(tmp_path), "-e",
-                             str(tmp_path / "error.log")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    f"access_log {tmp_path}/routes.log route;\n{temp}{block}}}\n")
+    return [proxy_binary("nginx"), "-c", str(conf), "-p", str(tmp_path), "-e",
+            str(tmp_path / "error.log")]
+
+
+def haproxy_command(tmp_path: Path, port: int, ports: list[int]) -> list[str]:
+    """HAProxy with the documented block, logging each request's server and request line (on
+    its standard output, into routes.log)."""
+    block = documented_block("defaults")
+    assert "127.0.0.1:5000" in block and "127.0.0.1:5001" in block and "bind :80" in block
+    block = (block.replace("127.0.0.1:5000", f"127.0.0.1:{ports[0]}")
+             .replace("127.0.0.1:5001", f"127.0.0.1:{ports[1]}")
+             .replace("bind :80", f"bind 127.0.0.1:{port}")
+             .replace("frontend hall\n", "frontend hall\n    log global\n"
+                                          "    log-format \"%b/%s %HU\"\n"))
+    conf = tmp_path / "haproxy.cfg"
+    conf.write_text(f"global\n    log stdout format raw local0\n{block}")
+    return [proxy_binary("haproxy"), "-db", "-f", str(conf)]
+
+
+def routes_of(kind: str, log: str) -> dict[str, set[str]]:
+    """Which process each table's Socket.IO requests reached, from the proxy's log."""
+    routes: dict[str, set[str]] = {}
+    for line in log.splitlines():
+        if kind == "nginx":
+            _, upstream, uri = line.split(" ", 2)
+        else:
+            upstream, _, uri = line.partition(" ")
+            upstream = upstream.rsplit("/", 1)[-1]
+        table = urllib.parse.parse_qs(urllib.parse.urlsplit(uri).query).get("table", [""])[0]
+        if "/socket.io/" in uri and table:
+            routes.setdefault(table, set()).add(upstream)
+    return routes
+
+
+@contextlib.contextmanager
+def documented_proxy(kind: str, tmp_path: Path, port: int,
+                     ports: list[int]) -> Iterator[Path]:
+    """The documented proxy of `kind` on `port` in front of the servers on `ports`; yields the
+    path of its routes log."""
+    command = (nginx_command if kind == "nginx" else haproxy_command)(tmp_path, port, ports)
+    log = tmp_path / "routes.log"
+    with open(log, "ab") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 10
         while True:
@@ -995,8 +1171,9 @@ def documented_nginx(tmp_path: Path, port: int, ports: list[int]) -> Iterator[Pa
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
                 break
             except (OSError, urllib.error.URLError):
-                assert proc.poll() is None, (tmp_path / "error.log").read_text()
-                assert time.monotonic() < deadline, "nginx did not answer"
+                assert proc.poll() is None, log.read_text() + (
+                    (tmp_path / "error.log").read_text() if kind == "nginx" else "")
+                assert time.monotonic() < deadline, f"{kind} did not answer"
                 time.sleep(0.1)
         yield log
     finally:
@@ -1004,9 +1181,10 @@ def documented_nginx(tmp_path: Path, port: int, ports: list[int]) -> Iterator[Pa
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("kind", ["nginx", "haproxy"])
 def test_the_documented_proxy_sends_a_tables_phones_to_one_process(tmp_path, postgres_server,
-                                                                   redis_server):
-    """docs/scaling.md's nginx block in front of two processes: every phone of a table reaches
+                                                                   redis_server, kind):
+    """docs/scaling.md's proxy blocks in front of two processes: every phone of a table reaches
     the same process (by the `table` its connection names, static/js/play.js), the tables are
     spread over both, and a move made through the proxy reaches the table's other phone."""
     dsn = postgres_server.create_database()
@@ -1019,8 +1197,8 @@ def test_the_documented_proxy_sends_a_tables_phones_to_one_process(tmp_path, pos
         for server in servers:
             server.db = dsn  # type: ignore[assignment] - a URL, passed on as --db
             start_on_a_free_port(server)
-        event_id, tables = started_tables(servers[0], 8, "own")
-        with documented_nginx(tmp_path, int(url.rsplit(":", 1)[1]),
+        event_id, tables = started_tables(servers[0], 24, "own")
+        with documented_proxy(kind, tmp_path, int(url.rsplit(":", 1)[1]),
                               [server.port for server in servers]) as log:
             for table in tables:
                 for seat in table["seats"]:
@@ -1032,17 +1210,13 @@ def test_the_documented_proxy_sends_a_tables_phones_to_one_process(tmp_path, pos
             assert second.wait_for(ack["view"]["seq"])["seq"] > start
             for phone in phones:
                 phone.close()
-            time.sleep(0.5)  # nginx writes a WebSocket's line when it closes
+            time.sleep(0.5)  # a proxy writes a WebSocket's line when it closes
     finally:
         for phone in phones:
             phone.close()
         for server in servers:
             server.stop()
-    routes: dict[str, set[str]] = {}
-    for line in log.read_text().splitlines():
-        table, upstream, uri = line.split(" ", 2)
-        if "/socket.io/" in uri and table != "-":
-            routes.setdefault(table, set()).add(upstream)
+    routes = routes_of(kind, log.read_text())
     assert set(routes) == {t["id"] for t in tables}, routes
     assert all(len(upstreams) == 1 for upstreams in routes.values()), routes
     assert len(set().union(*routes.values())) == 2, f"all tables on one process: {routes}"

@@ -174,8 +174,12 @@ def test_table_message_from_nothing_is_the_whole_frame(folder):
         assert apply_table_message(stale, message) == frame.seat_view(1)
         later = {**frame.seat_view(1), "seq": frame.seq + 1}
         assert apply_table_message(later, message) is later, "an older whole frame is ignored"
+        # one of the view's own seq applies: a change kept in memory alone (a board's
+        # neighbours after a rename) sent whole by a process that had no frame to patch
         same = {**frame.seat_view(1), "players": []}
-        assert apply_table_message(same, message) is same, "so is one of the same seq"
+        assert apply_table_message(same, message) == frame.seat_view(1)
+        patch = {**message, "base": frame.seq - 1}
+        assert apply_table_message(same, patch) is same, "a patch from before its seq is old"
 
 
 

@@ -131,7 +131,10 @@ def apply_table_message(view: dict[str, Any], message: dict[str, Any],
     unless `in_place` (and then the message's values become the view's: a message decoded for
     this phone alone, as the benchmark's phones do)."""
     base, seq = message["base"], message["seq"]
-    if message.get("table") != view["table"]["id"] or (base != view["seq"] and seq <= view["seq"]):
+    # a whole frame (base None) at the view's own seq applies: a memory-only change (a board's
+    # neighbours after a rename) sent by a process that had no frame to patch from
+    older = seq < view["seq"] or (seq == view["seq"] and base is not None)
+    if message.get("table") != view["table"]["id"] or (base != view["seq"] and older):
         return view
     if base is not None and base != view["seq"]:
         return None

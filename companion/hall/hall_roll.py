@@ -102,9 +102,10 @@ def roll(hall: HallState, event_id: Any, dice: tuple[int, int] | None, confirm: 
         hall.publish(Change(events=[event.id], turns=[event.id]))
         raise held
     if over:
-        hall.publish(Change(tables=done, events=[event.id], turns=[event.id]))
+        hall.publish(Change(tables=done, events=[event.id], turns=[event.id], hall_roll=True))
         clock.refuse_closed(event)  # event/over, now journalled
-    hall.publish(Change(tables=done["tables"], events=[event.id], turns=[event.id]))
+    hall.publish(Change(tables=done["tables"], events=[event.id], turns=[event.id],
+                        hall_roll=True))
     answer: dict[str, Any] = done
     return answer
 
@@ -313,7 +314,7 @@ def undo_hall_roll(hall: HallState, event_id: Any) -> dict[str, Any]:
                     apply_record(table, "reverted", {"move": n})
                 table.seq = result.last_seq
     undone = [table.id for table, _ in plans]
-    hall.publish(Change(tables=undone, events=[event.id], turns=[event.id]))
+    hall.publish(Change(tables=undone, events=[event.id], turns=[event.id], hall_roll=True))
     return {"roll": number, "dice": dice, "tables": undone}
 
 

@@ -235,6 +235,10 @@ class Change:
     # table -> the seq its mover's answer showed (the answer carried the view): the mover's
     # connection need not hear that seq again, but it must hear any later one
     acked: dict[str, int] = field(default_factory=dict)
+    # a hall roll or its undo: each table's change is all in its journal (nothing kept in
+    # memory alone, such as a chain's neighbours), so another process may send its own phones'
+    # tables by catching them up (web/sockets.py)
+    hall_roll: bool = False
 
 
 def table_changed(table: Table) -> Change:

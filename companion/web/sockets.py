@@ -228,15 +228,13 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
             send_turn(event_id)
         for event_id in over_events(change):  # a board's result moved the event's places
             send_turn(event_id, only_new_results=True)
-        if change.tables and len(change.tables) > 1 and queued():
-            # Several processes, many tables (a hall roll): each process makes the messages of
-            # the tables whose phones it serves, and they make theirs meanwhile: told first,
-            # they catch those tables up from the journal (as their next move there would)
-            # and do not wait for this process's frames of every table, nor decode them.
+        if change.tables and change.hall_roll and queued():
+            # Several processes, a hall roll: each process makes the messages of the tables
+            # whose phones it serves, and the others make theirs meanwhile: told first, they
+            # catch those tables up from the journal (as their next move there would) and do
+            # not wait for this process's frames of every table, nor decode them.
             fanout.publish_tables_changed(change.tables)
-            ours = [table_id for table_id in change.tables if listening_here(f"table:{table_id}")]
-            frames.forget(set(change.tables) - set(ours))  # not sent: no base any more
-            send_tables(ours, skip, change.acked)
+            send_tables_here(change.tables, skip, change.acked)
         elif change.tables:
             items = send_tables(change.tables, skip, change.acked)
             fanout.publish_others(items)  # one publish for all of the change's tables
@@ -265,21 +263,45 @@ def subscribe(hall: HallService, hall_seconds: float = 0.0) -> None:
                               to=f"token:{table.seats[seat].token}", skip_sid=skip)
         return items
 
+    def send_tables_here(table_ids: list[str], skip: str | None = None,
+                         acked: Mapping[str, int] | None = None) -> None:
+        """The tables of a hall roll whose phones this process serves, to them; the frames of
+        the others are forgotten (another process sent them: no base here any more)."""
+        ours = [table_id for table_id in table_ids if listening_here(f"table:{table_id}")]
+        frames.forget(set(table_ids) - set(ours))
+        send_tables(ours, skip, acked)
+
+    waiting_tables: set[str] = set()  # notices not sent yet here (the journal was away)
+    sending = [False]  # a task sends them: the notices that come meanwhile join its next round
+
     def tables_changed(table_ids: list[str]) -> None:
-        """Another process changed these tables (`publish_tables_changed`): the ones whose
-        phones this process serves, caught up from the journal and sent to them."""
-        try:
-            with hall.memory:
-                tables = [hall.tables[table_id] for table_id in table_ids
-                          if table_id in hall.tables and listening_here(f"table:{table_id}")]
-            if not tables:
+        """Another process rolled these tables (`publish_tables_changed`): the ones whose
+        phones this process serves, caught up from the journal and sent to them. While the
+        journal is away they wait, and are tried again every second until it is back."""
+        with guard:
+            waiting_tables.update(table_ids)
+            if sending[0]:
                 return
-            hall.catch_up_all(tables)
-            send_tables([table.id for table in tables])
-        except JournalUnavailable:  # said once per outage by the journal; the next change,
-            pass  # or the phones' own look (they see their table's seq move), catches up
-        except Exception:
-            log.exception("sending tables another process changed failed")
+            sending[0] = True
+        while True:
+            with guard:
+                if not waiting_tables:
+                    sending[0] = False
+                    return
+                table_ids = sorted(waiting_tables)
+                waiting_tables.clear()
+            try:
+                with hall.memory:
+                    tables = [hall.tables[table_id] for table_id in table_ids
+                              if table_id in hall.tables]
+                hall.catch_up_all([t for t in tables if listening_here(f"table:{t.id}")])
+                send_tables_here([table.id for table in tables])
+            except JournalUnavailable:  # said once per outage by the journal
+                with guard:
+                    waiting_tables.update(table_ids)
+                socketio.sleep(1.0)
+            except Exception:
+                log.exception("sending tables another process rolled failed")
 
     def flush_halls() -> None:
         """Every `hall_seconds`, the hall views of the events changed meanwhile, to this

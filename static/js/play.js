@@ -117,7 +117,11 @@ export function applyPatch(target, patch) {
 
 // The view after it: `current` if older or another table's, null on a gap (then: `sync`).
 export function viewAfter(current, { table, base, seq, common, seats }) {
-  if (table !== current.table.id || (base !== current.seq && seq <= current.seq)) return current;
+  // Older than the view, or a patch from another view of its seq: kept as it is. A whole frame
+  // (base null) at the view's own seq is applied: what changed is kept in memory alone, such as
+  // a board's neighbours after a rename, sent by a process that had no frame to patch.
+  const older = seq < current.seq || (seq === current.seq && base !== null);
+  if (table !== current.table.id || (base !== current.seq && older)) return current;
   if (base !== null && base !== current.seq) return null;
   const own = seats[current.seat];
   if (!own) return null;

@@ -90,3 +90,25 @@ def test_phone_names_its_table_in_its_connection_for_a_proxy(screen, hall_server
     assert addresses, "the phone opened no WebSocket"
     assert all(f"table={table['id']}&" in url or url.endswith(f"table={table['id']}")
                for url in addresses), addresses
+
+
+def test_phone_applies_a_whole_frame_of_its_own_seq_and_ignores_an_old_patch(screen, hall_server):
+    """The page's `viewAfter` (static/js/play.js), its rules for a message of the view's own
+    seq: a whole frame (base null) applies, since what changed is kept in memory alone (a
+    board's neighbours after a rename, sent whole by a process with no frame to patch); a
+    patch from another base is old; a newer patch from another base is a gap (null)."""
+    event = hall_server.create_event("Frames", [("Table 1", ["Dana", "Eli"], "own")])
+    table = event["tables"][0]
+    page = join_seat(screen(390, 844), hall_server, table["seats"][0]["join_path"])
+    answers = page.evaluate("""async () => {
+        const src = document.querySelector('script[type=module][src*="play.js"]').src;
+        const { viewAfter } = await import(src);
+        const view = { table: { id: "T" }, seat: 0, seq: 5, name: "old" };
+        const message = (base, seq) => ({ table: "T", base, seq, common: { name: ["new"] },
+                                          seats: [{}, {}] });
+        const shown = (next) => next === null ? null : next === view ? "kept" : next.name;
+        return [shown(viewAfter(view, message(null, 5))), shown(viewAfter(view, message(4, 5))),
+                shown(viewAfter(view, message(null, 4))), shown(viewAfter(view, message(5, 6))),
+                shown(viewAfter(view, message(3, 6)))];
+    }""")
+    assert answers == ["new", "kept", "kept", "new", None], answers
