@@ -102,7 +102,7 @@ def roll(hall: HallState, event_id: Any, dice: tuple[int, int] | None, confirm: 
         hall.publish(Change(events=[event.id], turns=[event.id]))
         raise held
     if over:
-        hall.publish(Change(tables=done, events=[event.id], turns=[event.id], hall_roll=True))
+        hall.publish(Change(tables=done, events=[event.id], turns=[event.id]))
         clock.refuse_closed(event)  # event/over, now journalled
     hall.publish(Change(tables=done["tables"], events=[event.id], turns=[event.id],
                         hall_roll=True))
