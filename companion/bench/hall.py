@@ -506,6 +506,8 @@ class Phase:
             pipe.send(("expect", number))
         body = self.roll_body(number) if self.roll_body is not None else {}
         cpu, by_process = self.server.cpu_seconds(), self._cpu_by_process()
+        if not self.roll_cpu_by_process:
+            self.roll_cpu_by_process = [[] for _ in by_process]
         start = time.monotonic()
         try:
             answer = _http(self.roll_url, self.server.key, body, timeout=ROLL_WAIT)
@@ -523,18 +525,14 @@ class Phase:
                 if pipe in answered and pipe.recv() == ("done", number):
                     waiting.remove(pipe)
         self.roll_cpu.append(self.server.cpu_seconds() - cpu)
-        now = self._cpu_by_process()
-        for mine, after, before in zip(self.roll_cpu_by_process, now, by_process, strict=True):
+        for mine, after, before in zip(self.roll_cpu_by_process, self._cpu_by_process(),
+                                       by_process, strict=True):
             mine.append(after - before)
         return True
 
     def _cpu_by_process(self) -> list[float]:
         """Each server process's CPU seconds (several processes only: one has its total)."""
-        if not isinstance(self.server, Servers):
-            return []
-        if not self.roll_cpu_by_process:
-            self.roll_cpu_by_process = [[] for _ in self.server.servers]
-        return self.server.cpu_by_process()
+        return self.server.cpu_by_process() if isinstance(self.server, Servers) else []
 
     def finish(self, rolls: int) -> None:
         """The server's and the machine's figures, and the phones' reports."""
